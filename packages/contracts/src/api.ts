@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { MessageResponse } from './common.js';
+import { AddTodoRequest, DeleteTodoResponse, TodoResponse, TodosResponse, UpdateTodoRequest } from './todos.js';
+import { LoginRequest, LogoutResponse, SignupRequest, UserResponse } from './users.js';
+
+/** Base path of every call, on the gateway's origin (SPEC §7). */
+export const API_BASE = '/api';
+
+interface Endpoint {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path below {@link API_BASE}; `:todoId` marks the path parameter. */
+  path: string;
+  request?: z.ZodType;
+  response: z.ZodType;
+  /** Status of a successful answer. */
+  status: 200 | 201;
+}
+
+/** The public API table (ARCHITECTURE.md), one entry per call the product makes (SPEC §7). */
+export const API = {
+  me: { method: 'GET', path: '/user/me', response: UserResponse, status: 200 },
+  signup: { method: 'POST', path: '/user/signup', request: SignupRequest, response: UserResponse, status: 201 },
+  login: { method: 'POST', path: '/user/login', request: LoginRequest, response: UserResponse, status: 200 },
+  logout: { method: 'POST', path: '/user/logout', response: LogoutResponse, status: 200 },
+  fetchTodos: { method: 'GET', path: '/todo/fetch-todo', response: TodosResponse, status: 200 },
+  addTodo: { method: 'POST', path: '/todo/add-todo', request: AddTodoRequest, response: TodoResponse, status: 201 },
+  updateTodo: {
+    method: 'PUT',
+    path: '/todo/update-todo/:todoId',
+    request: UpdateTodoRequest,
+    response: TodoResponse,
+    status: 200,
+  },
+  deleteTodo: { method: 'DELETE', path: '/todo/delete-todo/:todoId', response: DeleteTodoResponse, status: 200 },
+} as const satisfies Record<string, Endpoint>;
+
+export type ApiName = keyof typeof API;
+export type ApiResponse<N extends ApiName> = z.infer<(typeof API)[N]['response']>;
+
+/** Fills the `:todoId` parameter of a path from the table. */
+export function apiPath(path: string, params: { todoId?: string } = {}): string {
+  return path.replace(':todoId', encodeURIComponent(params.todoId ?? ''));
+}
+
+export { MessageResponse };

@@ -1,0 +1,6 @@
+export * from './common.js';
+export * from './errors.js';
+export * from './limits.js';
+export * from './todos.js';
+export * from './users.js';
+export * from './api.js';

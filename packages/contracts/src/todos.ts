@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
+import { LIMITS } from './limits.js';
+
+export const Todo = z.object({
+  _id: ObjectIdString,
+  title: z.string(),
+  completed: z.boolean(),
+  isPinned: z.boolean(),
+  createdAt: IsoDateString,
+  updatedAt: IsoDateString,
+});
+export type Todo = z.infer<typeof Todo>;
+
+export const TodoTitle = z
+  .string()
+  .trim()
+  .min(LIMITS.todoTitle.min, 'Title is required')
+  .max(LIMITS.todoTitle.max, `Title must be at most ${LIMITS.todoTitle.max} characters`);
+
+/** Path parameter of update-todo and delete-todo. */
+export const TodoIdParams = z.object({ todoId: ObjectIdString });
+export type TodoIdParams = z.infer<typeof TodoIdParams>;
+
+/** GET /todo/fetch-todo: pinned first, then newest first. */
+export const TodosResponse = z.object({ todos: z.array(Todo) });
+export type TodosResponse = z.infer<typeof TodosResponse>;
+
+/** POST /todo/add-todo */
+export const AddTodoRequest = z.object({ title: TodoTitle });
+export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
+
+/**
+ * PUT /todo/update-todo/:todoId. SPEC §4 sends a fixed `true`; the server *sets* the given values, so
+ * repeating a call changes nothing (idempotent, safe to retry).
+ */
+export const TodoPatch = z
+  .strictObject({ completed: z.boolean().optional(), isPinned: z.boolean().optional() })
+  .refine((patch) => patch.completed !== undefined || patch.isPinned !== undefined, {
+    message: 'updateData must set completed and/or isPinned',
+  });
+export type TodoPatch = z.infer<typeof TodoPatch>;
+export const UpdateTodoRequest = z.object({ updateData: TodoPatch });
+export type UpdateTodoRequest = z.infer<typeof UpdateTodoRequest>;
+
+/** POST /todo/add-todo (201) and PUT /todo/update-todo/:todoId (200) */
+export const TodoResponse = MessageResponse.extend({ todo: Todo });
+export type TodoResponse = z.infer<typeof TodoResponse>;
+
+/** DELETE /todo/delete-todo/:todoId */
+export const DeleteTodoResponse = MessageResponse;
+export type DeleteTodoResponse = z.infer<typeof DeleteTodoResponse>;

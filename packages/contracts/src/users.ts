@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { MessageResponse, ObjectIdString } from './common.js';
+import { LIMITS } from './limits.js';
+
+/** Email is trimmed and lower-cased before it is checked, stored or compared. */
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.email.max, `Email must be at most ${LIMITS.email.max} characters`)
+  .pipe(z.email('Enter a valid email address'));
+
+export const FullName = z
+  .string()
+  .trim()
+  .min(LIMITS.fullName.min, 'Full name is required')
+  .max(LIMITS.fullName.max, `Full name must be at most ${LIMITS.fullName.max} characters`);
+
+export const Password = z
+  .string()
+  .min(LIMITS.password.min, `Password must be at least ${LIMITS.password.min} characters`)
+  .max(LIMITS.password.max, `Password must be at most ${LIMITS.password.max} characters`);
+
+/** POST /user/signup */
+export const SignupRequest = z.object({ fullName: FullName, email: Email, password: Password });
+export type SignupRequest = z.infer<typeof SignupRequest>;
+
+/**
+ * POST /user/login. The password is not held to the signup rules here: a wrong-length password is simply
+ * wrong, and saying why would tell an attacker something.
+ */
+export const LoginRequest = z.object({
+  email: Email,
+  password: z.string().min(1, 'Password is required').max(LIMITS.password.max, 'Invalid email or password'),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const PublicUser = z.object({
+  _id: ObjectIdString,
+  fullName: z.string(),
+  email: z.string(),
+});
+export type PublicUser = z.infer<typeof PublicUser>;
+
+/** GET /user/me, POST /user/signup (201), POST /user/login (200) */
+export const UserResponse = MessageResponse.extend({ user: PublicUser });
+export type UserResponse = z.infer<typeof UserResponse>;
+
+/** POST /user/logout */
+export const LogoutResponse = MessageResponse;
+export type LogoutResponse = z.infer<typeof LogoutResponse>;

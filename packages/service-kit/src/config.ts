@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Parses the environment with `schema`; on failure throws one readable error naming every bad variable,
+ * so a misconfigured process stops at boot instead of failing on the first request.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+}
+
+/** Environment variables every process reads. */
+export const BaseEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+});
+
+const LocalSecrets = z.object({ internalSecret: z.string().min(32), sessionKeys: z.array(z.string().min(32)).min(1) });
+export type LocalSecrets = z.infer<typeof LocalSecrets>;
+
+/**
+ * Secrets for local use when none are configured: created once, at random, in `DATA_DIR/secrets.json`
+ * and shared by every process reading the same folder. Never a fixed default that could leak into
+ * production; production refuses to start without real secrets (see {@link requireSecret}).
+ */
+export function localSecrets(dataDir: string): LocalSecrets {
+  const file = path.join(dataDir, 'secrets.json');
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    return LocalSecrets.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const fresh: LocalSecrets = {
+    internalSecret: randomBytes(32).toString('base64url'),
+    sessionKeys: [randomBytes(32).toString('base64url')],
+  };
+  // Write then hard-link: atomic create, so processes starting together agree on one file.
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(fresh), { mode: 0o600 });
+  try {
+    linkSync(temp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  return LocalSecrets.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+/** The configured secret, or (outside production) the local one; in production a missing secret is fatal. */
+export function requireSecret(name: string, value: string | undefined, nodeEnv: string, local: () => string): string {
+  if (value) {
+    if (value.length < 32) throw new Error(`Invalid configuration:\n  ${name}: must be at least 32 characters`);
+    return value;
+  }
+  if (nodeEnv === 'production') throw new Error(`Invalid configuration:\n  ${name}: is required in production`);
+  return local();
+}

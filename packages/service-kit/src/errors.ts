@@ -1,0 +1,92 @@
+import { ErrorCode, type ValidationIssue } from '@tm/contracts';
+import type { z } from 'zod';
+
+/**
+ * An error that knows its HTTP status and stable code. Handlers throw these; the error middleware is the
+ * only place that turns them into `{message, code, issues?}` responses.
+ */
+export class HttpError extends Error {
+  readonly expose = true;
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+    readonly issues?: ValidationIssue[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends HttpError {
+  constructor(issues: ValidationIssue[], message = describeIssues(issues)) {
+    super(400, message, ErrorCode.validation, issues);
+  }
+
+  static fromZod(error: z.ZodError): ValidationError {
+    return new ValidationError(
+      error.issues.map((issue) => ({
+        path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
+        message: issue.message,
+      })),
+    );
+  }
+}
+
+function describeIssues(issues: ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'Invalid request';
+  const where = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  return `${where}${first.message}`;
+}
+
+export class UnauthorizedError extends HttpError {
+  constructor(message = 'Not signed in', code: string = ErrorCode.unauthenticated) {
+    super(401, message, code);
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor(message: string, code: string) {
+    super(403, message, code);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(message: string, code: string = ErrorCode.routeNotFound) {
+    super(404, message, code);
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(message: string, code: string) {
+    super(409, message, code);
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  constructor(limitBytes: number) {
+    super(413, `Request body is larger than ${limitBytes} bytes`, ErrorCode.bodyTooLarge);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor() {
+    super(415, 'Request body must be JSON (Content-Type: application/json)', ErrorCode.unsupportedMediaType);
+  }
+}
+
+export class TooManyRequestsError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'Too many attempts, please try again later', ErrorCode.rateLimited, undefined, {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+export class ServiceUnavailableError extends HttpError {
+  constructor(message = 'Service temporarily unavailable, please try again', code: string = ErrorCode.unavailable) {
+    super(503, message, code);
+  }
+}

@@ -1,0 +1,23 @@
+import { bodyParser } from '@koa/bodyparser';
+import { LIMITS } from '@tm/contracts';
+import type { Middleware } from 'koa';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Parses JSON bodies (strict: an object or array at the top) up to `limitBytes`, and refuses a body of any
+ * other media type with 415. A request without a body passes with `ctx.request.body` set to `{}`.
+ */
+export function jsonBody(limitBytes: number = LIMITS.bodyBytes): Middleware {
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limitBytes, jsonStrict: true, encoding: 'utf-8' });
+  return async (ctx, next) => {
+    if (!METHODS_WITH_BODY.has(ctx.method) || !ctx.request.length && !ctx.get('transfer-encoding')) {
+      ctx.request.body = {};
+      return next();
+    }
+    if (ctx.request.length && ctx.request.length > limitBytes) throw new PayloadTooLargeError(limitBytes);
+    if (!ctx.is('application/json', '+json')) throw new UnsupportedMediaTypeError();
+    return parse(ctx, next);
+  };
+}

@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+
+export interface RunOptions {
+  app: Koa;
+  port: number;
+  host: string;
+  logger: Logger;
+  /** Closes stores and other resources once no request is in flight. */
+  close: () => Promise<void>;
+  /** Called as soon as shutdown starts (readiness turns to 503). */
+  onDrain?: () => void;
+  /** Hard limit for a graceful stop; the process exits 0 within it (ARCHITECTURE: 10 s). */
+  shutdownTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Listens, and on SIGTERM/SIGINT stops gracefully: no new connections, idle keep-alive sockets closed,
+ * in-flight requests finished, then `close()`, then exit 0. Anything still open after the timeout is cut.
+ */
+export async function runServer(options: RunOptions): Promise<RunningServer> {
+  const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000 } = options;
+  const server = app.listen(port, host);
+  // Keep-alive sockets of a load balancer must outlive its own idle timeout (nginx: 60 s upstream keepalive).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await once(server, 'listening');
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  logger.info({ port: actualPort, host }, 'listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= shutdown(server, { logger, close, onDrain, shutdownTimeoutMs });
+    return stopping;
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      void stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { server, port: actualPort, stop };
+}
+
+async function shutdown(
+  server: Server,
+  { logger, close, onDrain, shutdownTimeoutMs }: Required<Pick<RunOptions, 'logger' | 'close' | 'shutdownTimeoutMs'>> & Pick<RunOptions, 'onDrain'>,
+): Promise<void> {
+  onDrain?.();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // Sockets that finish their in-flight request become idle; keep closing them until the server is done.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const deadline = setTimeout(() => {
+    logger.warn('graceful shutdown timed out, closing remaining connections');
+    server.closeAllConnections();
+  }, shutdownTimeoutMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  }
+  await close();
+  logger.info('stopped');
+}
