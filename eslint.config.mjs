@@ -26,7 +26,18 @@ export default tseslint.config(
   },
   {
     files: ['**/*.service.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [...storeDrivers, ...koaPackages] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...storeDrivers,
+            ...koaPackages,
+            { name: '@tm/service-kit', message: 'Services import typed errors from @tm/service-kit/errors (no Koa).' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.routes.ts', '**/*.middleware.ts', '**/app.ts'],
@@ -37,7 +48,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: koaPackages }] },
   },
   {
-    files: ['**/*.test.ts', 'scripts/**', '**/*.config.*', 'jest.setup.js'],
+    files: ['**/*.test.ts', 'scripts/**', '**/bench/**', '**/*.config.*', 'jest.setup.js'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -15,6 +15,7 @@ function project(dir) {
     transform: { '^.+\\.tsx?$': swc },
     moduleNameMapper: {
       '^@tm/(contracts|service-kit|test-support)$': path.join(__dirname, 'packages/$1/src/index.ts'),
+      '^@tm/service-kit/errors$': path.join(__dirname, 'packages/service-kit/src/errors.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/src/**/*.test.ts'],

@@ -26,8 +26,8 @@ export const SignupRequest = z.object({ fullName: FullName, email: Email, passwo
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
 /**
- * POST /user/login. The password is not held to the signup rules here: a wrong-length password is simply
- * wrong, and saying why would tell an attacker something.
+ * POST /user/login. The password is not held to the signup rules (a rule changed later must not lock
+ * anyone out); only an absurd length is refused as a validation error, which says nothing about accounts.
  */
 export const LoginRequest = z.object({
   email: Email,

@@ -14,6 +14,22 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
 }
 
+/** An empty variable (`MONGO_URL=` in a compose file) means "not set", not "invalid". */
+export const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => value || undefined);
+
+/** A TCP port; empty or non-numeric is an error (a blank `PORT=` must not silently become port 0). */
+export function port(defaultPort: number) {
+  return z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65_535))
+    .default(defaultPort);
+}
+
 /** Environment variables every process reads. */
 export const BaseEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

@@ -3,6 +3,13 @@ import { LIMITS } from '@tm/contracts';
 import type { Middleware } from 'koa';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON body (`{}` when the request had none); validate it before use. */
+    body?: unknown;
+  }
+}
+
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**

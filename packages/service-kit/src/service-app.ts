@@ -28,16 +28,16 @@ const PUBLIC_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
 /**
  * A Koa app for an internal service with the middleware in one visible order:
- * request id + logging (first, so even the error handler's log lines carry the id) → error handler →
- * metrics → health → gateway signature check → JSON body → the service's routes → 404.
+ * request id + logging (first, so even the error handler's log lines carry the id) → metrics (outside the
+ * error handler, so it records the status actually sent) → error handler → health → gateway signature check → JSON body → the service's routes → 404.
  */
 export function createServiceApp({ name, logger, internalSecret, ready, routes }: ServiceAppOptions): ServiceApp {
   const app = new Koa();
   const metrics = createMetrics(name);
   let draining = false;
   app.use(requestLogger({ logger, trustIncomingId: true }));
-  app.use(errorHandler());
   app.use(metrics.middleware);
+  app.use(errorHandler());
   const health = healthRoutes({ registry: metrics.registry, ready, draining: () => draining });
   app.use(health.routes());
   app.use(requireSignedIdentity({ secret: internalSecret, publicPaths: PUBLIC_PATHS }));

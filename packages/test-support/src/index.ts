@@ -84,3 +84,5 @@ async function readBody(response: Response): Promise<unknown> {
     return text;
   }
 }
+export * from './processes.js';
+export * from './api-client.js';

@@ -1,0 +1,175 @@
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { once } from 'node:events';
+import type { TodoResponse, TodosResponse } from '@tm/contracts';
+import { ApiClient } from '@tm/test-support';
+import { newUser, startGateway, startStack } from './test-stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+let client: ApiClient;
+let todoId: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  client = new ApiClient(stack.gateway.url);
+  await client.get('/api/user/me');
+  expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+  todoId = (await client.post<TodoResponse>('/api/todo/add-todo', { title: 'original' })).body.todo._id;
+});
+afterAll(async () => {
+  await stack.stop();
+});
+
+const errorShape = { message: expect.any(String), code: expect.any(String) };
+
+async function expectListUnchanged(): Promise<void> {
+  const list = await client.get<TodosResponse>('/api/todo/fetch-todo');
+  expect(list.body.todos).toEqual([expect.objectContaining({ _id: todoId, title: 'original', completed: false, isPinned: false })]);
+}
+
+describe('bad input gets a clear 4xx and changes nothing', () => {
+  const big = 'x'.repeat(17 * 1024);
+  const cases: [string, string, string, { body?: unknown; rawBody?: string; headers?: Record<string, string> }, number][] = [
+    ['add: missing title', 'POST', '/api/todo/add-todo', { body: {} }, 400],
+    ['add: title is a number', 'POST', '/api/todo/add-todo', { body: { title: 42 } }, 400],
+    ['add: blank title', 'POST', '/api/todo/add-todo', { body: { title: '   ' } }, 400],
+    ['add: title too long', 'POST', '/api/todo/add-todo', { body: { title: 'a'.repeat(501) } }, 400],
+    ['add: malformed JSON', 'POST', '/api/todo/add-todo', { rawBody: '{"title": ', headers: { 'content-type': 'application/json' } }, 400],
+    ['add: JSON array', 'POST', '/api/todo/add-todo', { body: ['title'] }, 400],
+    ['add: text/plain', 'POST', '/api/todo/add-todo', { rawBody: 'title=x', headers: { 'content-type': 'text/plain' } }, 415],
+    ['add: oversize', 'POST', '/api/todo/add-todo', { body: { title: big } }, 413],
+    ['update: non-hex id', 'PUT', '/api/todo/update-todo/not-an-id', { body: { updateData: { completed: true } } }, 400],
+    ['update: short id', 'PUT', '/api/todo/update-todo/abc123', { body: { updateData: { completed: true } } }, 400],
+    ['update: missing updateData', 'PUT', '/api/todo/update-todo/:id', { body: { completed: true } }, 400],
+    ['update: empty updateData', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: {} } }, 400],
+    ['update: wrong type', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { completed: 'yes' } } }, 400],
+    ['update: unknown field', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { title: 'hacked' } } }, 400],
+    ['update: malformed JSON', 'PUT', '/api/todo/update-todo/:id', { rawBody: '{', headers: { 'content-type': 'application/json' } }, 400],
+    ['update: oversize', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { completed: true }, pad: big } }, 413],
+    ['delete: non-hex id', 'DELETE', '/api/todo/delete-todo/zzzzzzzzzzzzzzzzzzzzzzzz', {}, 400],
+    ['signup: missing fields', 'POST', '/api/user/signup', { body: { email: 'a@example.com' } }, 400],
+    ['signup: bad email', 'POST', '/api/user/signup', { body: { fullName: 'A', email: 'not-an-email', password: 'long enough' } }, 400],
+    ['signup: short password', 'POST', '/api/user/signup', { body: { fullName: 'A', email: 'short@example.com', password: 'short' } }, 400],
+    ['signup: wrong types', 'POST', '/api/user/signup', { body: { fullName: 1, email: true, password: [] } }, 400],
+    ['signup: malformed JSON', 'POST', '/api/user/signup', { rawBody: '{"fullName":', headers: { 'content-type': 'application/json' } }, 400],
+    ['signup: oversize', 'POST', '/api/user/signup', { body: { fullName: big, email: 'x@example.com', password: 'long enough' } }, 413],
+    ['login: missing password', 'POST', '/api/user/login', { body: { email: 'a@example.com' } }, 400],
+    ['login: wrong types', 'POST', '/api/user/login', { body: { email: 5, password: 5 } }, 400],
+    ['login: form encoded', 'POST', '/api/user/login', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415],
+  ];
+
+  it.each(cases)('%s → %s', async (_label, method, path, options, status) => {
+    const response = await client.request(method, path.replace(':id', todoId), options);
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual(expect.objectContaining(errorShape));
+    if (status === 400) expect(JSON.stringify(response.body)).not.toMatch(/at .*\.(js|ts):\d+/);
+    await expectListUnchanged();
+    expect((await client.get('/api/user/me')).status).toBe(200);
+  });
+
+  it('lists zod issues for a validation error', async () => {
+    const response = await client.post('/api/user/signup', { fullName: '', email: 'x', password: '1' });
+    expect(response.status).toBe(400);
+    const body = response.body as { issues: { path: string[]; message: string }[] };
+    expect(body.issues.map((issue) => issue.path[0]).sort()).toEqual(['email', 'fullName', 'password']);
+  });
+
+  it('answers unknown /api routes with 404 in the error shape', async () => {
+    for (const path of ['/api/nothing-here', '/api/todo/unknown', '/api/user/unknown', '/api']) {
+      const response = await client.get(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+      expect(response.body).toEqual(expect.objectContaining(errorShape));
+    }
+  });
+
+  it('answers a signed-out call to a todo route with 401, whatever the route', async () => {
+    const anonymous = new ApiClient(stack.gateway.url);
+    await anonymous.get('/api/user/me');
+    expect((await anonymous.post('/api/todo/add-todo', { title: 'x' })).status).toBe(401);
+    expect((await anonymous.get('/api/todo/fetch-todo')).body).toEqual({ message: 'Not signed in', code: 'AUTH.UNAUTHENTICATED' });
+  });
+});
+
+describe('failing dependencies get an honest 5xx', () => {
+  let closedPort: number;
+  beforeAll(async () => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    closedPort = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+  });
+
+  it('503 when a service is down; the other keeps working', async () => {
+    const gateway = await startGateway({
+      dataDir: stack.services.dataDir,
+      usersUrl: stack.services.users.url,
+      todosUrl: `http://127.0.0.1:${closedPort}`,
+    });
+    try {
+      const user = new ApiClient(gateway.url);
+      await user.get('/api/user/me');
+      expect((await user.post('/api/user/signup', newUser())).status).toBe(201);
+      const list = await user.get('/api/todo/fetch-todo');
+      expect(list.status).toBe(503);
+      expect(list.body).toEqual({ message: expect.stringMatching(/todos service is unavailable/), code: 'UPSTREAM.UNAVAILABLE' });
+      expect((await user.get('/api/user/me')).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('504 when a service is slower than the upstream timeout, 502 when it hangs up', async () => {
+    const sockets = new Set<Socket>();
+    const misbehaving: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/todo/fetch-todo')) setTimeout(() => res.end("{}"), 4_000).unref();
+      else req.socket.destroy();
+    });
+    misbehaving.on('connection', (socket) => sockets.add(socket));
+    misbehaving.listen(0, '127.0.0.1');
+    await once(misbehaving, 'listening');
+    const port = (misbehaving.address() as { port: number }).port;
+    const gateway = await startGateway(
+      { dataDir: stack.services.dataDir, usersUrl: stack.services.users.url, todosUrl: `http://127.0.0.1:${port}` },
+      { upstreamTimeoutMs: 1_500 },
+    );
+    try {
+      const user = new ApiClient(gateway.url);
+      await user.get('/api/user/me');
+      expect((await user.post('/api/user/signup', newUser())).status).toBe(201);
+      const slow = await user.get('/api/todo/fetch-todo');
+      expect(slow.status).toBe(504);
+      expect(slow.body).toEqual({ message: expect.stringMatching(/took too long/), code: 'UPSTREAM.TIMEOUT' });
+      const reset = await user.post('/api/todo/add-todo', { title: 'x' });
+      expect(reset.status).toBe(502);
+      expect(reset.body).toEqual({ message: expect.any(String), code: 'UPSTREAM.BAD_GATEWAY' });
+    } finally {
+      await gateway.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => misbehaving.close(resolve));
+    }
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers 429 with Retry-After once a client exceeds the login limit', async () => {
+    const gateway = await startGateway(
+      { dataDir: stack.services.dataDir, usersUrl: stack.services.users.url, todosUrl: stack.services.todos.url },
+      { authRateLimit: { points: 3, windowSeconds: 60 } },
+    );
+    try {
+      const attacker = new ApiClient(gateway.url);
+      await attacker.get('/api/user/me');
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        statuses.push((await attacker.post('/api/user/login', { email: 'victim@example.com', password: `guess-${i}` })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const limited = await attacker.post('/api/user/login', { email: 'victim@example.com', password: 'again' });
+      expect(limited.body).toEqual({ message: expect.any(String), code: 'RATE_LIMITED' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await gateway.close();
+    }
+  });
+});

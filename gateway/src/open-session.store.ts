@@ -1,0 +1,20 @@
+import type { Logger } from '@tm/service-kit';
+import { connectRedis, redisSessionStore, type RedisClient } from './redis-session.store.js';
+import type { SessionStore } from './session.store.js';
+import { openSqliteSessionStore } from './sqlite-session.store.js';
+
+export interface OpenedSessionStore {
+  store: SessionStore;
+  redis?: RedisClient;
+}
+
+/** Redis when `REDIS_URL` is set (shared by every gateway instance), else the embedded SQLite store. */
+export async function openSessionStore(opts: { redisUrl?: string; dataDir: string; logger: Logger }): Promise<OpenedSessionStore> {
+  if (opts.redisUrl) {
+    const redis = await connectRedis(opts.redisUrl);
+    opts.logger.info('sessions in Redis');
+    return { store: redisSessionStore(redis), redis };
+  }
+  opts.logger.info({ dataDir: opts.dataDir }, 'sessions in embedded SQLite store');
+  return { store: openSqliteSessionStore(opts.dataDir) };
+}

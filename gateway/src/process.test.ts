@@ -1,0 +1,86 @@
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import { ApiClient, startProcess, tempDir, TEST_SECRET } from '@tm/test-support';
+import { newUser, startServices, type Services } from './test-stack.js';
+
+let services: Services;
+beforeAll(async () => {
+  services = await startServices();
+});
+afterAll(async () => {
+  await services.stop();
+});
+
+const secrets = { INTERNAL_SECRET: TEST_SECRET, SESSION_KEYS: 'process-test-session-key-0123456789abcdef' };
+
+describe('the gateway process', () => {
+  it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0 within 10 s', async () => {
+    const slow = createServer((_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"todos":[]}'), 1500);
+    });
+    slow.listen(0, '127.0.0.1');
+    await once(slow, 'listening');
+    const data = tempDir('tm-proc-');
+    const gateway = await startProcess('gateway', {
+      ...secrets,
+      DATA_DIR: data.dir,
+      USERS_URL: services.users.url,
+      TODOS_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}`,
+    });
+    try {
+      const client = new ApiClient(gateway.url);
+      await client.get('/api/user/me');
+      expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+      const inFlight = client.get('/api/todo/fetch-todo');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = Date.now();
+      const exitCode = gateway.stop('SIGTERM');
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ todos: [] });
+      expect(await exitCode).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();
+    } finally {
+      await gateway.stop('SIGKILL');
+      slow.close();
+      data.remove();
+    }
+  });
+
+  it('refuses to start in production without secrets, naming what is missing', async () => {
+    await expect(startProcess('gateway', { NODE_ENV: 'production', SESSION_KEYS: '', INTERNAL_SECRET: '' }, 5000)).rejects.toThrow(
+      /SESSION_KEYS: is required in production/,
+    );
+  });
+
+  it('serves /healthz, /readyz and /metrics', async () => {
+    const data = tempDir('tm-proc-');
+    const gateway = await startProcess('gateway', { ...secrets, DATA_DIR: data.dir, USERS_URL: services.users.url, TODOS_URL: services.todos.url });
+    try {
+      expect(await (await fetch(`${gateway.url}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(await (await fetch(`${gateway.url}/readyz`)).json()).toEqual({ status: 'ready' });
+      await fetch(`${gateway.url}/api/user/me`);
+      const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+      expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/user\/me"[^}]*status="401"/);
+      expect(metrics).toMatch(/process_resident_memory_bytes/);
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+      data.remove();
+    }
+  });
+});
+
+describe('the service processes', () => {
+  it.each(['svc-users', 'svc-todos'])('%s stops on SIGTERM with exit code 0 and serves health unsigned', async (app) => {
+    const data = tempDir('tm-proc-');
+    const service = await startProcess(app, { INTERNAL_SECRET: TEST_SECRET, DATA_DIR: data.dir });
+    try {
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      expect(await service.stop('SIGTERM')).toBe(0);
+    } finally {
+      data.remove();
+    }
+  });
+});

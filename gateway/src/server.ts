@@ -1,0 +1,27 @@
+import { createLogger, runServer } from '@tm/service-kit';
+import { createApp } from './app.js';
+import { readGatewayConfig } from './config.js';
+import { openSessionStore } from './open-session.store.js';
+
+async function main(): Promise<void> {
+  const config = readGatewayConfig();
+  const logger = createLogger('gateway', config.logLevel);
+  const { store, redis } = await openSessionStore({ redisUrl: config.redisUrl, dataDir: config.dataDir, logger });
+  const gateway = createApp({ config, sessionStore: store, logger, redis });
+  await runServer({
+    app: gateway.app,
+    port: config.port,
+    host: config.host,
+    logger,
+    onDrain: gateway.drain,
+    close: async () => {
+      gateway.close();
+      await store.close();
+    },
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+import type { UserResponse } from '@tm/contracts';
+import { ApiClient } from '@tm/test-support';
+import { newUser, startGateway, startStack } from './test-stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.stop();
+});
+
+function sessionId(client: ApiClient): string | undefined {
+  return client.cookies.get('tm.sid');
+}
+
+describe('sessions', () => {
+  it('issues a new session id and XSRF token on signup and on login', async () => {
+    const client = new ApiClient(stack.gateway.url);
+    await client.get('/api/user/me');
+    const anonymous = { id: sessionId(client), xsrf: client.xsrfToken };
+    expect(anonymous.id).toBeDefined();
+    const user = newUser();
+    expect((await client.post('/api/user/signup', user)).status).toBe(201);
+    const afterSignup = { id: sessionId(client), xsrf: client.xsrfToken };
+    expect(afterSignup.id).not.toBe(anonymous.id);
+    expect(afterSignup.xsrf).not.toBe(anonymous.xsrf);
+
+    await client.post('/api/user/logout');
+    const beforeLogin = sessionId(client);
+    expect((await client.post('/api/user/login', { email: user.email, password: user.password })).status).toBe(200);
+    expect(sessionId(client)).not.toBe(beforeLogin);
+    expect(sessionId(client)).not.toBe(afterSignup.id);
+  });
+
+  it('a session fixed before login is worthless afterwards', async () => {
+    const client = new ApiClient(stack.gateway.url);
+    await client.get('/api/user/me');
+    const attackerCopy = client.cookieHeader();
+    expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+    const replay = await fetch(`${stack.gateway.url}/api/user/me`, { headers: { cookie: attackerCopy } });
+    expect(replay.status).toBe(401);
+  });
+
+  it('destroys the session server-side on logout: a replayed old cookie gets 401', async () => {
+    const client = new ApiClient(stack.gateway.url);
+    await client.get('/api/user/me');
+    await client.post('/api/user/signup', newUser());
+    const stolen = client.cookieHeader();
+    expect((await fetch(`${stack.gateway.url}/api/user/me`, { headers: { cookie: stolen } })).status).toBe(200);
+    expect((await client.post('/api/user/logout')).status).toBe(200);
+    const replay = await fetch(`${stack.gateway.url}/api/user/me`, { headers: { cookie: stolen } });
+    expect(replay.status).toBe(401);
+    const replayTodos = await fetch(`${stack.gateway.url}/api/todo/fetch-todo`, { headers: { cookie: stolen } });
+    expect(replayTodos.status).toBe(401);
+  });
+
+  it('refuses a session cookie whose signature does not match', async () => {
+    const client = new ApiClient(stack.gateway.url);
+    await client.get('/api/user/me');
+    await client.post('/api/user/signup', newUser());
+    const tampered = client.cookieHeader().replace(/tm\.sid\.sig=[^;]+/, 'tm.sid.sig=AAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    expect((await fetch(`${stack.gateway.url}/api/user/me`, { headers: { cookie: tampered } })).status).toBe(401);
+  });
+
+  it('keeps sessions in the embedded store across a gateway restart', async () => {
+    const { services } = stack;
+    const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+    const first = await startGateway(urls);
+    const client = new ApiClient(first.url);
+    await client.get('/api/user/me');
+    const signup = await client.post<UserResponse>('/api/user/signup', newUser('Persistent'));
+    expect(signup.status).toBe(201);
+    await first.close();
+
+    const second = await startGateway(urls);
+    try {
+      const restarted = new ApiClient(second.url);
+      for (const [name, value] of client.cookies) restarted.cookies.set(name, value);
+      const me = await restarted.get<UserResponse>('/api/user/me');
+      expect(me.status).toBe(200);
+      expect(me.body.user._id).toBe(signup.body.user._id);
+      expect((await restarted.post('/api/todo/add-todo', { title: 'after restart' })).status).toBe(201);
+    } finally {
+      await second.close();
+    }
+  });
+});

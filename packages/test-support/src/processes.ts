@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** The repository root (this file lives in packages/test-support/{src,dist}). */
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export interface RunningProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Every JSON log line the process printed so far. */
+  logs: Record<string, unknown>[];
+  /** Sends `signal` and resolves with the exit code (null when killed by a signal). */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/**
+ * Starts one of the project's processes from its build (`<app>/dist/server.js`) on an ephemeral port and
+ * resolves once it logs that it listens. Tests use it to talk to the real services as separate processes.
+ */
+export async function startProcess(app: string, env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<RunningProcess> {
+  const script = path.join(REPO_ROOT, app, 'dist', 'server.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`pnpm build\` first (pnpm test does).`);
+  const child = spawn(process.execPath, [script], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${app} did not start in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    void exited.then((code) => reject(new Error(`${app} exited with ${code} before listening: ${stderr}`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const entry = parseLine(line);
+      if (!entry) return;
+      logs.push(entry);
+      if (entry.msg === 'listening' && typeof entry.port === 'number') {
+        clearTimeout(timer);
+        resolve(entry.port);
+      }
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    logs,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+function parseLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Entry point of the README's two commands (`npm start`, `npm test`): they must work on a fresh machine
+// with only Node and npm, so this script installs the workspace with pnpm (fetched through npx when it is
+// not installed) before handing over to the workspace's own scripts.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PNPM_VERSION = '10.34.9';
+
+const TASKS = {
+  // Build everything, then run gateway + services (+ frontends once they exist) until Ctrl-C.
+  start: [['run', 'build'], ['run', 'serve']],
+  // Type-check (the build), lint, then every jest suite.
+  test: [['run', 'build'], ['run', 'lint'], ['run', 'test:jest']],
+  dev: [['run', 'build'], ['run', 'dev:watch']],
+  bench: [['run', 'build'], ['run', 'bench:run']],
+};
+
+function hasPnpm() {
+  return spawnSync('pnpm', ['--version'], { stdio: 'ignore', shell: process.platform === 'win32' }).status === 0;
+}
+
+const pnpm = hasPnpm() ? ['pnpm'] : ['npx', '--yes', `pnpm@${PNPM_VERSION}`];
+
+function run(args) {
+  const [command, ...rest] = [...pnpm, ...args];
+  // Ctrl-C reaches the whole foreground process group; let the children stop gracefully, then exit with them.
+  const result = spawnSync(command, rest, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function installIsCurrent() {
+  const marker = path.join(root, 'node_modules', '.pnpm', 'lock.yaml');
+  const lockfile = path.join(root, 'pnpm-lock.yaml');
+  return existsSync(marker) && statSync(marker).mtimeMs >= statSync(lockfile).mtimeMs;
+}
+
+const [task, ...extra] = process.argv.slice(2);
+const steps = TASKS[task];
+if (!steps) {
+  console.error(`usage: node scripts/task.mjs <${Object.keys(TASKS).join('|')}> [args for the last step]`);
+  process.exit(2);
+}
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
+if (!installIsCurrent()) {
+  const status = run(['install', '--frozen-lockfile']);
+  if (status !== 0) process.exit(status);
+}
+for (const [index, step] of steps.entries()) {
+  const args = index === steps.length - 1 ? [...step, ...extra] : step;
+  const status = run(args);
+  if (status !== 0) process.exit(status);
+}

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '@tm/test-support';
+import { loadTodosConfig } from './config.js';
+
+const SECRET = 's'.repeat(32);
+
+describe('loadTodosConfig', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => { dir = tempDir('svc-todos-config-'); });
+  afterEach(() => dir.remove());
+
+  test('defaults: port 4002, SQLite (no MongoDB URL), database task_manager', () => {
+    const config = loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET });
+    expect(config).toMatchObject({ PORT: 4002, MONGO_DB: 'task_manager', INTERNAL_SECRET: SECRET });
+    expect(config.MONGO_URL).toBeUndefined();
+  });
+
+  test('reads PORT, MONGO_URL and MONGO_DB; an empty MONGO_URL means unset', () => {
+    const env = { DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, PORT: '5002', MONGO_URL: 'mongodb://db:27017', MONGO_DB: 'tm' };
+    expect(loadTodosConfig(env)).toMatchObject({ PORT: 5002, MONGO_URL: 'mongodb://db:27017', MONGO_DB: 'tm' });
+    expect(loadTodosConfig({ ...env, MONGO_URL: '' }).MONGO_URL).toBeUndefined();
+  });
+
+  test('a bad PORT stops start-up with a message naming it', () => {
+    expect(() => loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  test('outside production, a missing secret falls back to the local one shared through DATA_DIR', () => {
+    const config = loadTodosConfig({ DATA_DIR: dir.dir, NODE_ENV: 'development' });
+    const shared = JSON.parse(readFileSync(path.join(dir.dir, 'secrets.json'), 'utf8')) as { internalSecret: string };
+    expect(config.INTERNAL_SECRET).toBe(shared.internalSecret);
+  });
+
+  test('in production a missing or short secret is fatal', () => {
+    expect(() => loadTodosConfig({ DATA_DIR: dir.dir, NODE_ENV: 'production' })).toThrow(/INTERNAL_SECRET: is required/);
+    expect(() => loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: 'short' })).toThrow(/at least 32/);
+  });
+});

@@ -1,0 +1,26 @@
+import { MongoTodosStore } from './mongo-todos.store.js';
+import { SqliteTodosStore } from './sqlite-todos.store.js';
+import type { StoreClock, TodosRepository } from './todos.repository.js';
+
+export interface OpenTodosStoreOptions extends StoreClock {
+  /** Folder of the embedded SQLite file; used when no MongoDB URL is given. */
+  dataDir: string;
+  /** When set, the tasks live in MongoDB instead (ARCHITECTURE: Storage). */
+  mongoUrl?: string;
+  mongoDb: string;
+  mongoServerSelectionTimeoutMS?: number;
+}
+
+/** Opens the store the configuration asks for: MongoDB when a URL is given, else the embedded SQLite file. */
+export async function openTodosStore(options: OpenTodosStoreOptions): Promise<TodosRepository> {
+  const { dataDir, mongoUrl, mongoDb, mongoServerSelectionTimeoutMS, now } = options;
+  if (mongoUrl) {
+    return MongoTodosStore.open({
+      url: mongoUrl,
+      dbName: mongoDb,
+      serverSelectionTimeoutMS: mongoServerSelectionTimeoutMS,
+      now,
+    });
+  }
+  return SqliteTodosStore.open({ dataDir, now });
+}

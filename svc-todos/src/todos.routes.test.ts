@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { ObjectId } from 'bson';
+import { DeleteTodoResponse, ErrorBody, ErrorCode, LIMITS, TodoResponse, TodosResponse, type Todo } from '@tm/contracts';
+import { createLogger, IDENTITY_HEADERS, signIdentity } from '@tm/service-kit';
+import { listen, signedCall, tempDir, TEST_SECRET, type CallResult, type SignedCall, type Started } from '@tm/test-support';
+import { z } from 'zod';
+import { createApp } from './app.js';
+import { SqliteTodosStore } from './sqlite-todos.store.js';
+
+const ALICE = new ObjectId().toHexString();
+const BOB = new ObjectId().toHexString();
+const NOT_FOUND_BODY = { message: 'Task not found', code: ErrorCode.todoNotFound };
+// Strict: an error body carries nothing else (no stack, no internals).
+const StrictErrorBody = z.strictObject(ErrorBody.shape);
+
+let dir: ReturnType<typeof tempDir>;
+let store: SqliteTodosStore;
+let server: Started;
+let drain: () => void;
+
+beforeEach(async () => {
+  dir = tempDir('svc-todos-routes-');
+  store = SqliteTodosStore.open({ dataDir: dir.dir });
+  const created = createApp({ repository: store, logger: createLogger('svc-todos', 'silent'), internalSecret: TEST_SECRET });
+  drain = created.drain;
+  server = await listen(created.app);
+});
+afterEach(async () => {
+  await server.close();
+  await store.close();
+  dir.remove();
+});
+
+const call = (request: SignedCall) => signedCall(server.url, request);
+const asAlice = (request: SignedCall) => call({ userId: ALICE, ...request });
+const updatePath = (id: string) => `/todo/update-todo/${id}`;
+const deletePath = (id: string) => `/todo/delete-todo/${id}`;
+
+async function addTodo(title: string, userId = ALICE): Promise<Todo> {
+  const response = await call({ method: 'POST', path: '/todo/add-todo', userId, body: { title } });
+  expect(response.status).toBe(201);
+  return TodoResponse.parse(response.body).todo;
+}
+
+async function fetchTodos(userId = ALICE): Promise<Todo[]> {
+  const response = await call({ path: '/todo/fetch-todo', userId });
+  expect(response.status).toBe(200);
+  return TodosResponse.parse(response.body).todos;
+}
+
+function expectError(response: CallResult, status: number, code: string, issues: 'with issues' | 'no issues'): ErrorBody {
+  expect({ status: response.status, code: (response.body as ErrorBody | undefined)?.code }).toEqual({ status, code });
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = StrictErrorBody.parse(response.body);
+  if (issues === 'with issues') expect(body.issues?.length).toBeGreaterThan(0);
+  else expect(body.issues).toBeUndefined();
+  return body;
+}
+
+describe('the task flow', () => {
+  test('add → fetch → complete → pin → delete', async () => {
+    const added = await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: '  Buy milk  ' } });
+    expect(added.status).toBe(201);
+    const { message, todo } = TodoResponse.parse(added.body);
+    expect(message).toBe('Task added successfully');
+    expect(todo).toMatchObject({ title: 'Buy milk', completed: false, isPinned: false });
+    const other = await addTodo('Walk the dog');
+    expect(await fetchTodos()).toEqual([other, todo]);
+
+    const completed = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { completed: true } } });
+    expect(completed.status).toBe(200);
+    expect(TodoResponse.parse(completed.body)).toMatchObject({
+      message: 'Task updated successfully',
+      todo: { _id: todo._id, completed: true, isPinned: false },
+    });
+    const pinned = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { isPinned: true } } });
+    const pinnedTodo = TodoResponse.parse(pinned.body).todo;
+    expect(pinnedTodo).toMatchObject({ completed: true, isPinned: true });
+    expect(await fetchTodos()).toEqual([pinnedTodo, other]);
+
+    const deleted = await asAlice({ method: 'DELETE', path: deletePath(todo._id) });
+    expect(deleted.status).toBe(200);
+    expect(DeleteTodoResponse.strict().parse(deleted.body)).toEqual({ message: 'Task deleted successfully' });
+    expect(await fetchTodos()).toEqual([other]);
+    expectError(await asAlice({ method: 'DELETE', path: deletePath(todo._id) }), 404, ErrorCode.todoNotFound, 'no issues');
+  });
+
+  test('an empty list is an empty array', async () => {
+    expect(await asAlice({ path: '/todo/fetch-todo' })).toMatchObject({ status: 200, body: { todos: [] } });
+  });
+
+  test('repeating an update answers the same task (idempotent)', async () => {
+    const todo = await addTodo('twice');
+    const request = { method: 'PUT', path: updatePath(todo._id), body: { updateData: { completed: true } } };
+    const first = await asAlice(request);
+    const second = await asAlice(request);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+  });
+
+  test('upper-case hex ids name the same task', async () => {
+    const todo = await addTodo('case');
+    const response = await asAlice({ method: 'PUT', path: updatePath(todo._id.toUpperCase()), body: { updateData: { isPinned: true } } });
+    expect(TodoResponse.parse(response.body).todo).toMatchObject({ _id: todo._id, isPinned: true });
+  });
+
+  test('a title of exactly the maximum length is accepted; fields the client sets are ignored', async () => {
+    const title = 'x'.repeat(LIMITS.todoTitle.max);
+    const response = await asAlice({
+      method: 'POST',
+      path: '/todo/add-todo',
+      body: { title: `  ${title}  `, completed: true, isPinned: true, _id: new ObjectId().toHexString() },
+    });
+    expect(response.status).toBe(201);
+    expect(TodoResponse.parse(response.body).todo).toMatchObject({ title, completed: false, isPinned: false });
+  });
+});
+
+describe('users are isolated', () => {
+  test("another user's task answers 404 exactly like an unknown id, and stays untouched", async () => {
+    const todo = await addTodo('mine');
+    const byBob = await call({ method: 'PUT', path: updatePath(todo._id), userId: BOB, body: { updateData: { completed: true } } });
+    const unknown = await asAlice({ method: 'PUT', path: updatePath(new ObjectId().toHexString()), body: { updateData: { completed: true } } });
+    expectError(byBob, 404, ErrorCode.todoNotFound, 'no issues');
+    expect(byBob.body).toEqual(NOT_FOUND_BODY);
+    expect(unknown.body).toEqual(byBob.body);
+
+    const deleteByBob = await call({ method: 'DELETE', path: deletePath(todo._id), userId: BOB });
+    expect(deleteByBob.status).toBe(404);
+    expect(deleteByBob.body).toEqual(NOT_FOUND_BODY);
+    expect(await fetchTodos(ALICE)).toEqual([todo]);
+    expect(await fetchTodos(BOB)).toEqual([]);
+  });
+});
+
+describe('bad input is refused with 400/413/415 and writes nothing', () => {
+  const oversized = { title: 'x'.repeat(LIMITS.bodyBytes + 1) };
+  const textPlain = { rawBody: 'title=hello', headers: { 'content-type': 'text/plain' } };
+  const malformed = { rawBody: '{"title": "x"', headers: { 'content-type': 'application/json' } };
+
+  test.each<[string, Partial<SignedCall>, number, string, 'with issues' | 'no issues']>([
+    ['missing title', { body: {} }, 400, ErrorCode.validation, 'with issues'],
+    ['no body at all', {}, 400, ErrorCode.validation, 'with issues'],
+    ['title of the wrong type', { body: { title: 42 } }, 400, ErrorCode.validation, 'with issues'],
+    ['null title', { body: { title: null } }, 400, ErrorCode.validation, 'with issues'],
+    ['blank title after trimming', { body: { title: ' \t\n ' } }, 400, ErrorCode.validation, 'with issues'],
+    ['title too long', { body: { title: 'x'.repeat(LIMITS.todoTitle.max + 1) } }, 400, ErrorCode.validation, 'with issues'],
+    ['a JSON array body', { body: [{ title: 'x' }] }, 400, ErrorCode.validation, 'with issues'],
+    ['malformed JSON', malformed, 400, ErrorCode.malformedJson, 'no issues'],
+    ['a body over 16 KiB', { body: oversized }, 413, ErrorCode.bodyTooLarge, 'no issues'],
+    ['a text/plain body', textPlain, 415, ErrorCode.unsupportedMediaType, 'no issues'],
+  ])('add-todo: %s', async (_name, request, status, code, issues) => {
+    expectError(await asAlice({ method: 'POST', path: '/todo/add-todo', ...request }), status, code, issues);
+    expect(await store.list(ALICE)).toEqual([]);
+  });
+
+  test('add-todo: a blank title names the field in its issues', async () => {
+    const body = expectError(
+      await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: '   ' } }),
+      400, ErrorCode.validation, 'with issues',
+    );
+    expect(body.issues).toEqual([{ path: ['title'], message: 'Title is required' }]);
+  });
+
+  test.each<[string, Partial<SignedCall>, number, string, 'with issues' | 'no issues']>([
+    ['missing updateData', { body: {} }, 400, ErrorCode.validation, 'with issues'],
+    ['flags outside updateData', { body: { completed: true } }, 400, ErrorCode.validation, 'with issues'],
+    ['empty updateData', { body: { updateData: {} } }, 400, ErrorCode.validation, 'with issues'],
+    ['null updateData', { body: { updateData: null } }, 400, ErrorCode.validation, 'with issues'],
+    ['a string flag', { body: { updateData: { completed: 'true' } } }, 400, ErrorCode.validation, 'with issues'],
+    ['a null flag', { body: { updateData: { isPinned: null } } }, 400, ErrorCode.validation, 'with issues'],
+    ['an extra key', { body: { updateData: { completed: true, title: 'renamed' } } }, 400, ErrorCode.validation, 'with issues'],
+    ['malformed JSON', malformed, 400, ErrorCode.malformedJson, 'no issues'],
+    ['a body over 16 KiB', { body: { updateData: { completed: true }, pad: oversized.title } }, 413, ErrorCode.bodyTooLarge, 'no issues'],
+    ['a text/plain body', textPlain, 415, ErrorCode.unsupportedMediaType, 'no issues'],
+  ])('update-todo: %s', async (_name, request, status, code, issues) => {
+    const todo = await addTodo('unchanged');
+    expectError(await asAlice({ method: 'PUT', path: updatePath(todo._id), ...request }), status, code, issues);
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+
+  const badIds = [
+    ['non-hex', 'zzzzzzzzzzzzzzzzzzzzzzzz'],
+    ['too short', 'a'.repeat(23)],
+    ['too long', 'a'.repeat(25)],
+    ['a word', 'not-an-id'],
+  ];
+
+  test.each(badIds)('update-todo: a %s id', async (_name, id) => {
+    const todo = await addTodo('unchanged');
+    const body = expectError(
+      await asAlice({ method: 'PUT', path: updatePath(id), body: { updateData: { completed: true } } }),
+      400, ErrorCode.validation, 'with issues',
+    );
+    expect(body.issues?.[0]?.path).toEqual(['todoId']);
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+
+  test.each(badIds)('delete-todo: a %s id', async (_name, id) => {
+    const todo = await addTodo('kept');
+    const body = expectError(await asAlice({ method: 'DELETE', path: deletePath(id) }), 400, ErrorCode.validation, 'with issues');
+    expect(body.issues?.[0]?.path).toEqual(['todoId']);
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+
+  test('delete-todo: a text/plain body is refused before anything is deleted', async () => {
+    const todo = await addTodo('kept');
+    expectError(await asAlice({ method: 'DELETE', path: deletePath(todo._id), ...textPlain }), 415, ErrorCode.unsupportedMediaType, 'no issues');
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+});
+
+describe('only requests the gateway signed for a user are served', () => {
+  const routes: Array<[string, (id: string) => SignedCall]> = [
+    ['fetch-todo', () => ({ path: '/todo/fetch-todo' })],
+    ['add-todo', () => ({ method: 'POST', path: '/todo/add-todo', body: { title: 'sneaky' } })],
+    ['update-todo', (id) => ({ method: 'PUT', path: updatePath(id), body: { updateData: { completed: true } } })],
+    ['delete-todo', (id) => ({ method: 'DELETE', path: deletePath(id) })],
+  ];
+
+  test.each(routes)('%s: unsigned → 401', async (_name, request) => {
+    const todo = await addTodo('untouched');
+    const { method = 'GET', path, body } = request(todo._id);
+    const response = await fetch(server.url + path, {
+      method,
+      headers: { 'content-type': 'application/json', [IDENTITY_HEADERS.userId]: ALICE },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: 'Request was not signed by the gateway', code: ErrorCode.badSignature });
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+
+  test.each(routes)('%s: signed with the wrong secret → 401', async (_name, request) => {
+    const todo = await addTodo('untouched');
+    const response = await asAlice({ ...request(todo._id), secret: `${TEST_SECRET}-but-wrong` });
+    expectError(response, 401, ErrorCode.badSignature, 'no issues');
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+
+  test.each(routes)('%s: signed without a user → 401 not signed in', async (_name, request) => {
+    const todo = await addTodo('untouched');
+    expectError(await call(request(todo._id)), 401, ErrorCode.unauthenticated, 'no issues');
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+
+  test('a stale signature → 401', async () => {
+    const requestId = randomUUID();
+    const request = { method: 'GET', url: '/todo/fetch-todo', userId: ALICE, requestId };
+    const headers = { 'x-request-id': requestId, ...signIdentity(TEST_SECRET, request, Date.now() - 60_000) };
+    const response = await fetch(`${server.url}/todo/fetch-todo`, { headers });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ code: ErrorCode.badSignature });
+  });
+
+  test('the request id is covered by the signature: changing it → 401', async () => {
+    const response = await asAlice({ path: '/todo/fetch-todo', headers: { 'x-request-id': 'req-1234567890' } });
+    expectError(response, 401, ErrorCode.badSignature, 'no issues');
+  });
+
+  test('the user id is covered by the signature: swapping it → 401', async () => {
+    const todo = await addTodo('alice only');
+    const response = await call({ path: '/todo/fetch-todo', userId: ALICE, headers: { [IDENTITY_HEADERS.userId]: BOB } });
+    expectError(response, 401, ErrorCode.badSignature, 'no issues');
+    const swapped = await call({ method: 'DELETE', path: deletePath(todo._id), userId: BOB, headers: { [IDENTITY_HEADERS.userId]: ALICE } });
+    expectError(swapped, 401, ErrorCode.badSignature, 'no issues');
+    expect(await store.list(ALICE)).toEqual([todo]);
+  });
+});
+
+describe('routing and health', () => {
+  test('an unknown route → 404 in the error shape', async () => {
+    expectError(await asAlice({ path: '/todo/nope' }), 404, ErrorCode.routeNotFound, 'no issues');
+    expectError(await asAlice({ path: '/api/todo/fetch-todo' }), 404, ErrorCode.routeNotFound, 'no issues');
+  });
+
+  test('a known path with the wrong method → 405 with Allow', async () => {
+    const response = await asAlice({ method: 'GET', path: '/todo/add-todo' });
+    expectError(response, 405, ErrorCode.methodNotAllowed, 'no issues');
+    expect(response.headers.get('allow')).toContain('POST');
+  });
+
+  test('/healthz, /readyz and /metrics answer without a signature', async () => {
+    await addTodo('counted');
+    const health = await fetch(`${server.url}/healthz`);
+    expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { status: 'ok' } });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { status: 'ready' } });
+    const metrics = await fetch(`${server.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/todo\/add-todo"[^}]*\} 1/);
+  });
+
+  test('/readyz turns 503 while the process drains', async () => {
+    drain();
+    const draining = await fetch(`${server.url}/readyz`);
+    expect({ status: draining.status, body: await draining.json() }).toEqual({ status: 503, body: { status: 'draining' } });
+  });
+
+  test('/readyz answers 503 when the store does not answer', async () => {
+    await store.close();
+    const ready = await fetch(`${server.url}/readyz`);
+    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { status: 'unavailable' } });
+  });
+
+  test('the request id the gateway sent is kept and echoed', async () => {
+    const requestId = 'req-1234567890';
+    const request = { method: 'GET', url: '/todo/fetch-todo', userId: ALICE, requestId };
+    const headers = { 'x-request-id': requestId, ...signIdentity(TEST_SECRET, request) };
+    const response = await fetch(`${server.url}/todo/fetch-todo`, { headers });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+  });
+});

@@ -1,0 +1,25 @@
+import { createServiceApp, type Logger, type ServiceApp } from '@tm/service-kit';
+import type { PasswordHasher } from './password.hasher.js';
+import type { UsersRepository } from './users.repository.js';
+import { usersRoutes } from './users.routes.js';
+import { UsersService } from './users.service.js';
+
+export interface AppDeps {
+  repository: UsersRepository;
+  hasher: PasswordHasher;
+  logger: Logger;
+  /** Shared with the gateway; verifies the identity signature on every request. */
+  internalSecret: string;
+}
+
+/** The svc-users Koa app (not listening): kit middleware in the kit's order, then the `/user` routes. */
+export function createApp({ repository, hasher, logger, internalSecret }: AppDeps): ServiceApp {
+  const service = new UsersService({ repository, hasher });
+  return createServiceApp({
+    name: 'svc-users',
+    logger,
+    internalSecret,
+    ready: () => repository.ping(),
+    routes: [usersRoutes(service)],
+  });
+}

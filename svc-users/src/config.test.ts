@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '@tm/test-support';
+import { loadUsersConfig } from './config.js';
+
+const SECRET = 's'.repeat(32);
+
+describe('loadUsersConfig', () => {
+  let data: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    data = tempDir('tm-users-config-');
+  });
+  afterEach(() => data.remove());
+
+  it('defaults to port 4001, SQLite (no MONGO_URL) and the task_manager database', () => {
+    const config = loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET });
+    expect(config).toMatchObject({ PORT: 4001, MONGO_DB: 'task_manager', INTERNAL_SECRET: SECRET, HOST: '127.0.0.1' });
+    expect(config.MONGO_URL).toBeUndefined();
+  });
+
+  it('reads PORT and MONGO_URL, and treats an empty MONGO_URL as unset', () => {
+    expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, PORT: '5001', MONGO_URL: 'mongodb://db:27017' })).toMatchObject({
+      PORT: 5001,
+      MONGO_URL: 'mongodb://db:27017',
+    });
+    expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, MONGO_URL: '' }).MONGO_URL).toBeUndefined();
+  });
+
+  it('refuses a blank PORT instead of listening on a random port', () => {
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, PORT: '' })).toThrow(/PORT/);
+  });
+
+  it('names every bad variable in one error', () => {
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, PORT: 'eighty', NODE_ENV: 'staging' })).toThrow(/PORT[\s\S]*NODE_ENV|NODE_ENV[\s\S]*PORT/);
+  });
+
+  it('uses the shared local secret outside production', () => {
+    const config = loadUsersConfig({ DATA_DIR: data.dir, NODE_ENV: 'development' });
+    const secrets = JSON.parse(readFileSync(path.join(data.dir, 'secrets.json'), 'utf8')) as { internalSecret: string };
+    expect(config.INTERNAL_SECRET).toBe(secrets.internalSecret);
+  });
+
+  it('refuses to start in production without INTERNAL_SECRET, or with a short one', () => {
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, NODE_ENV: 'production' })).toThrow(/INTERNAL_SECRET: is required in production/);
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, NODE_ENV: 'production', INTERNAL_SECRET: 'short' })).toThrow(/at least 32/);
+  });
+});

@@ -1,0 +1,19 @@
+import { MongoServerError } from 'mongodb';
+import { isDuplicateEmail } from './mongo-users.store.js';
+
+// The Mongo contract suite needs a server (users.repository.test.ts, MONGO_URL); this mapping does not.
+describe('isDuplicateEmail', () => {
+  const serverError = (fields: Record<string, unknown>) => new MongoServerError({ message: 'E11000 duplicate key error', ...fields });
+
+  it('recognises a duplicate key on the email index', () => {
+    expect(isDuplicateEmail(serverError({ code: 11000, keyPattern: { email: 1 } }))).toBe(true);
+    expect(isDuplicateEmail(serverError({ code: 11000 }))).toBe(true);
+  });
+
+  it('leaves every other error alone', () => {
+    expect(isDuplicateEmail(serverError({ code: 11000, keyPattern: { _id: 1 } }))).toBe(false);
+    expect(isDuplicateEmail(serverError({ code: 121 }))).toBe(false);
+    expect(isDuplicateEmail(Object.assign(new Error('E11000'), { code: 11000 }))).toBe(false);
+    expect(isDuplicateEmail(undefined)).toBe(false);
+  });
+});

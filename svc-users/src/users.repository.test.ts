@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '@tm/test-support';
+import { MongoClient } from 'mongodb';
+import { openMongoUsersStore } from './mongo-users.store.js';
+import { openSqliteUsersStore, SQLITE_FILE } from './sqlite-users.store.js';
+import { DuplicateEmailError, type NewUser, type UsersRepository } from './users.repository.js';
+
+/** One place to keep data for a test: `open()` may be called several times and sees the same data. */
+interface StoreHarness {
+  open(): Promise<UsersRepository>;
+  cleanup(): Promise<void>;
+}
+
+const HEX_ID = /^[0-9a-f]{24}$/;
+
+function newUser(overrides: Partial<NewUser> = {}): NewUser {
+  return { fullName: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com`, passwordHash: 'scrypt$17$8$1$c2FsdA==$aGFzaA==', ...overrides };
+}
+
+/** The contract every UsersRepository adapter must meet (ARCHITECTURE: one suite, every adapter). */
+function describeUsersRepositoryContract(name: string, makeHarness: () => StoreHarness): void {
+  describe(`UsersRepository contract: ${name}`, () => {
+    let harness: StoreHarness;
+    const opened: UsersRepository[] = [];
+    const open = async (): Promise<UsersRepository> => {
+      const repository = await harness.open();
+      opened.push(repository);
+      return repository;
+    };
+
+    beforeEach(() => {
+      harness = makeHarness();
+    });
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((repository) => repository.close()));
+      await harness.cleanup();
+    });
+
+    it('creates a user with a 24-hex id and finds it by email and by id', async () => {
+      const repository = await open();
+      const input = newUser();
+      const created = await repository.create(input);
+      expect(created).toEqual({ _id: expect.stringMatching(HEX_ID), fullName: input.fullName, email: input.email });
+      expect(await repository.findByEmail(input.email)).toEqual({ ...created, passwordHash: input.passwordHash });
+      expect(await repository.findById(created._id)).toEqual(created);
+    });
+
+    it('never returns the password hash from findById', async () => {
+      const repository = await open();
+      const created = await repository.create(newUser());
+      expect(await repository.findById(created._id)).not.toHaveProperty('passwordHash');
+    });
+
+    it('gives every user its own id', async () => {
+      const repository = await open();
+      const ids = await Promise.all([1, 2, 3].map(() => repository.create(newUser()).then((user) => user._id)));
+      expect(new Set(ids).size).toBe(3);
+      for (const id of ids) expect(id).toMatch(HEX_ID);
+    });
+
+    it('returns null for an unknown email or id', async () => {
+      const repository = await open();
+      expect(await repository.findByEmail('nobody@example.com')).toBeNull();
+      expect(await repository.findById('0123456789abcdef01234567')).toBeNull();
+    });
+
+    it('rejects a second user with the same email and keeps the first', async () => {
+      const repository = await open();
+      const first = newUser();
+      await repository.create(first);
+      await expect(repository.create(newUser({ email: first.email, fullName: 'Impostor' }))).rejects.toBeInstanceOf(DuplicateEmailError);
+      expect(await repository.findByEmail(first.email)).toMatchObject({ fullName: first.fullName, passwordHash: first.passwordHash });
+    });
+
+    it('lets exactly one of two concurrent creates with one email win, across two connections', async () => {
+      const [a, b] = [await open(), await open()];
+      const email = newUser().email;
+      const results = await Promise.allSettled([a.create(newUser({ email })), b.create(newUser({ email }))]);
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.find((result) => result.status === 'rejected');
+      expect(rejected?.reason).toBeInstanceOf(DuplicateEmailError);
+    });
+
+    it('keeps users across close and reopen', async () => {
+      const first = await open();
+      const created = await first.create(newUser());
+      await first.close();
+      const second = await open();
+      expect(await second.findById(created._id)).toEqual(created);
+    });
+
+    it('answers ping while open', async () => {
+      const repository = await open();
+      await expect(repository.ping()).resolves.toBe(true);
+    });
+  });
+}
+
+describeUsersRepositoryContract('SQLite', () => {
+  const { dir, remove } = tempDir('tm-users-');
+  return { open: async () => openSqliteUsersStore(dir), cleanup: async () => remove() };
+});
+
+describe('SQLite users store specifics', () => {
+  it('keeps its data in users.sqlite under a data dir it creates', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const dataDir = path.join(dir, 'nested', 'data');
+    const repository = openSqliteUsersStore(dataDir);
+    try {
+      expect(existsSync(path.join(dataDir, SQLITE_FILE))).toBe(true);
+    } finally {
+      await repository.close();
+      remove();
+    }
+  });
+
+  it('fails ping once closed, so readiness turns to 503', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const repository = openSqliteUsersStore(dir);
+    await repository.close();
+    await expect(repository.ping()).rejects.toThrow();
+    remove();
+  });
+});
+
+const mongoUrl = process.env.MONGO_URL;
+if (mongoUrl) {
+  describeUsersRepositoryContract('MongoDB', () => {
+    // A database per test, dropped afterwards, so runs never see each other's users.
+    const dbName = `tm_users_test_${randomUUID().replaceAll('-', '')}`;
+    return {
+      open: () => openMongoUsersStore({ url: mongoUrl, dbName }),
+      cleanup: async () => {
+        const client = await MongoClient.connect(mongoUrl);
+        await client.db(dbName).dropDatabase();
+        await client.close();
+      },
+    };
+  });
+} else {
+  console.warn('MongoDB store suite skipped: MONGO_URL is not set');
+  // No MongoDB server can be installed on the dev/CI machines (ARCHITECTURE: Storage); set MONGO_URL to run it.
+  describe.skip('UsersRepository contract: MongoDB (MONGO_URL is not set)', () => {
+    it('runs only against a real MongoDB server', () => {
+      expect(mongoUrl).toBeDefined();
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import type { PublicUser } from '@tm/contracts';
+
+/** What signup stores. The email is already normalised (trimmed, lower-cased) by the request schema. */
+export interface NewUser {
+  fullName: string;
+  email: string;
+  passwordHash: string;
+}
+
+/** A stored user including the password hash; never leaves the service. */
+export interface UserRecord extends PublicUser {
+  passwordHash: string;
+}
+
+/**
+ * Storage of accounts, one adapter per store (SQLite, MongoDB), all held to the same contract suite.
+ * Emails are compared exactly: normalising them is the caller's job.
+ */
+export interface UsersRepository {
+  /** Stores a new user; throws {@link DuplicateEmailError} when the email is taken, even by a racing call. */
+  create(user: NewUser): Promise<PublicUser>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  /** `id` is a lower-case 24-hex id. */
+  findById(id: string): Promise<PublicUser | null>;
+  /** Resolves true when the store answers; rejects or resolves false otherwise. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The store's unique constraint on email refused a new user. */
+export class DuplicateEmailError extends Error {
+  constructor() {
+    super('A user with this email already exists');
+    this.name = 'DuplicateEmailError';
+  }
+}

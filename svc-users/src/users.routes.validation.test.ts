@@ -1,0 +1,97 @@
+import { ErrorBody, ErrorCode, LIMITS } from '@tm/contracts';
+import { signedCall, type SignedCall } from '@tm/test-support';
+import { fastHasher, startTestService, type TestService } from './users.test-app.js';
+
+/** Every bad request below uses this email where the email itself is not what is wrong. */
+const EMAIL = 'victim@example.com';
+const PASSWORD = 'long-enough-password';
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+interface BadInput {
+  call: Omit<SignedCall, 'method' | 'path'>;
+  status: number;
+  code: string;
+  /** Paths of the zod issues expected, in order (validation errors only). */
+  issues?: (string | number)[][];
+}
+
+const tooLargeBody = { fullName: 'x'.repeat(LIMITS.bodyBytes), email: EMAIL, password: PASSWORD };
+
+/** Bad requests both routes must refuse the same way before any work is done. */
+const bodyLevelCases: [string, BadInput][] = [
+  ['malformed JSON', { call: { rawBody: '{"email": "victim@example.com", ', headers: JSON_TYPE }, status: 400, code: ErrorCode.malformedJson }],
+  ['a JSON string instead of an object', { call: { rawBody: '"victim@example.com"', headers: JSON_TYPE }, status: 400, code: ErrorCode.malformedJson }],
+  ['a body over 16 KiB', { call: { body: tooLargeBody }, status: 413, code: ErrorCode.bodyTooLarge }],
+  ['text/plain', { call: { rawBody: `email=${EMAIL}`, headers: { 'content-type': 'text/plain' } }, status: 415, code: ErrorCode.unsupportedMediaType }],
+  ['an array', { call: { body: [EMAIL, PASSWORD] }, status: 400, code: ErrorCode.validation, issues: [[]] }],
+];
+
+const signupCases: [string, BadInput][] = [
+  ...bodyLevelCases,
+  ['wrong types', { call: { body: { fullName: 42, email: true, password: null } }, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']] }],
+  ['missing fields', { call: { body: {} }, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']] }],
+  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']] }],
+  ['a blank full name', { call: { body: { fullName: '   ', email: EMAIL, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['fullName']] }],
+  ['a full name over the limit', { call: { body: { fullName: 'x'.repeat(LIMITS.fullName.max + 1), email: EMAIL, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['fullName']] }],
+  ['an invalid email', { call: { body: { fullName: 'Ada', email: 'victim-at-example.com', password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']] }],
+  ['an email over the limit', { call: { body: { fullName: 'Ada', email: `${'v'.repeat(LIMITS.email.max)}@example.com`, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']] }],
+  ['a password under the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.min - 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
+  ['a password over the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
+];
+
+const loginCases: [string, BadInput][] = [
+  ...bodyLevelCases,
+  ['wrong types', { call: { body: { email: 7, password: false } }, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']] }],
+  ['missing fields', { call: { body: {} }, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']] }],
+  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']] }],
+  ['an empty password', { call: { body: { email: EMAIL, password: '' } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
+  ['a password over the limit', { call: { body: { email: EMAIL, password: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
+  ['an invalid email', { call: { body: { email: 'victim', password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']] }],
+];
+
+function expectErrorBody(body: unknown, expected: BadInput): void {
+  // Exactly {message, code, issues?}: nothing else (no stack, no echo of the input) reaches the client.
+  const parsed = ErrorBody.strict().parse(body);
+  expect(parsed.message.length).toBeGreaterThan(0);
+  expect(parsed.code).toBe(expected.code);
+  expect(parsed.issues?.map((issue) => issue.path)).toEqual(expected.issues);
+}
+
+describe('svc-users bad input', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService(fastHasher());
+  });
+  afterAll(() => service.stop());
+
+  describe('POST /user/signup', () => {
+    it.each(signupCases)('refuses %s and creates no account', async (_case, input) => {
+      const response = await signedCall(service.url, { method: 'POST', path: '/user/signup', ...input.call });
+      expect(response.status).toBe(input.status);
+      expectErrorBody(response.body, input);
+      expect(await service.repository.findByEmail(EMAIL)).toBeNull();
+    });
+  });
+
+  describe('POST /user/login', () => {
+    beforeAll(async () => {
+      // An existing account, so a refusal below cannot be the ordinary 401 for an unknown email.
+      const body = { fullName: 'Ada', email: EMAIL, password: PASSWORD };
+      expect((await signedCall(service.url, { method: 'POST', path: '/user/signup', body })).status).toBe(201);
+    });
+
+    it.each(loginCases)('refuses %s', async (_case, input) => {
+      const response = await signedCall(service.url, { method: 'POST', path: '/user/login', ...input.call });
+      expect(response.status).toBe(input.status);
+      expectErrorBody(response.body, input);
+    });
+  });
+
+  describe('GET /user/me', () => {
+    it('takes the user only from the signed identity, never from the query', async () => {
+      const response = await signedCall(service.url, { path: '/user/me?userId=0123456789abcdef01234567' });
+      expect(response.status).toBe(401);
+      expectErrorBody(response.body, { call: {}, status: 401, code: ErrorCode.unauthenticated });
+    });
+  });
+});
