@@ -49,9 +49,9 @@ describe('svc-users at the production scrypt cost', () => {
     expect(wrongPassword).toMatchObject({ status: 401, body: INVALID_CREDENTIALS });
     expect(unknownEmail.status).toBe(wrongPassword.status);
     expect(unknownEmail.body).toEqual(wrongPassword.body);
-    // Without the dummy hash the unknown email would answer in ~1 ms against ~500 ms.
-    expect(unknownMs / wrongMs).toBeGreaterThan(0.4);
-    expect(unknownMs / wrongMs).toBeLessThan(2.5);
+    // Not a speed target: without the dummy hash the unknown email answers in ~1 ms against ~500 ms
+    // (ratio ~0.002). The bound is loose so a busy CI machine cannot make it flaky.
+    expect(unknownMs / wrongMs).toBeGreaterThan(0.2);
   });
 });
 

@@ -42,8 +42,11 @@ export async function runServer(options: RunOptions): Promise<RunningServer> {
     stopping ??= shutdown(server, { logger, close, onDrain, shutdownTimeoutMs });
     return stopping;
   };
+  // A second signal (Ctrl-C reaches both the process group and the launcher, which forwards it) must not
+  // cut the graceful stop short, so the handlers stay installed and only the first one acts.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (stopping) return;
       logger.info({ signal }, 'shutting down');
       void stop().then(
         () => process.exit(0),

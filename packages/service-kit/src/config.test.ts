@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '@tm/test-support';
+import { z } from 'zod';
+import { BaseEnv, loadConfig, localSecrets, port, requireSecret } from './config.js';
+
+describe('configuration', () => {
+  it('names every bad variable in one error', () => {
+    const schema = BaseEnv.extend({ PORT: port(4000) });
+    expect(() => loadConfig(schema, { PORT: 'eighty', LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: Invalid option[\s\S]*PORT: must be a port number/);
+    expect(() => loadConfig(schema, { PORT: '' })).toThrow(/PORT/);
+    expect(loadConfig(schema, {}).PORT).toBe(4000);
+    expect(loadConfig(z.object({ PORT: port(1) }), { PORT: '8080' }).PORT).toBe(8080);
+  });
+
+  it('creates local secrets once and shares them between processes of one data dir', () => {
+    const dir = tempDir();
+    try {
+      const first = localSecrets(dir.dir);
+      const second = localSecrets(dir.dir);
+      expect(second).toEqual(first);
+      expect(first.internalSecret.length).toBeGreaterThanOrEqual(32);
+      expect(JSON.parse(readFileSync(path.join(dir.dir, 'secrets.json'), 'utf8'))).toEqual(first);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('refuses to run production without a secret, and refuses short secrets anywhere', () => {
+    expect(() => requireSecret('INTERNAL_SECRET', undefined, 'production', () => 'x'.repeat(40))).toThrow(/required in production/);
+    expect(() => requireSecret('INTERNAL_SECRET', 'short', 'development', () => 'x')).toThrow(/at least 32/);
+    expect(requireSecret('INTERNAL_SECRET', undefined, 'development', () => 'local')).toBe('local');
+  });
+});
