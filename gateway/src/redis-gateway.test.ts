@@ -46,6 +46,25 @@ if (!redisUrl) {
       }
     });
 
+    it('answers 503 (not 500) when the session store becomes unreachable', async () => {
+      const redis = await connectRedis(redisUrl!);
+      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+      const store = redisSessionStore(redis);
+      const gateway = await startGateway(urls, {}, { ...store, close: async () => undefined }, redis);
+      try {
+        const client = new ApiClient(gateway.url);
+        expect((await client.get('/api/user/me')).status).toBe(401);
+        redis.destroy();
+        const down = await client.get('/api/user/me');
+        expect(down.status).toBe(503);
+        expect(down.body).toEqual({ message: expect.stringMatching(/temporarily unavailable/), code: 'SERVICE.UNAVAILABLE' });
+        expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
+        expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+      } finally {
+        await gateway.close();
+      }
+    });
+
     it('counts login attempts across instances through Redis', async () => {
       const limit = { authRateLimit: { points: 2, windowSeconds: 5 } };
       const [a, b] = await Promise.all([gatewayOnRedis(limit), gatewayOnRedis(limit)]);

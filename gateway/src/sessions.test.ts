@@ -63,6 +63,22 @@ describe('sessions', () => {
     expect((await fetch(`${stack.gateway.url}/api/user/me`, { headers: { cookie: tampered } })).status).toBe(401);
   });
 
+  it('marks both cookies Secure when the request came over TLS through a trusted proxy', async () => {
+    const { services } = stack;
+    const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+    const behindTls = await startGateway(urls, { trustProxy: true });
+    try {
+      const visit = await new ApiClient(behindTls.url).get('/api/user/me', { headers: { 'x-forwarded-proto': 'https' } });
+      expect(visit.setCookies.filter((c) => /^(tm\.sid|XSRF-TOKEN)=/.test(c))).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^tm\.sid=.*; secure/i), expect.stringMatching(/^XSRF-TOKEN=.*; secure/i)]),
+      );
+      const plain = await new ApiClient(behindTls.url).get('/api/user/me');
+      expect(plain.setCookies.some((c) => /secure/i.test(c))).toBe(false);
+    } finally {
+      await behindTls.close();
+    }
+  });
+
   it('keeps sessions in the embedded store across a gateway restart', async () => {
     const { services } = stack;
     const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
