@@ -1,9 +1,9 @@
-import { createLogger, runServer } from '@tm/service-kit';
+import { createLogger, runMain, runServer } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { readGatewayConfig } from './config.js';
 import { openSessionStore } from './open-session.store.js';
 
-async function main(): Promise<void> {
+runMain('gateway', async () => {
   const config = readGatewayConfig();
   const logger = createLogger('gateway', config.logLevel);
   const { store, redis } = await openSessionStore({ redisUrl: config.redisUrl, dataDir: config.dataDir, logger });
@@ -19,9 +19,4 @@ async function main(): Promise<void> {
       await store.close();
     },
   });
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
 });

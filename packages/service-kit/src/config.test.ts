@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { tempDir } from '@tm/test-support';
 import { z } from 'zod';
 import { BaseEnv, loadConfig, localSecrets, port, requireSecret } from './config.js';
 
@@ -14,15 +14,15 @@ describe('configuration', () => {
   });
 
   it('creates local secrets once and shares them between processes of one data dir', () => {
-    const dir = tempDir();
+    const dir = mkdtempSync(path.join(tmpdir(), 'tm-config-'));
     try {
-      const first = localSecrets(dir.dir);
-      const second = localSecrets(dir.dir);
+      const first = localSecrets(dir);
+      const second = localSecrets(dir);
       expect(second).toEqual(first);
       expect(first.internalSecret.length).toBeGreaterThanOrEqual(32);
-      expect(JSON.parse(readFileSync(path.join(dir.dir, 'secrets.json'), 'utf8'))).toEqual(first);
+      expect(JSON.parse(readFileSync(path.join(dir, 'secrets.json'), 'utf8'))).toEqual(first);
     } finally {
-      dir.remove();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -80,3 +80,38 @@ export function requireSecret(name: string, value: string | undefined, nodeEnv: 
   if (nodeEnv === 'production') throw new Error(`Invalid configuration:\n  ${name}: is required in production`);
   return local();
 }
+
+/** Environment of an internal service (svc-users, svc-todos). */
+function serviceEnv(defaultPort: number) {
+  return BaseEnv.extend({
+    PORT: port(defaultPort),
+    MONGO_URL: optionalText,
+    MONGO_DB: z.string().min(1).default('task_manager'),
+    INTERNAL_SECRET: optionalText,
+  });
+}
+
+export type ServiceConfig = Omit<z.infer<ReturnType<typeof serviceEnv>>, 'INTERNAL_SECRET'> & { INTERNAL_SECRET: string };
+
+/**
+ * A service's environment, checked at boot: one readable error naming every bad variable; in production a
+ * missing INTERNAL_SECRET is fatal, elsewhere the shared local secret under DATA_DIR is used.
+ */
+export function loadServiceConfig(defaultPort: number, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const config = loadConfig(serviceEnv(defaultPort), env);
+  const INTERNAL_SECRET = requireSecret('INTERNAL_SECRET', config.INTERNAL_SECRET, config.NODE_ENV, () =>
+    localSecrets(config.DATA_DIR).internalSecret,
+  );
+  return { ...config, INTERNAL_SECRET };
+}
+
+/**
+ * Runs a process's `main`; any start-up failure (bad config, unreachable store) goes to stderr, which exists
+ * even when the logger does not, and the process exits 1.
+ */
+export function runMain(name: string, main: () => Promise<unknown>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${name}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

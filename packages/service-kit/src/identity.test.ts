@@ -1,9 +1,19 @@
 import Router from '@koa/router';
-import { listen, TEST_SECRET } from '@tm/test-support';
+import { once } from 'node:events';
 import Koa from 'koa';
 import { errorHandler } from './error-handler.middleware.js';
 import { IDENTITY_HEADERS, requireSignedIdentity, signIdentity } from './identity.js';
 import { createLogger } from './logger.js';
+
+// test-support builds on this package, so these tests start their server by hand.
+const TEST_SECRET = 'identity-test-secret-0123456789abcdef0123456789';
+
+async function listen(app: Koa) {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
 async function echoApp() {
   const app = new Koa();
