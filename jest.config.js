@@ -1,30 +1,67 @@
 /**
  * One jest run over every package. TypeScript is transpiled by SWC (type checking is `pnpm typecheck`);
- * workspace packages resolve to their sources so tests never run against a stale build.
+ * workspace packages resolve to their sources so tests never run against a stale build. Backend projects
+ * run in Node; frontend projects in jsdom whose origin is the real test gateway (jest.global-setup.js).
  */
 const path = require('node:path');
+const { WEB_TEST_ORIGIN } = require('./jest.web-origin.js');
 
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const swc = (tsx) => [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx },
+      target: 'es2022',
+      transform: tsx ? { react: { runtime: 'automatic' } } : undefined,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const moduleNameMapper = {
+  '^@tm/(contracts|service-kit|test-support)$': path.join(__dirname, 'packages/$1/src/index.ts'),
+  '^@tm/service-kit/errors$': path.join(__dirname, 'packages/service-kit/src/errors.ts'),
+  '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
+  '^@tm/web-test-support$': path.join(__dirname, 'packages/web-test-support/src/index.tsx'),
+  '\\.css$': path.join(__dirname, 'jest.style-stub.js'),
+  '\\.(svg|mp3|png)$': path.join(__dirname, 'jest.asset-stub.js'),
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
 
 /** @param {string} dir */
-function project(dir) {
+function nodeProject(dir) {
   return {
     displayName: dir,
     rootDir: `<rootDir>/${dir}`,
     testEnvironment: 'node',
-    transform: { '^.+\\.tsx?$': swc },
-    moduleNameMapper: {
-      '^@tm/(contracts|service-kit|test-support)$': path.join(__dirname, 'packages/$1/src/index.ts'),
-      '^@tm/service-kit/errors$': path.join(__dirname, 'packages/service-kit/src/errors.ts'),
-      '^(\\.{1,2}/.*)\\.js$': '$1',
-    },
+    transform: { '^.+\\.tsx?$': swc(false) },
+    moduleNameMapper,
     testMatch: ['<rootDir>/src/**/*.test.ts'],
     setupFiles: [path.join(__dirname, 'jest.setup.js')],
   };
 }
 
+/** @param {string} dir */
+function webProject(dir) {
+  return {
+    displayName: dir,
+    rootDir: `<rootDir>/${dir}`,
+    testEnvironment: 'jsdom',
+    testEnvironmentOptions: { url: `${WEB_TEST_ORIGIN}/` },
+    transform: { '^.+\\.tsx?$': swc(true) },
+    moduleNameMapper,
+    testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
+    setupFilesAfterEnv: [path.join(__dirname, 'jest.setup-web.js')],
+  };
+}
+
 /** @type {import('jest').Config} */
 module.exports = {
-  projects: ['packages/contracts', 'packages/service-kit', 'svc-users', 'svc-todos', 'gateway'].map(project),
+  projects: [
+    ...['packages/contracts', 'packages/service-kit', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
+    ...['packages/api-client', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
+  ],
+  globalSetup: path.join(__dirname, 'jest.global-setup.js'),
+  globalTeardown: path.join(__dirname, 'jest.global-teardown.js'),
   testTimeout: 30_000,
 };

@@ -3,8 +3,7 @@ import { MessageResponse } from './common.js';
 import { AddTodoRequest, DeleteTodoResponse, TodoResponse, TodosResponse, UpdateTodoRequest } from './todos.js';
 import { LoginRequest, LogoutResponse, SignupRequest, UserResponse } from './users.js';
 
-/** Base path of every call, on the gateway's origin (SPEC §7). */
-export const API_BASE = '/api';
+export { API_BASE } from './limits.js';
 
 interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -3,4 +3,4 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './todos.js';
 export * from './users.js';
-export * from './api.js';
+export { API, apiPath, type ApiName, type ApiResponse } from './api.js';

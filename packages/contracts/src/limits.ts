@@ -17,3 +17,6 @@ export const CLIENT_TIMEOUT_MS = 10_000;
 /** Cookie and header names of the double-submit XSRF protection (SPEC §9). */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+/** Base path of every call, on the gateway's origin (SPEC §7). */
+export const API_BASE = '/api';

@@ -1,0 +1,97 @@
+// One Rspack configuration for the three frontends. Each app passes its name, dev port and federation
+// role; everything else (TypeScript via SWC, CSS, HTML, hashing, dev server, React Refresh) is the same.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { rspack } from '@rspack/core';
+import ReactRefreshPlugin from '@rspack/plugin-react-refresh';
+import { sharedSingletons } from './shared-deps.mjs';
+
+/**
+ * @typedef {object} AppOptions
+ * @property {string} dir          the app's folder
+ * @property {string} name         federation name (mfe_auth, mfe_tasks, shell)
+ * @property {number} port         dev server port
+ * @property {Record<string,string>} [exposes]  page-level modules a remote exposes
+ * @property {string[]} [runtimePlugins]         federation runtime plugins (the host's fallback plugin)
+ * @property {string} title        page title of the app's own HTML page
+ */
+
+/** @param {AppOptions} app @returns {(env: unknown, argv: {mode?: string}) => import('@rspack/core').Configuration} */
+export function createConfig(app) {
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    const pkg = JSON.parse(readFileSync(path.join(app.dir, 'package.json'), 'utf8'));
+    const isRemote = Boolean(app.exposes);
+    return {
+      mode: production ? 'production' : 'development',
+      context: app.dir,
+      entry: { main: './src/index.ts' },
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: path.join(app.dir, 'dist'),
+        // Remotes resolve their chunks relative to wherever their manifest is served from.
+        publicPath: isRemote ? 'auto' : '/',
+        uniqueName: app.name,
+        filename: production ? 'assets/[name].[contenthash:10].js' : 'assets/[name].js',
+        chunkFilename: production ? 'assets/[name].[contenthash:10].js' : 'assets/[name].js',
+        cssFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
+        cssChunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
+        assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+        clean: true,
+      },
+      resolve: {
+        extensions: ['.ts', '.tsx', '.js', '.mjs'],
+        // Workspace packages are compiled from source (their package.json "source" field).
+        mainFields: ['source', 'browser', 'module', 'main'],
+        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            loader: 'builtin:swc-loader',
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                transform: { react: { runtime: 'automatic', development: !production, refresh: !production } },
+              },
+              env: { targets: 'chrome >= 111, edge >= 111, firefox >= 111, safari >= 16.4' },
+            },
+            type: 'javascript/auto',
+          },
+          { test: /\.css$/, type: 'css/auto' },
+          { test: /\.(svg|png|mp3)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name: app.name,
+          filename: isRemote ? 'remoteEntry.js' : undefined,
+          exposes: app.exposes,
+          remotes: {},
+          shared: sharedSingletons(pkg.dependencies),
+          // version-first would fetch every remote's entry at start-up: one offline remote then breaks the
+          // whole app. loaded-first only negotiates with what is actually loaded.
+          shareStrategy: 'loaded-first',
+          runtimePlugins: app.runtimePlugins,
+          dts: false,
+          manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
+        }),
+        new rspack.HtmlRspackPlugin({ template: path.join(app.dir, 'index.html'), title: app.title, minify: production }),
+        new rspack.CopyRspackPlugin({ patterns: [{ from: 'public', to: '.', noErrorOnMissing: true }] }),
+        !production && new ReactRefreshPlugin(),
+      ].filter(Boolean),
+      optimization: { minimize: production },
+      performance: { hints: false },
+      devServer: {
+        port: app.port,
+        hot: true,
+        historyApiFallback: true,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080', changeOrigin: false }],
+      },
+    };
+  };
+}

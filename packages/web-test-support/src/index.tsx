@@ -1,0 +1,60 @@
+import { currentUserQuery, fetchCurrentUser, signup, type PublicUser } from '@tm/api-client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { Toaster } from 'react-hot-toast';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+
+/** A QueryClient configured like the shell's, with no retries so failures show at once. */
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+}
+
+export interface RenderOptions {
+  /** Path the router starts at. */
+  route?: string;
+  /** Extra routes next to the page, e.g. `{ '/login': <p>login page</p> }`, to observe navigation. */
+  routes?: Record<string, ReactElement>;
+  queryClient?: QueryClient;
+}
+
+/** Renders `ui` at `route` inside the providers the shell gives a remote: QueryClient, router, toaster. */
+export function renderPage(ui: ReactElement, { route = '/', routes = {}, queryClient = testQueryClient() }: RenderOptions = {}): RenderResult & {
+  queryClient: QueryClient;
+} {
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[route]}>
+        <Routes>
+          <Route path={route} element={ui} />
+          {Object.entries(routes).map(([path, element]) => (
+            <Route key={path} path={path} element={element} />
+          ))}
+        </Routes>
+      </MemoryRouter>
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return { ...result, queryClient };
+}
+
+let counter = 0;
+
+/** Unique signup details for one test. */
+export function newAccount(fullName = 'Test User'): { fullName: string; email: string; password: string } {
+  counter += 1;
+  return { fullName, email: `web-${Date.now()}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'correct horse battery' };
+}
+
+/**
+ * Signs a new user up on the real test gateway (jsdom's origin), exactly as the app would: the first
+ * GET issues the XSRF cookie, the signup carries it back. Cookies stay in this test file's jsdom.
+ */
+export async function signUpNewUser(fullName?: string): Promise<PublicUser & { password: string }> {
+  const account = newAccount(fullName);
+  await fetchCurrentUser();
+  const { user } = await signup(account);
+  return { ...user, password: account.password };
+}
+
+export { currentUserQuery };
