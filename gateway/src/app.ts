@@ -16,6 +16,7 @@ import { API_PREFIX } from './forward.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-session.store.js';
 import { sessions } from './session.middleware.js';
+import { securityHeaders, staticSite, type WebRoots } from './static.middleware.js';
 import type { SessionStore } from './session.store.js';
 import { createUpstream } from './upstream.proxy.js';
 import { xsrfProtection } from './xsrf.middleware.js';
@@ -29,6 +30,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** When set, rate-limit counters are shared through Redis. */
   redis?: RedisClient;
+  /** Built frontends to serve (all-in-one mode); none in a deployment where nginx serves them. */
+  web?: WebRoots;
 }
 
 export interface Gateway {
@@ -70,9 +73,9 @@ function sessionStoreErrors(sessionMiddleware: Middleware): Middleware {
 
 /**
  * The gateway, middleware in one visible order: request id + logging → metrics → error handler → health →
- * (under /api) body limit → session → XSRF → auth and todo routes (proxied to the services) → 404.
+ * security headers → static frontends (all-in-one mode) → (under /api) body limit → session → XSRF → auth and todo routes (proxied to the services) → 404.
  */
-export function createApp({ config, sessionStore, logger, redis }: GatewayDeps): Gateway {
+export function createApp({ config, sessionStore, logger, redis, web = {} }: GatewayDeps): Gateway {
   const app = new Koa({ proxy: config.trustProxy, keys: config.sessionKeys });
   const metrics = createMetrics('gateway');
   const users = createUpstream({ name: 'users', target: config.usersUrl, timeoutMs: config.upstreamTimeoutMs });
@@ -84,6 +87,8 @@ export function createApp({ config, sessionStore, logger, redis }: GatewayDeps):
   app.use(metrics.middleware);
   app.use(errorHandler());
   app.use(healthRoutes({ registry: metrics.registry, ready: () => sessionStore.ping(), draining: () => draining }).routes());
+  app.use(securityHeaders(web.shell));
+  app.use(staticSite(web));
   app.use(onlyUnderApi(bodyLimit(LIMITS.bodyBytes)));
   app.use(onlyUnderApi(sessionStoreErrors(sessions(app, { store: sessionStore, maxAgeMs: config.sessionMaxAgeMs }))));
   app.use(onlyUnderApi(xsrfProtection()));

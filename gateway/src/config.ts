@@ -1,5 +1,8 @@
 import { BaseEnv, loadConfig, localSecrets, optionalText, port, requireSecret } from '@tm/service-kit';
+import path from 'node:path';
 import { z } from 'zod';
+
+const absolute = (dir: string | undefined) => (dir ? path.resolve(dir) : undefined);
 
 const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
@@ -19,6 +22,10 @@ const GatewayEnv = BaseEnv.extend({
   /** Login + signup attempts per client IP per window; 0 turns the limit off. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   AUTH_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
+  /** Built frontends to serve in all-in-one mode (`pnpm start`); unset when nginx serves them. */
+  SHELL_DIST: optionalText,
+  AUTH_DIST: optionalText,
+  TASKS_DIST: optionalText,
 });
 
 export interface GatewayConfig {
@@ -36,6 +43,7 @@ export interface GatewayConfig {
   trustProxy: boolean;
   upstreamTimeoutMs: number;
   authRateLimit: { points: number; windowSeconds: number };
+  web: { shell?: string; auth?: string; tasks?: string };
 }
 
 /** Reads and checks the gateway's environment; local runs get generated secrets from `DATA_DIR`. */
@@ -58,5 +66,6 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustProxy: parsed.TRUST_PROXY,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
     authRateLimit: { points: parsed.AUTH_RATE_LIMIT, windowSeconds: parsed.AUTH_RATE_WINDOW_S },
+    web: { shell: absolute(parsed.SHELL_DIST), auth: absolute(parsed.AUTH_DIST), tasks: absolute(parsed.TASKS_DIST) },
   };
 }

@@ -7,7 +7,7 @@ runMain('gateway', async () => {
   const config = readGatewayConfig();
   const logger = createLogger('gateway', config.logLevel);
   const { store, redis } = await openSessionStore({ redisUrl: config.redisUrl, dataDir: config.dataDir, logger });
-  const gateway = createApp({ config, sessionStore: store, logger, redis });
+  const gateway = createApp({ config, sessionStore: store, logger, redis, web: config.web });
   await runServer({
     app: gateway.app,
     port: config.port,

@@ -80,7 +80,17 @@ export function createConfig(app) {
           manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
         }),
         new rspack.HtmlRspackPlugin({ template: path.join(app.dir, 'index.html'), title: app.title, minify: production }),
-        new rspack.CopyRspackPlugin({ patterns: [{ from: 'public', to: '.', noErrorOnMissing: true }] }),
+        new rspack.CopyRspackPlugin({
+          patterns: [
+            {
+              from: 'public',
+              to: '.',
+              noErrorOnMissing: true,
+              // The shell's dev-only remote catalogue never ships.
+              globOptions: { ignore: production ? ['**/remotes.dev.json'] : [] },
+            },
+          ],
+        }),
         !production && new ReactRefreshPlugin(),
       ].filter(Boolean),
       optimization: { minimize: production },

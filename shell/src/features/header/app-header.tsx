@@ -1,0 +1,36 @@
+import { Link } from 'react-router-dom';
+import { useCurrentUser } from '../auth/use-current-user';
+import { useLogout } from '../auth/use-logout';
+import { ThemeToggle } from '../theme/theme-toggle';
+import './app-header.css';
+
+/** Product title, theme toggle and (when signed in) the logout button (SPEC §2 Header). */
+export function AppHeader() {
+  const { user } = useCurrentUser();
+  const logout = useLogout();
+  return (
+    <header className="app-header">
+      <Link to="/" className="app-header__brand">
+        <span aria-hidden="true" className="app-header__logo">
+          ✓
+        </span>
+        Task Manager
+      </Link>
+      <nav className="app-header__actions" aria-label="Application">
+        <ThemeToggle />
+        {user && (
+          <button
+            type="button"
+            className="icon-button"
+            title="Logout"
+            aria-label="Logout"
+            disabled={logout.isPending}
+            onClick={() => logout.mutate()}
+          >
+            <span aria-hidden="true">⏻</span>
+          </button>
+        )}
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import './loading-screen.css';
+
+/** SPEC §9: six characters, a new one every 2 s; a dot added every 600 ms. */
+export const CHARACTER_INTERVAL_MS = 2000;
+export const DOT_INTERVAL_MS = 600;
+
+export const CHARACTERS = [
+  { emoji: '🍥', name: 'Naruto Uzumaki', quote: "I'm not gonna run away, I never go back on my word!" },
+  { emoji: '👒', name: 'Monkey D. Luffy', quote: "I'm gonna be King of the Pirates!" },
+  { emoji: '⚡', name: 'Pikachu', quote: 'Pika pika! Charging up your tasks...' },
+  { emoji: '🐉', name: 'Son Goku', quote: 'Power comes in response to a need, not a desire.' },
+  { emoji: '🗡️', name: 'Tanjiro Kamado', quote: 'Never give up. Keep moving forward!' },
+  { emoji: '⚗️', name: 'Edward Elric', quote: 'A lesson without pain is meaningless.' },
+] as const;
+
+function useTicker(intervalMs: number): number {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = window.setInterval(() => setTick((value) => value + 1), intervalMs);
+    return () => window.clearInterval(timer);
+  }, [intervalMs]);
+  return tick;
+}
+
+/** Fills the whole screen while the current-user check runs (SPEC §2 Loading screen). */
+export function LoadingScreen() {
+  const character = CHARACTERS[useTicker(CHARACTER_INTERVAL_MS) % CHARACTERS.length] ?? CHARACTERS[0];
+  const dots = '.'.repeat((useTicker(DOT_INTERVAL_MS) % 3) + 1);
+  return (
+    <div className="loading-screen" role="status" aria-label="Loading">
+      <div className="loading-screen__card">
+        <div className="loading-screen__character" key={character.name} data-testid="loading-character">
+          <span className="loading-screen__emoji" aria-hidden="true">
+            {character.emoji}
+          </span>
+          <blockquote className="loading-screen__quote">
+            <p>“{character.quote}”</p>
+            <footer>— {character.name}</footer>
+          </blockquote>
+        </div>
+        <p className="loading-screen__loading" aria-hidden="true">
+          Loading<span className="loading-screen__dots">{dots}</span>
+        </p>
+        <p className="loading-screen__ready">System Ready</p>
+        <p className="loading-screen__detail">Initializing application components...</p>
+      </div>
+    </div>
+  );
+}

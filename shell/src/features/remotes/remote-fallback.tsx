@@ -1,0 +1,24 @@
+import { createContext, useContext } from 'react';
+import './remote-page.css';
+
+export interface RemoteContextValue {
+  /** What the remote shows, for the message: "sign-in screen", "task list". */
+  title: string;
+  retry: () => void;
+}
+
+export const RemoteContext = createContext<RemoteContextValue>({ title: 'page', retry: () => window.location.reload() });
+
+/** Shown in place of a remote that failed to load or crashed; the rest of the shell keeps working. */
+export function RemoteFallback() {
+  const { title, retry } = useContext(RemoteContext);
+  return (
+    <div className="remote-fallback" role="alert">
+      <p className="remote-fallback__title">The {title} could not be loaded.</p>
+      <p className="remote-fallback__detail">Check your connection, then try again.</p>
+      <button type="button" className="button" onClick={retry}>
+        Retry
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { useTheme } from './theme';
+
+/** Header button titled "Switch to light mode" / "Switch to dark mode" (SPEC §2 Header). */
+export function ThemeToggle() {
+  const { theme, toggle } = useTheme();
+  const label = theme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode';
+  return (
+    <button type="button" className="icon-button" title={label} aria-label={label} onClick={toggle}>
+      <span aria-hidden="true">{theme === 'dark' ? '☀️' : '🌙'}</span>
+    </button>
+  );
+}

@@ -1,0 +1,43 @@
+import { useCallback, useSyncExternalStore } from 'react';
+
+export type Theme = 'light' | 'dark';
+
+/** SPEC §3 Local preference: key `theme`, value "light" or "dark"; light by default (§9). */
+export const THEME_STORAGE_KEY = 'theme';
+
+/** The theme on the document root: index.html's inline script sets it before first paint. */
+export function currentTheme(): Theme {
+  return document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light';
+}
+
+export function savedTheme(): Theme {
+  try {
+    return localStorage.getItem(THEME_STORAGE_KEY) === 'dark' ? 'dark' : 'light';
+  } catch {
+    return 'light';
+  }
+}
+
+const listeners = new Set<() => void>();
+
+export function applyTheme(theme: Theme): void {
+  document.documentElement.setAttribute('data-theme', theme);
+  try {
+    localStorage.setItem(THEME_STORAGE_KEY, theme);
+  } catch {
+    // Storage may be unavailable (private mode): the theme still applies for this visit.
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The applied theme and a toggle; the document root attribute is the single source of truth. */
+export function useTheme(): { theme: Theme; toggle: () => void } {
+  const theme = useSyncExternalStore(subscribe, currentTheme, () => 'light' as Theme);
+  const toggle = useCallback(() => applyTheme(currentTheme() === 'dark' ? 'light' : 'dark'), []);
+  return { theme, toggle };
+}
