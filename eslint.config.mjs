@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** Layers of a service (CONVENTIONS §6): routes → service → repository. Enforced here, not by memory. */
@@ -13,7 +15,7 @@ const koaPackages = ['koa', '@koa/router', '@koa/bodyparser', 'koa-session'].map
 }));
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.data/**', '**/.test-data/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.data/**', '**/.test-data/**', '**/public/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -48,7 +50,25 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: koaPackages }] },
   },
   {
-    files: ['**/*.test.ts', 'scripts/**', '**/bench/**', '**/*.config.*', 'jest.setup.js'],
+    files: ['**/*.tsx'],
+    ...reactHooks.configs.flat['recommended-latest'],
+  },
+  { files: ['**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  {
+    files: ['shell/src/**', 'mfe-auth/src/**', 'mfe-tasks/src/**', 'packages/api-client/src/**', 'packages/web-test-support/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      // CONVENTIONS: no app imports another app's sources; shared code lives in packages/.
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/shell/src/**', '**/mfe-auth/src/**', '**/mfe-tasks/src/**'], message: 'Apps share code through packages/, never by importing another app.' }] },
+      ],
+      // Logging a failure the spec says to "only log" (SPEC §8) is the point in the frontends.
+      'no-console': ['error', { allow: ['info', 'warn', 'error'] }],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'scripts/**', '**/bench/**', '**/*.config.*', 'jest.setup.js'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -13,8 +13,9 @@ const PNPM_VERSION = '10.34.9';
 const TASKS = {
   // Build everything, then run gateway + services (+ frontends once they exist) until Ctrl-C.
   start: [['run', 'build'], ['run', 'serve']],
-  // Type-check (the build), lint, then every jest suite.
-  test: [['run', 'build'], ['run', 'lint'], ['run', 'test:jest']],
+  // Build (type-checks the Node code), type-check the frontends, lint, every jest suite, then the
+  // browser tests (they say clearly when no Chromium is installed and they were skipped).
+  test: [['run', 'build'], ['exec', 'tsc', '-p', 'tsconfig.web.json'], ['run', 'lint'], ['run', 'test:jest'], ['run', 'test:e2e']],
   dev: [['run', 'build'], ['run', 'dev:watch']],
   bench: [['run', 'build'], ['run', 'bench:run']],
 };

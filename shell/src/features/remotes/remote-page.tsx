@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { loadRemotePage, type RemoteModuleId } from './remote-catalog';
 import { RemoteContext, RemoteFallback } from './remote-fallback';
@@ -10,13 +10,26 @@ interface RemotePageProps {
   title: string;
 }
 
+const pages = new Map<string, LazyExoticComponent<ComponentType>>();
+
+/** One lazy component per remote page and attempt, kept across renders and remounts (no reload on revisit). */
+function lazyRemotePage(id: RemoteModuleId, attempt: number): LazyExoticComponent<ComponentType> {
+  const key = `${id}#${attempt}`;
+  let page = pages.get(key);
+  if (!page) {
+    page = lazy(() => loadRemotePage(id, attempt > 0));
+    pages.set(key, page);
+  }
+  return page;
+}
+
 /**
  * A page exposed by a remote, loaded at run time: Suspense while it loads, an error boundary (plus the
  * runtime plugin) when it cannot load or throws; "Retry" loads it afresh.
  */
 export function RemotePage({ id, title }: RemotePageProps) {
   const [attempt, setAttempt] = useState(0);
-  const Page = useMemo(() => lazy(() => loadRemotePage(id, attempt > 0)), [id, attempt]);
+  const Page = lazyRemotePage(id, attempt);
   const retry = useCallback(() => setAttempt((value) => value + 1), []);
   const context = useMemo(() => ({ title, retry }), [title, retry]);
   return (
@@ -33,6 +46,7 @@ export function RemotePage({ id, title }: RemotePageProps) {
             </p>
           }
         >
+          {/* eslint-disable-next-line react-hooks/static-components -- cached per page and attempt: stable identity */}
           <Page />
         </Suspense>
       </ErrorBoundary>

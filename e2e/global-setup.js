@@ -1,0 +1,21 @@
+// Starts the built app once for the browser tests, unless no Chromium is installed (then the suites
+// print that they were skipped). The URL reaches the test files through the environment.
+const { existsSync } = require('node:fs');
+const path = require('node:path');
+
+module.exports = async function globalSetup() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    process.env.E2E_SKIP = `no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+    return;
+  }
+  for (const app of ['shell', 'mfe-auth', 'mfe-tasks']) {
+    if (!existsSync(path.join(__dirname, '..', app, 'dist', 'index.html'))) {
+      throw new Error(`${app}/dist is missing: run \`pnpm build\` first (pnpm test does).`);
+    }
+  }
+  const { startApp } = require('./dist/app-process.js');
+  const app = await startApp();
+  process.env.E2E_BASE_URL = app.url;
+  globalThis.__TM_E2E_APP__ = app;
+};

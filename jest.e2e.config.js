@@ -1,0 +1,24 @@
+/**
+ * Browser tests: playwright-core driving Debian's Chromium against the built app (see e2e/). One app for
+ * the whole run (global setup), one test file at a time; each test opens its own browser profile.
+ */
+const path = require('node:path');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'e2e',
+  rootDir: path.join(__dirname, 'e2e'),
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  moduleNameMapper: {
+    '^@tm/(contracts|test-support)$': path.join(__dirname, 'packages/$1/src/index.ts'),
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['<rootDir>/src/**/*.e2e.test.ts'],
+  globalSetup: path.join(__dirname, 'e2e/global-setup.js'),
+  globalTeardown: path.join(__dirname, 'e2e/global-teardown.js'),
+  maxWorkers: 1,
+  testTimeout: 60_000,
+};
