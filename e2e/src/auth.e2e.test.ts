@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openSession } from './browser.js';
 import { describeInBrowser, newAccount, seriousAxeViolations, signUp, snapshot } from './app.js';
 
@@ -99,6 +99,6 @@ describeInBrowser('routes, loading screen and accounts in Chromium', () => {
   });
 });
 
-async function expectText(page: import('playwright-core').Page, text: string): Promise<void> {
+async function expectText(page: Page, text: string): Promise<void> {
   await page.getByText(text, { exact: true }).first().waitFor();
 }
