@@ -19,3 +19,6 @@ if (typeof globalThis.window !== 'undefined' && !globalThis.window.matchMedia) {
 const util = require('node:util');
 globalThis.TextEncoder ??= util.TextEncoder;
 globalThis.TextDecoder ??= util.TextDecoder;
+
+// Waits in component tests cover real calls to the gateway (password hashing included) on a busy machine.
+require('@testing-library/react').configure({ asyncUtilTimeout: 5000 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
-import ReactRefreshPlugin from '@rspack/plugin-react-refresh';
+import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
 import { sharedSingletons } from './shared-deps.mjs';
 
 /**
@@ -91,7 +91,7 @@ export function createConfig(app) {
             },
           ],
         }),
-        !production && new ReactRefreshPlugin(),
+        !production && new ReactRefreshRspackPlugin(),
       ].filter(Boolean),
       optimization: { minimize: production },
       performance: { hints: false },

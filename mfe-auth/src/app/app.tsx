@@ -1,0 +1,27 @@
+import { currentUserQuery } from '@tm/api-client';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import LoginPage from '../expose/login-page';
+import SignupPage from '../expose/signup-page';
+import { Home } from './home';
+import './app.css';
+
+/**
+ * The remote on its own (`pnpm --filter mfe-auth dev`), with the shell's routing rules (SPEC §2): the
+ * current-user check runs first (it also issues the XSRF cookie the login/signup POSTs must echo), and
+ * /login and /signup redirect to / once someone is signed in.
+ */
+export function App() {
+  const { data: user, isPending } = useQuery(currentUserQuery());
+  if (isPending) return <p role="status">Loading...</p>;
+  const signedOutOnly = (page: ReactElement) => (user ? <Navigate to="/" replace /> : page);
+  return (
+    <Routes>
+      <Route path="/login" element={signedOutOnly(<LoginPage />)} />
+      <Route path="/signup" element={signedOutOnly(<SignupPage />)} />
+      <Route path="/" element={<Home user={user ?? null} />} />
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

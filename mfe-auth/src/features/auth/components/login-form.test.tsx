@@ -1,0 +1,102 @@
+import { currentUserQuery, logout } from '@tm/api-client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderPage, signUpNewUser } from '@tm/web-test-support';
+import toast from 'react-hot-toast';
+import { LoginForm } from './login-form';
+
+/** Observes the current-user check while the form is shown, as the shell's route guard does. */
+function SessionProbe() {
+  const { data, isPending } = useQuery(currentUserQuery());
+  return <p>{isPending ? 'checking' : data ? `probe: ${data.email}` : 'probe: signed out'}</p>;
+}
+
+/** The home route fetches nothing: it names the user only if the form refreshed the current-user check. */
+function Home() {
+  const user = useQueryClient().getQueryData(currentUserQuery().queryKey);
+  return <p>home of {user?.email ?? 'nobody'}</p>;
+}
+
+async function signedOutUser() {
+  const user = await signUpNewUser('Login Tester');
+  await logout();
+  return user;
+}
+
+function renderLogin() {
+  return renderPage(
+    <>
+      <SessionProbe />
+      <LoginForm headingId="login-title" />
+    </>,
+    { route: '/login', routes: { '/': <Home />, '/signup': <p>signup page</p> } },
+  );
+}
+
+beforeEach(() => toast.remove());
+
+describe('LoginForm against the real gateway', () => {
+  it('signs in: pending label, success toast, user known before landing on /', async () => {
+    const user = await signedOutUser();
+    const events = userEvent.setup();
+    renderLogin();
+    expect(await screen.findByText('probe: signed out')).toBeInTheDocument();
+
+    await events.type(screen.getByLabelText('Email'), user.email);
+    await events.type(screen.getByLabelText('Password'), user.password);
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(screen.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    expect(await screen.findByText(`home of ${user.email}`)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Logged in successfully');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows the server message in the banner and an error toast for a wrong password', async () => {
+    const user = await signedOutUser();
+    const events = userEvent.setup();
+    renderLogin();
+    await screen.findByText('probe: signed out');
+
+    await events.type(screen.getByLabelText('Email'), user.email);
+    await events.type(screen.getByLabelText('Password'), 'not the password');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    expect(await screen.findByRole('status')).toHaveTextContent('Invalid email or password');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    expect(screen.queryByText(/home of/)).not.toBeInTheDocument();
+  });
+
+  it('has labelled, required fields with native email validation', async () => {
+    const events = userEvent.setup();
+    renderLogin();
+    const email = screen.getByLabelText('Email');
+    const password = screen.getByLabelText('Password');
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toHaveAttribute('autocomplete', 'email');
+    expect(email).toBeRequired();
+    expect(password).toHaveAttribute('type', 'password');
+    expect(password).toHaveAttribute('autocomplete', 'current-password');
+    expect(password).toBeRequired();
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome back' })).toHaveAttribute('id', 'login-title');
+
+    // Empty fields: the browser's validation stops the submission, nothing is sent.
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(email).toBeInvalid();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    await events.type(email, 'not-an-email');
+    expect(email).toBeInvalid();
+  });
+
+  it('links to signup with "Create one"', async () => {
+    const events = userEvent.setup();
+    renderLogin();
+    expect(screen.getByText(/Don't have an account\?/)).toBeInTheDocument();
+    const link = screen.getByRole('link', { name: 'Create one' });
+    expect(link).toHaveAttribute('href', '/signup');
+    await events.click(link);
+    expect(await screen.findByText('signup page')).toBeInTheDocument();
+  });
+});
