@@ -58,7 +58,7 @@ describeInBrowser('routes, loading screen and accounts in Chromium', () => {
     await snapshot(page, 'signup');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await signUp(page, 'Grace Hopper');
-    await expectText(page, 'Grace Hopper');
+    await page.getByText(/Grace Hopper/).first().waitFor();
     await page.goto('/login');
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/signup');

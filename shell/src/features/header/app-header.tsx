@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../auth/use-current-user';
 import { useLogout } from '../auth/use-logout';
 import { ThemeToggle } from '../theme/theme-toggle';
+import { LogoutIcon } from '../../components/icons';
 import './app-header.css';
 
 /** Product title, theme toggle and (when signed in) the logout button (SPEC §2 Header). */
@@ -27,7 +28,7 @@ export function AppHeader() {
             disabled={logout.isPending}
             onClick={() => logout.mutate()}
           >
-            <span aria-hidden="true">⏻</span>
+            <LogoutIcon />
           </button>
         )}
       </nav>

@@ -1,3 +1,4 @@
+import { MoonIcon, SunIcon } from '../../components/icons';
 import { useTheme } from './theme';
 
 /** Header button titled "Switch to light mode" / "Switch to dark mode" (SPEC §2 Header). */
@@ -6,7 +7,7 @@ export function ThemeToggle() {
   const label = theme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode';
   return (
     <button type="button" className="icon-button" title={label} aria-label={label} onClick={toggle}>
-      <span aria-hidden="true">{theme === 'dark' ? '☀️' : '🌙'}</span>
+      {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
     </button>
   );
 }
