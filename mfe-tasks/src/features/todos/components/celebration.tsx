@@ -1,0 +1,39 @@
+import type { CSSProperties } from 'react';
+import Confetti from 'react-confetti';
+import { ErrorBoundary } from 'react-error-boundary';
+import { CONFETTI } from '../constants';
+import { useWindowSize } from '../hooks/use-window-size';
+
+// Inline, not in the stylesheet: the overlay must never block a click, whatever CSS has loaded.
+const overlayStyle: CSSProperties = { position: 'fixed', inset: 0, zIndex: 1000, pointerEvents: 'none' };
+
+function ConfettiOverlay({ burst }: { burst: number }) {
+  const { width, height } = useWindowSize();
+  return (
+    <div className="tasks-confetti" style={overlayStyle} aria-hidden="true">
+      {/* A new key per completion starts a fresh burst. */}
+      <Confetti
+        key={burst}
+        width={width}
+        height={height}
+        numberOfPieces={CONFETTI.numberOfPieces}
+        gravity={CONFETTI.gravity}
+        tweenDuration={CONFETTI.tweenDuration}
+        recycle={false}
+      />
+    </div>
+  );
+}
+
+/**
+ * The completion celebration (SPEC §2, §4): a full-screen overlay that ignores pointer events, shown while
+ * the trigger counter is above zero. A browser without a 2D canvas simply gets no confetti.
+ */
+export function Celebration({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <ErrorBoundary fallback={null} onError={(error) => console.info('Confetti is unavailable', error)}>
+      <ConfettiOverlay burst={count} />
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,69 @@
+import type { Todo } from '@tm/api-client';
+import { motion, useIsPresent } from 'framer-motion';
+import { useId, useState } from 'react';
+import { MOTION } from '../constants';
+import { PinIcon } from './icons';
+import { TaskActions } from './task-actions';
+
+export interface TaskItemProps {
+  todo: Todo;
+  /** Entrance delay in seconds: staggered on the first load only, 0 for rows added later (SPEC §2). */
+  enterDelay: number;
+  compact: boolean;
+  /** Called with the value the user just gave the checkbox. */
+  onToggleCompleted: (todo: Todo, completed: boolean) => void;
+  onTogglePinned: (todo: Todo) => void;
+  onDelete: (todo: Todo) => void;
+  onFocusLost: () => void;
+}
+
+/** One task: checkbox, title (struck through in orange when done), pinned marker and actions. */
+export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onTogglePinned, onDelete, onFocusLost }: TaskItemProps) {
+  const checkboxId = useId();
+  // A row playing its exit animation is gone for keyboard and screen-reader users already.
+  const isPresent = useIsPresent();
+  // The cache's optimistic update reaches React a tick after the click; until this todo object is replaced
+  // (optimistic value, rollback or refetch) the checkbox shows the user's choice, so it never flickers back.
+  const [clicked, setClicked] = useState<{ todo: Todo; completed: boolean } | null>(null);
+  const completed = clicked?.todo === todo ? clicked.completed : todo.completed;
+  const classes = ['tasks-item', todo.isPinned && 'tasks-item--pinned', completed && 'tasks-item--completed'];
+  return (
+    <motion.li
+      layout="position"
+      className={classes.filter(Boolean).join(' ')}
+      inert={!isPresent}
+      initial={{ opacity: 0, y: 12 }}
+      animate={{ opacity: 1, y: 0, transition: { delay: enterDelay } }}
+      exit={{ opacity: 0, x: -32, transition: { duration: MOTION.exitSeconds } }}
+    >
+      <input
+        id={checkboxId}
+        type="checkbox"
+        className="tasks-item__checkbox"
+        checked={completed}
+        aria-label={`Mark "${todo.title}" as ${completed ? 'not completed' : 'completed'}`}
+        onChange={() => {
+          setClicked({ todo, completed: !completed });
+          onToggleCompleted(todo, !completed);
+        }}
+      />
+      <label htmlFor={checkboxId} className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`}>
+        {todo.title}
+      </label>
+      {todo.isPinned && (
+        <span className="tasks-item__pinned">
+          <PinIcon filled />
+          <span className="visually-hidden">Pinned</span>
+        </span>
+      )}
+      <TaskActions
+        title={todo.title}
+        isPinned={todo.isPinned}
+        compact={compact}
+        onTogglePinned={() => onTogglePinned(todo)}
+        onDelete={() => onDelete(todo)}
+        onFocusLost={onFocusLost}
+      />
+    </motion.li>
+  );
+}

@@ -1,0 +1,65 @@
+import { addTodo, updateTodo } from '@tm/api-client';
+import { renderPage, signUpNewUser } from '@tm/web-test-support';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import TaskListPage from '../../../expose/task-list-page';
+import { stubAudioPlay } from '../../../test/browser-stubs';
+
+// framer-motion animates in jsdom too (requestAnimationFrame), writing inline opacity on the rows.
+const sleep = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+const opacities = () => screen.getAllByRole('listitem').map((row) => Number(row.style.opacity));
+
+describe('the row animations (SPEC §2, §9)', () => {
+  beforeEach(async () => {
+    await signUpNewUser('Ada Lovelace');
+    stubAudioPlay();
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('staggers the entrance by 0.3 s per row on the first load', async () => {
+    for (const title of ['third', 'second', 'first']) await addTodo(title);
+    renderPage(<TaskListPage />);
+    await screen.findByText('third');
+
+    expect(opacities().slice(1)).toEqual([0, 0]);
+    // Ordering, not wall-clock checks: each row starts 0.3 s after the one above it.
+    await waitFor(() => expect(opacities()[1]).toBeGreaterThan(0));
+    expect(opacities()[0]).toBeGreaterThan(opacities()[1] ?? 1);
+    expect(opacities()[2]).toBe(0);
+    await waitFor(() => expect(opacities()).toEqual([1, 1, 1]), { timeout: 2000 });
+  });
+
+  it('lets a row added later enter without a stagger delay', async () => {
+    const user = userEvent.setup();
+    for (const title of ['one', 'two', 'three']) {
+      const { todo } = await addTodo(title);
+      await updateTodo(todo._id, { isPinned: true }); // pinned rows stay above, so the new row is 4th
+    }
+    renderPage(<TaskListPage />);
+    await screen.findByText('one');
+    await waitFor(() => expect(opacities()).toEqual([1, 1, 1]), { timeout: 2000 });
+
+    await user.type(screen.getByRole('textbox', { name: 'New task' }), 'later');
+    await user.click(screen.getByRole('button', { name: 'Add Task' }));
+    await screen.findByText('later');
+    expect(screen.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['threePinned', 'twoPinned', 'onePinned', 'later']);
+    await sleep(400); // a stagger at index 3 would hold it invisible for 0.9 s
+    expect(opacities()[3]).toBeGreaterThan(0);
+  });
+
+  it('animates a deleted row out over 0.5 s, unreachable meanwhile', async () => {
+    const user = userEvent.setup();
+    await addTodo('Going away');
+    renderPage(<TaskListPage />);
+    await screen.findByText('Going away');
+    await waitFor(() => expect(opacities()).toEqual([1]));
+    const row = screen.getByRole('listitem');
+
+    await user.click(within(row).getByRole('button', { name: 'Delete task' }));
+    await sleep(200);
+    expect(row).toBeInTheDocument();
+    expect(row).toHaveAttribute('inert');
+    expect(Number(row.style.opacity)).toBeLessThan(1);
+    await waitFor(() => expect(row).not.toBeInTheDocument(), { timeout: 1000 });
+  });
+});

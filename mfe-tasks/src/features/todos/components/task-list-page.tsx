@@ -1,0 +1,61 @@
+import { MotionConfig } from 'framer-motion';
+import { useFullName } from '../api/get-current-user';
+import { useTodos } from '../api/get-todos';
+import { ILLUSTRATION_SRC } from '../constants';
+import { useCelebration } from '../hooks/use-celebration';
+import { AddTaskForm } from './add-task-form';
+import { Celebration } from './celebration';
+import { TaskList } from './task-list';
+import './task-list-page.css';
+
+export interface TaskListPageProps {
+  /** id for the page's h1, so the section around it can be labelled by it. */
+  headingId?: string;
+}
+
+function encouragement(todos: { completed: boolean }[]): string {
+  if (todos.length === 0) return 'All tasks conquered!';
+  const left = todos.filter((todo) => !todo.completed).length;
+  if (left === 0) return 'Every task is done. Well played!';
+  return `You have ${left} ${left === 1 ? 'task' : 'tasks'} left. Keep going!`;
+}
+
+/** The task list screen (SPEC §2): greeting, encouragement, illustration, new-task form and the list. */
+export function TaskListPage({ headingId }: TaskListPageProps) {
+  const fullName = useFullName();
+  const todos = useTodos();
+  const { count, celebrate } = useCelebration();
+
+  return (
+    <MotionConfig reducedMotion="user">
+      <div className="tasks-page">
+        <header className="tasks-page__header">
+          <div className="tasks-page__intro">
+            <h1 id={headingId} className="tasks-page__title">
+              Task Manager
+            </h1>
+            <p className="tasks-page__greeting">{fullName ? `Hello, ${fullName}!` : 'Hello!'}</p>
+            {todos.data && <p className="tasks-page__message">{encouragement(todos.data)}</p>}
+          </div>
+          <img className="tasks-page__illustration" src={ILLUSTRATION_SRC} alt="" width={240} height={180} />
+        </header>
+        <AddTaskForm />
+        {todos.isPending && (
+          <p role="status" className="tasks-page__status">
+            Loading your tasks…
+          </p>
+        )}
+        {todos.isError && (
+          <div role="alert" className="tasks-page__error">
+            <p>We could not load your tasks.</p>
+            <button type="button" className="tasks-button" onClick={() => void todos.refetch()}>
+              Try again
+            </button>
+          </div>
+        )}
+        {todos.data && <TaskList todos={todos.data} onCompleted={celebrate} />}
+        <Celebration count={count} />
+      </div>
+    </MotionConfig>
+  );
+}

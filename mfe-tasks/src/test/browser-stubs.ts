@@ -1,0 +1,47 @@
+// Browser APIs jsdom lacks, stubbed for component tests. The API itself is never mocked: the tests talk to
+// the real gateway.
+
+/** Spies on HTMLMediaElement.play (jsdom does not implement it); `playedSources` reads which files played. */
+export function stubAudioPlay(implementation: (this: HTMLMediaElement) => Promise<void> = () => Promise.resolve()) {
+  return jest.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(implementation);
+}
+
+/** The paths of the sounds a `stubAudioPlay()` spy saw played, in order. */
+export function playedSources(play: jest.SpyInstance): string[] {
+  return play.mock.contexts.map((element) => new URL((element as HTMLMediaElement).src).pathname);
+}
+
+/** A 2D context whose every method does nothing, so react-confetti can draw in jsdom. */
+export function stubCanvas() {
+  const context = new Proxy({}, { get: (_target, property) => (property === 'canvas' ? undefined : () => undefined) });
+  return jest
+    .spyOn(HTMLCanvasElement.prototype, 'getContext')
+    .mockImplementation(() => context as unknown as CanvasRenderingContext2D);
+}
+
+/** window.matchMedia answering `matches: true` for the given queries only. */
+export function stubMatchMedia(matching: string[]): void {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    writable: true,
+    value: (query: string): MediaQueryList =>
+      ({
+        matches: matching.includes(query),
+        media: query,
+        onchange: null,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  });
+}
+
+// The "nothing matches" default of jest.setup-web.js (jsdom itself has no matchMedia).
+const defaultMatchMedia = window.matchMedia;
+
+/** Puts the shared default matchMedia back after a stub. */
+export function restoreMatchMedia(): void {
+  Object.defineProperty(window, 'matchMedia', { configurable: true, writable: true, value: defaultMatchMedia });
+}
