@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
-import { sharedSingletons } from './shared-deps.mjs';
+import { sharedModules } from './shared-deps.mjs';
 
 /**
  * @typedef {object} AppOptions
@@ -71,7 +71,7 @@ export function createConfig(app) {
           filename: isRemote ? 'remoteEntry.js' : undefined,
           exposes: app.exposes,
           remotes: {},
-          shared: sharedSingletons(pkg.dependencies),
+          shared: sharedModules(pkg.dependencies),
           // version-first would fetch every remote's entry at start-up: one offline remote then breaks the
           // whole app. loaded-first only negotiates with what is actually loaded.
           shareStrategy: 'loaded-first',
