@@ -14,8 +14,8 @@ module.exports = async function globalSetup() {
       throw new Error(`${app}/dist is missing: run \`pnpm build\` first (pnpm test does).`);
     }
   }
-  const { startApp } = require('./dist/app-process.js');
-  const app = await startApp();
+  const { startStack } = require('../packages/test-support/dist/index.js');
+  const app = await startStack({ web: true });
   process.env.E2E_BASE_URL = app.url;
   globalThis.__TM_E2E_APP__ = app;
 };

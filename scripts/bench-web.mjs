@@ -4,7 +4,7 @@
 // nginx and koa-compress send them). Run: node scripts/bench-web.mjs
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { startApp } from '../e2e/dist/app-process.js';
+import { startStack } from '@tm/test-support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -29,7 +29,7 @@ async function measure(page, action) {
   return { files: scripts.length, rawKiB: +(sum('raw') / 1024).toFixed(1), gzipKiB: +(sum('gzip') / 1024).toFixed(1), scripts };
 }
 
-const app = await startApp();
+const app = await startStack({ web: true });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 try {
   const context = await browser.newContext({ baseURL: app.url });

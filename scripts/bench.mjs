@@ -7,11 +7,10 @@
 // Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10).
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { ApiClient, startProcess, tempDir } from '@tm/test-support';
+import { ApiClient, startStack } from '@tm/test-support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const secrets = { INTERNAL_SECRET: 'bench-internal-secret-0123456789abcdef0123', SESSION_KEYS: 'bench-session-key-0123456789abcdef0123456789' };
 
 async function benchScrypt() {
   const { ScryptPasswordHasher } = await import('../svc-users/dist/password.hasher.js');
@@ -51,13 +50,8 @@ async function rssOf(url) {
 }
 
 async function benchGateway() {
-  const data = tempDir('tm-bench-');
-  const env = { ...secrets, DATA_DIR: data.dir, LOG_LEVEL: 'warn' };
-  const users = await startProcess('svc-users', { ...env, LOG_LEVEL: 'info' });
-  const todos = await startProcess('svc-todos', { ...env, LOG_LEVEL: 'info' });
-  const gateway = await startProcess('gateway', {
-    ...env, LOG_LEVEL: 'info', USERS_URL: users.url, TODOS_URL: todos.url, AUTH_RATE_LIMIT: '0',
-  });
+  const stack = await startStack();
+  const { gateway, users, todos } = stack;
   try {
     const client = new ApiClient(gateway.url);
     await client.get('/api/user/me');
@@ -77,8 +71,7 @@ async function benchGateway() {
     const memory = { gateway: await rssOf(gateway.url), 'svc-users': await rssOf(users.url), 'svc-todos': await rssOf(todos.url) };
     return { responseBytes: bytes, results: [fetchResult, addResult], memory };
   } finally {
-    await Promise.all([gateway.stop(), users.stop(), todos.stop()]);
-    data.remove();
+    await stack.stop();
   }
 }
 

@@ -79,7 +79,8 @@ export function createConfig(app) {
           dts: false,
           manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
         }),
-        new rspack.HtmlRspackPlugin({ template: path.join(app.dir, 'index.html'), title: app.title, minify: production }),
+        // One HTML page for all three: the pre-paint theme script must be identical everywhere.
+        new rspack.HtmlRspackPlugin({ template: path.join(import.meta.dirname, 'index.html'), title: app.title, minify: production }),
         new rspack.CopyRspackPlugin({
           patterns: [
             {

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { REPO_ROOT, startProcess, type RunningProcess } from './processes.js';
+import { tempDir } from './index.js';
+
+export interface StackOptions {
+  /** Serve the built frontends from the gateway (all-in-one, as `npm start` does). */
+  web?: boolean;
+  /** Gateway port; 0 picks a free one. */
+  port?: number;
+  /** Extra environment for all three processes. */
+  env?: Record<string, string>;
+}
+
+export interface RunningStack {
+  url: string;
+  dataDir: string;
+  gateway: RunningProcess;
+  users: RunningProcess;
+  todos: RunningProcess;
+  stop: () => Promise<void>;
+}
+
+/**
+ * svc-users, svc-todos and the gateway as separate built processes with their own data folder — the
+ * app as `npm start` runs it — for component tests, browser tests and benchmarks. Login rate limits are
+ * off: these callers sign many users up from one address on purpose.
+ */
+export async function startStack({ web = false, port = 0, env: extra = {} }: StackOptions = {}): Promise<RunningStack> {
+  const data = tempDir('tm-stack-');
+  const env = {
+    DATA_DIR: data.dir,
+    INTERNAL_SECRET: 'stack-internal-secret-0123456789abcdef0123',
+    SESSION_KEYS: 'stack-session-key-0123456789abcdef0123456789',
+    AUTH_RATE_LIMIT: '0',
+    ...extra,
+  };
+  const [users, todos] = await Promise.all([startProcess('svc-users', env), startProcess('svc-todos', env)]);
+  const webRoots = web
+    ? {
+        SHELL_DIST: path.join(REPO_ROOT, 'shell/dist'),
+        AUTH_DIST: path.join(REPO_ROOT, 'mfe-auth/dist'),
+        TASKS_DIST: path.join(REPO_ROOT, 'mfe-tasks/dist'),
+      }
+    : {};
+  const gateway = await startProcess('gateway', { ...env, ...webRoots, PORT: String(port), USERS_URL: users.url, TODOS_URL: todos.url });
+  return {
+    url: gateway.url,
+    dataDir: data.dir,
+    gateway,
+    users,
+    todos,
+    stop: async () => {
+      await Promise.all([gateway.stop(), users.stop(), todos.stop()]);
+      data.remove();
+    },
+  };
+}
