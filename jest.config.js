@@ -41,6 +41,17 @@ function nodeProject(dir) {
   };
 }
 
+/** Checks of the deployment files (k6 scripts, compose, Kubernetes manifests, Dockerfiles). */
+const deployProject = {
+  displayName: 'deploy',
+  rootDir: '<rootDir>/deploy',
+  testEnvironment: 'node',
+  transform: { '^.+\\.tsx?$': swc(false) },
+  moduleNameMapper,
+  testMatch: ['<rootDir>/checks/**/*.test.ts'],
+  setupFiles: [path.join(__dirname, 'jest.setup.js')],
+};
+
 /** @param {string} dir */
 function webProject(dir) {
   return {
@@ -60,6 +71,7 @@ module.exports = {
   projects: [
     ...['packages/contracts', 'packages/service-kit', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
     ...['packages/api-client', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
+    deployProject,
   ],
   globalSetup: path.join(__dirname, 'jest.global-setup.js'),
   globalTeardown: path.join(__dirname, 'jest.global-teardown.js'),
