@@ -1,4 +1,5 @@
 import {
+  closeConnectionsWhileDraining,
   createMetrics,
   errorHandler,
   healthRoutes,
@@ -78,14 +79,16 @@ function sessionStoreErrors(sessionMiddleware: Middleware): Middleware {
 export function createApp({ config, sessionStore, logger, redis, web = {} }: GatewayDeps): Gateway {
   const app = new Koa({ proxy: config.trustProxy, keys: config.sessionKeys });
   const metrics = createMetrics('gateway');
-  const users = createUpstream({ name: 'users', target: config.usersUrl, timeoutMs: config.upstreamTimeoutMs });
-  const todos = createUpstream({ name: 'todos', target: config.todosUrl, timeoutMs: config.upstreamTimeoutMs });
-  const authRateLimit = rateLimit({ ...config.authRateLimit, redis, keyPrefix: 'tm:rl:auth' });
   let draining = false;
+  const isDraining = () => draining;
+  const users = createUpstream({ name: 'users', target: config.usersUrl, timeoutMs: config.upstreamTimeoutMs, isDraining });
+  const todos = createUpstream({ name: 'todos', target: config.todosUrl, timeoutMs: config.upstreamTimeoutMs, isDraining });
+  const authRateLimit = rateLimit({ ...config.authRateLimit, redis, keyPrefix: 'tm:rl:auth' });
 
   app.use(requestLogger({ logger, trustIncomingId: false }));
   app.use(metrics.middleware);
   app.use(errorHandler());
+  app.use(closeConnectionsWhileDraining(isDraining));
   app.use(healthRoutes({ registry: metrics.registry, ready: () => sessionStore.ping(), draining: () => draining }).routes());
   app.use(securityHeaders(web.shell));
   app.use(staticSite(web));

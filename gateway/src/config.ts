@@ -44,6 +44,7 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   authRateLimit: { points: number; windowSeconds: number };
   web: { shell?: string; auth?: string; tasks?: string };
+  shutdownDrainMs: number;
 }
 
 /** Reads and checks the gateway's environment; local runs get generated secrets from `DATA_DIR`. */
@@ -66,6 +67,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustProxy: parsed.TRUST_PROXY,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
     authRateLimit: { points: parsed.AUTH_RATE_LIMIT, windowSeconds: parsed.AUTH_RATE_WINDOW_S },
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     web: { shell: absolute(parsed.SHELL_DIST), auth: absolute(parsed.AUTH_DIST), tasks: absolute(parsed.TASKS_DIST) },
   };
 }

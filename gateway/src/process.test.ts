@@ -48,6 +48,36 @@ describe('the gateway process', () => {
     }
   });
 
+  it('keeps serving with Connection: close during SHUTDOWN_DRAIN_MS, readiness 503, then exits 0', async () => {
+    const data = tempDir('tm-proc-');
+    const gateway = await startProcess('gateway', {
+      ...secrets,
+      DATA_DIR: data.dir,
+      USERS_URL: services.users.url,
+      TODOS_URL: services.todos.url,
+      SHUTDOWN_DRAIN_MS: '1500',
+    });
+    try {
+      const client = new ApiClient(gateway.url);
+      await client.get('/api/user/me');
+      expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+      const before = await client.get('/api/todo/fetch-todo');
+      expect(before.headers.get('connection')).toBe('keep-alive');
+      const exitCode = gateway.stop('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const during = await client.get('/api/todo/fetch-todo');
+      expect(during.status).toBe(200);
+      expect(during.headers.get('connection')).toBe('close');
+      const me = await client.get('/api/user/me');
+      expect(me.headers.get('connection')).toBe('close');
+      expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
+      expect(await exitCode).toBe(0);
+    } finally {
+      await gateway.stop('SIGKILL');
+      data.remove();
+    }
+  });
+
   it('refuses to start in production without secrets, naming what is missing', async () => {
     await expect(startProcess('gateway', { NODE_ENV: 'production', SESSION_KEYS: '', INTERNAL_SECRET: '' }, 5000)).rejects.toThrow(
       /SESSION_KEYS: is required in production/,

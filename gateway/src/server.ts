@@ -14,6 +14,7 @@ runMain('gateway', async () => {
     host: config.host,
     logger,
     onDrain: gateway.drain,
+    drainMs: config.shutdownDrainMs,
     close: async () => {
       gateway.close();
       await store.close();

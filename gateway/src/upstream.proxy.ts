@@ -24,6 +24,8 @@ export interface UpstreamOptions {
   name: string;
   target: string;
   timeoutMs: number;
+  /** While the gateway drains, proxied answers too must tell the client to close its connection. */
+  isDraining?: () => boolean;
 }
 
 const MAX_CAPTURED_BYTES = 64 * 1024;
@@ -53,7 +55,7 @@ export function upstreamError(name: string, error: NodeJS.ErrnoException): HttpE
  * One upstream service behind http-proxy-middleware, in two modes sharing a keep-alive agent. The proxy
  * owns streaming responses; per-request state travels in a WeakMap keyed by the raw request.
  */
-export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Upstream {
+export function createUpstream({ name, target, timeoutMs, isDraining = () => false }: UpstreamOptions): Upstream {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const pending = new WeakMap<IncomingMessage, Pending>();
   const common = {
@@ -64,6 +66,10 @@ export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Up
     on: {
       proxyReq: (proxyReq: ClientRequest) => {
         proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeout('upstream timeout')));
+      },
+      // http-proxy copies the upstream's Connection header to the client: override it while draining.
+      proxyRes: (proxyRes: IncomingMessage) => {
+        if (isDraining()) proxyRes.headers.connection = 'close';
       },
       error: (error: Error, req: IncomingMessage, res: ServerResponse | Socket) => {
         const waiting = pending.get(req);

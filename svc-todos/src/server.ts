@@ -10,5 +10,5 @@ runMain('svc-todos', async () => {
   logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'opening store');
   const repository = await openTodosStore({ dataDir: config.DATA_DIR, mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB });
   const { app, drain } = createApp({ repository, logger, internalSecret: config.INTERNAL_SECRET });
-  await runServer({ app, port: config.PORT, host: config.HOST, logger, close: () => repository.close(), onDrain: drain });
+  await runServer({ app, port: config.PORT, host: config.HOST, logger, close: () => repository.close(), onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS });
 });

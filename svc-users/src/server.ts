@@ -11,5 +11,5 @@ runMain('svc-users', async () => {
   logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'opening store');
   const repository = await openUsersStore({ mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB, dataDir: config.DATA_DIR });
   const { app, drain } = createApp({ repository, hasher: new ScryptPasswordHasher(), logger, internalSecret: config.INTERNAL_SECRET });
-  await runServer({ app, port: config.PORT, host: config.HOST, logger, close: () => repository.close(), onDrain: drain });
+  await runServer({ app, port: config.PORT, host: config.HOST, logger, close: () => repository.close(), onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS });
 });

@@ -36,6 +36,11 @@ export const BaseEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./.data'),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * After SIGTERM, keep serving this long (answering with `Connection: close`) before the listener closes,
+   * so a load balancer moves traffic away without errors. 0 locally; a few seconds behind nginx or in k8s.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(8000).default(0),
 });
 
 const LocalSecrets = z.object({ internalSecret: z.string().min(32), sessionKeys: z.array(z.string().min(32)).min(1) });

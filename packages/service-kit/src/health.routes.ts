@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 
 export interface HealthOptions {
@@ -7,6 +8,18 @@ export interface HealthOptions {
   ready: () => Promise<boolean>;
   /** True once shutdown has begun: readiness then fails so load balancers stop sending traffic. */
   draining: () => boolean;
+}
+
+/**
+ * While the process drains before exit, every response asks the client (a load balancer's keep-alive
+ * pool, usually) to close its connection, so no request is later written onto a socket this process is
+ * about to close: new requests then reach another instance.
+ */
+export function closeConnectionsWhileDraining(draining: () => boolean): Middleware {
+  return async (ctx, next) => {
+    if (draining()) ctx.set('Connection', 'close');
+    await next();
+  };
 }
 
 /** `/healthz` (the process is alive), `/readyz` (it can serve: stores reachable, not draining), `/metrics`. */

@@ -14,6 +14,8 @@ export interface RunOptions {
   onDrain?: () => void;
   /** Hard limit for a graceful stop; the process exits 0 within it (ARCHITECTURE: 10 s). */
   shutdownTimeoutMs?: number;
+  /** Time to keep serving (with `Connection: close`) after the signal before the listener closes. */
+  drainMs?: number;
 }
 
 export interface RunningServer {
@@ -27,7 +29,7 @@ export interface RunningServer {
  * in-flight requests finished, then `close()`, then exit 0. Anything still open after the timeout is cut.
  */
 export async function runServer(options: RunOptions): Promise<RunningServer> {
-  const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000 } = options;
+  const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000, drainMs = 0 } = options;
   const server = app.listen(port, host);
   // Keep-alive sockets of a load balancer must outlive its own idle timeout (nginx: 60 s upstream keepalive).
   server.keepAliveTimeout = 65_000;
@@ -39,7 +41,7 @@ export async function runServer(options: RunOptions): Promise<RunningServer> {
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
-    stopping ??= shutdown(server, { logger, close, onDrain, shutdownTimeoutMs });
+    stopping ??= shutdown(server, { logger, close, onDrain, drainMs, shutdownTimeoutMs: Math.max(1_000, shutdownTimeoutMs - drainMs) });
     return stopping;
   };
   // A second signal (Ctrl-C reaches both the process group and the launcher, which forwards it) must not
@@ -62,9 +64,14 @@ export async function runServer(options: RunOptions): Promise<RunningServer> {
 
 async function shutdown(
   server: Server,
-  { logger, close, onDrain, shutdownTimeoutMs }: Required<Pick<RunOptions, 'logger' | 'close' | 'shutdownTimeoutMs'>> & Pick<RunOptions, 'onDrain'>,
+  { logger, close, onDrain, shutdownTimeoutMs, drainMs }: Required<Pick<RunOptions, 'logger' | 'close' | 'shutdownTimeoutMs' | 'drainMs'>> &
+    Pick<RunOptions, 'onDrain'>,
 ): Promise<void> {
   onDrain?.();
+  if (drainMs > 0) {
+    logger.info({ drainMs }, 'draining: still serving, asking clients to close connections');
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+  }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // Sockets that finish their in-flight request become idle; keep closing them until the server is done.

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { errorHandler } from './error-handler.middleware.js';
-import { healthRoutes } from './health.routes.js';
+import { closeConnectionsWhileDraining, healthRoutes } from './health.routes.js';
 import { requireSignedIdentity } from './identity.js';
 import { jsonBody } from './json-body.middleware.js';
 import { requestLogger } from './logger.js';
@@ -38,6 +38,7 @@ export function createServiceApp({ name, logger, internalSecret, ready, routes }
   app.use(requestLogger({ logger, trustIncomingId: true }));
   app.use(metrics.middleware);
   app.use(errorHandler());
+  app.use(closeConnectionsWhileDraining(() => draining));
   const health = healthRoutes({ registry: metrics.registry, ready, draining: () => draining });
   app.use(health.routes());
   app.use(requireSignedIdentity({ secret: internalSecret, publicPaths: PUBLIC_PATHS }));
