@@ -37,8 +37,9 @@ export const BaseEnv = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   HOST: z.string().min(1).default('127.0.0.1'),
   /**
-   * After SIGTERM, keep serving this long (answering with `Connection: close`) before the listener closes,
-   * so a load balancer moves traffic away without errors. 0 locally; a few seconds behind nginx or in k8s.
+   * After SIGTERM the listener closes at once; requests on already open connections are still served (with
+   * `Connection: close`) for this long before idle connections are cut. Set it above the load balancer's
+   * upstream keep-alive idle timeout. 0 locally; a few seconds behind nginx or in Kubernetes.
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(8000).default(0),
 });

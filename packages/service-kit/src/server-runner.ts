@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { Server as NetServer } from 'node:net';
 import type { Server } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
@@ -14,7 +15,7 @@ export interface RunOptions {
   onDrain?: () => void;
   /** Hard limit for a graceful stop; the process exits 0 within it (ARCHITECTURE: 10 s). */
   shutdownTimeoutMs?: number;
-  /** Time to keep serving (with `Connection: close`) after the signal before the listener closes. */
+  /** After the signal the listener closes; open connections keep being served this long (see config). */
   drainMs?: number;
 }
 
@@ -68,11 +69,16 @@ async function shutdown(
     Pick<RunOptions, 'onDrain'>,
 ): Promise<void> {
   onDrain?.();
+  // Stop accepting first: a load balancer's new connection is then refused, which it can safely retry on
+  // another instance for any method (nothing was sent). http.Server#close would also cut idle keep-alive
+  // sockets at once, racing requests a balancer is writing onto them; net.Server#close leaves them open.
+  const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
   if (drainMs > 0) {
-    logger.info({ drainMs }, 'draining: still serving, asking clients to close connections');
+    // Requests still arriving on open connections are served with `Connection: close`, and a balancer
+    // drops its idle ones (its keep-alive idle timeout is shorter than this window).
+    logger.info({ drainMs }, 'draining: listener closed, finishing requests on open connections');
     await new Promise((resolve) => setTimeout(resolve, drainMs));
   }
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // Sockets that finish their in-flight request become idle; keep closing them until the server is done.
   const sweep = setInterval(() => server.closeIdleConnections(), 100);
