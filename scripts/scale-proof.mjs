@@ -177,19 +177,18 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
   log(`${USERS} users signing up through nginx`);
   const users = await signUpUsers(base);
   const statuses = {};
-  let next = 0;
   const headersOf = (user) => ({ cookie: user.client.cookieHeader(), 'x-xsrf-token': user.client.xsrfToken, 'content-type': 'application/json' });
   const failures = [];
   const count = (status, body) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (status >= 400 && failures.length < 20) failures.push({ at: Date.now(), status, body: String(body).slice(0, 160) });
   };
-  const requests = [
+  // One autocannon instance per user (one connection each): every request of a connection is that
+  // user's, so each acknowledged add is recorded against the right account.
+  const requestsFor = (user) => [
     {
       method: 'POST', path: '/api/todo/add-todo',
-      setupRequest: (req, context) => {
-        const user = users[next++ % users.length];
-        context.user = users.indexOf(user);
+      setupRequest: (req) => {
         user.added += 1;
         return { ...req, headers: headersOf(user), body: JSON.stringify({ title: `task ${user.added}` }) };
       },
@@ -197,21 +196,20 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
         count(status, body);
         if (status === 201) {
           const id = JSON.parse(body).todo._id;
-          users[context.user].acked.add(id);
+          user.acked.add(id);
           context.lastId = id;
         }
       },
     },
     {
       method: 'GET', path: '/api/todo/fetch-todo',
-      setupRequest: (req, context) => ({ ...req, headers: headersOf(users[context.user]) }),
+      setupRequest: (req) => ({ ...req, headers: headersOf(user) }),
       onResponse: (status, body) => count(status, body),
     },
     {
       method: 'PUT',
       // Completes this loop's task, or (when that add failed) the user's latest acknowledged one.
       setupRequest: (req, context) => {
-        const user = users[context.user];
         const id = context.lastId ?? [...user.acked].at(-1);
         if (!id) return { ...req, method: 'GET', path: '/api/todo/fetch-todo', headers: headersOf(user) };
         return { ...req, path: `/api/todo/update-todo/${id}`, headers: headersOf(user), body: JSON.stringify({ updateData: { completed: true } }) };
@@ -220,7 +218,15 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
     },
   ];
   log(`load: ${RATE} req/s for ${SECONDS} s, restarting gateway #1 at ${Math.round(SECONDS * 0.3)} s and svc-todos #1 at ${Math.round(SECONDS * 0.6)} s`);
-  const load = autocannon({ url: base, connections: 16, overallRate: RATE, duration: SECONDS, requests, histograms: { latencies } });
+  const load = Promise.all(
+    users.map((user) =>
+      autocannon({ url: base, connections: 1, overallRate: RATE / users.length, duration: SECONDS, requests: requestsFor(user), histograms: { latencies } }),
+    ),
+  ).then((results) => ({
+    requests: { total: results.reduce((n, r) => n + r.requests.total, 0) },
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+  }));
   const restarts = [];
   const plan = (async () => {
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 300));
@@ -262,7 +268,9 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
     restarts, acknowledgedAdds: acked, lostAcknowledgedWrites: lost,
     sessionsRejectedDuringLoad: unauthorised, invalidSessionsAfter: invalidSessions,
   };
-  report.ok = lost === 0 && invalidSessions === 0 && unauthorised === 0 && report.errorRate < 0.001 && restarts.every((r) => r.exitCode === 0);
+  // Every 201 the load saw must have been recorded as an acknowledged add of its user.
+  report.accountingConsistent = (statuses[201] ?? 0) === acked;
+  report.ok = report.accountingConsistent && lost === 0 && invalidSessions === 0 && unauthorised === 0 && report.errorRate < 0.001 && restarts.every((r) => r.exitCode === 0);
   return report;
 }
 
