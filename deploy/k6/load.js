@@ -1,0 +1,118 @@
+/**
+ * Load test at a steady, realistic rate, two scenarios side by side:
+ *  - browse: users working on their task list (fetch, add, complete, pin, delete), a constant arrival
+ *    rate of BROWSE_RATE lists per second; each VU signs up its own account once, in its first iteration;
+ *  - login: a low, fixed rate of full logins (visit, login, me, logout) on accounts made in setup().
+ *    Password hashing (scrypt, ~450 ms of a core each) is the expensive call: it has its own scenario and
+ *    rate, so it neither starves nor hides the task calls.
+ *
+ *   k6 run -e BASE_URL=https://tasks.example.com deploy/k6/load.js
+ *
+ * The target must allow the sign-ins of this run: raise AUTH_RATE_LIMIT (per client IP, default 20/min)
+ * on the gateway, see README.md. 429s are counted in `auth_rate_limited` and fail the run.
+ */
+import {
+  browseTasks,
+  createAccounts,
+  ensureSignedIn,
+  envInteger,
+  envNumber,
+  envString,
+  login,
+  logout,
+  me,
+  newSession,
+  visit,
+} from './lib.js';
+
+/**
+ * @typedef {import('./lib.js').Account} Account
+ * @typedef {{ accounts: Account[] }} SetupData
+ */
+
+const DURATION = envString('DURATION', '5m');
+/** Task-list visits (5 task calls each) started per second. */
+const BROWSE_RATE = envInteger('BROWSE_RATE', 5);
+const BROWSE_VUS = envInteger('BROWSE_VUS', 10);
+const BROWSE_MAX_VUS = envInteger('BROWSE_MAX_VUS', 100);
+/** Logins started per LOGIN_TIME_UNIT. */
+const LOGIN_RATE = envInteger('LOGIN_RATE', 1);
+const LOGIN_TIME_UNIT = envString('LOGIN_TIME_UNIT', '1s');
+const LOGIN_VUS = envInteger('LOGIN_VUS', 2);
+const LOGIN_MAX_VUS = envInteger('LOGIN_MAX_VUS', 20);
+/** Accounts the login scenario cycles through (signed up in setup()). */
+const LOGIN_ACCOUNTS = Math.max(1, envInteger('LOGIN_ACCOUNTS', 3));
+/** p95 limits in milliseconds: task calls, and login/signup (scrypt). */
+const TODO_P95_MS = envNumber('TODO_P95_MS', 300);
+const AUTH_P95_MS = envNumber('AUTH_P95_MS', 2000);
+
+/** @type {import('k6/options').Options} */
+export const options = {
+  setupTimeout: '2m',
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+  scenarios: {
+    browse: {
+      executor: 'constant-arrival-rate',
+      exec: 'browse',
+      rate: BROWSE_RATE,
+      timeUnit: '1s',
+      duration: DURATION,
+      preAllocatedVUs: BROWSE_VUS,
+      maxVUs: Math.max(BROWSE_VUS, BROWSE_MAX_VUS),
+    },
+    login: {
+      executor: 'constant-arrival-rate',
+      exec: 'signIn',
+      rate: LOGIN_RATE,
+      timeUnit: LOGIN_TIME_UNIT,
+      duration: DURATION,
+      preAllocatedVUs: LOGIN_VUS,
+      maxVUs: Math.max(LOGIN_VUS, LOGIN_MAX_VUS),
+    },
+  },
+  thresholds: {
+    http_req_failed: ['rate<0.01'],
+    checks: ['rate>0.99'],
+    'http_req_duration{name:fetch-todo}': [`p(95)<${TODO_P95_MS}`],
+    'http_req_duration{name:add-todo}': [`p(95)<${TODO_P95_MS}`],
+    'http_req_duration{name:update-todo}': [`p(95)<${TODO_P95_MS}`],
+    'http_req_duration{name:delete-todo}': [`p(95)<${TODO_P95_MS}`],
+    'http_req_duration{name:login}': [`p(95)<${AUTH_P95_MS}`],
+    'http_req_duration{name:signup}': [`p(95)<${AUTH_P95_MS}`],
+    // Any 429 means the run measured the rate limiter: raise AUTH_RATE_LIMIT on the target.
+    auth_rate_limited: ['count==0'],
+  },
+};
+
+/**
+ * Sign up the accounts the login scenario uses (logged out again).
+ * @returns {SetupData}
+ */
+export function setup() {
+  return { accounts: createAccounts(LOGIN_ACCOUNTS, 'login', false).accounts };
+}
+
+/** Scenario `browse`: a signed-in user goes through the task list once. */
+export function browse() {
+  if (!ensureSignedIn('browse')) return;
+  browseTasks();
+}
+
+/**
+ * Scenario `login`: a full sign-in on a fresh session, then sign out again.
+ * @param {SetupData} data
+ */
+export function signIn(data) {
+  const account = data.accounts[Math.floor(Math.random() * data.accounts.length)];
+  if (account === undefined) return;
+  newSession();
+  visit([401]);
+  if (!login(account)) return;
+  me(200, account.email);
+  logout();
+}
+
+/** `k6 run --vus N --duration D load.js` (no scenarios) runs the browse flow. */
+export default function () {
+  browse();
+}
