@@ -461,12 +461,16 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     }
   });
 
-  it('graceful shutdown: the grace period covers SHUTDOWN_DRAIN_MS plus the in-flight limit', () => {
+  it('graceful shutdown: the grace period covers the preStop pause, SHUTDOWN_DRAIN_MS and the in-flight limit', () => {
     for (const name of NODE_PROCESSES) {
       const drainMs = Number(literal(effectiveEnv(mainContainer(name)), 'SHUTDOWN_DRAIN_MS'));
       expect({ name, drainMs: drainMs >= 1000 }).toEqual({ name, drainMs: true });
+      // SIGTERM closes the listener at once: the pod must leave the endpoints before it arrives.
+      const command = mainContainer(name).lifecycle?.preStop?.exec?.command ?? [];
+      expect({ name, command: command[0] }).toEqual({ name, command: 'sleep' });
+      const pause = Number(command[1]);
       const grace = podSpec(deployment(name)).terminationGracePeriodSeconds ?? 30;
-      expect({ name, graceCovers: grace >= drainMs / 1000 + SHUTDOWN_TIMEOUT_S + 1 }).toEqual({ name, graceCovers: true });
+      expect({ name, graceCovers: grace >= pause + drainMs / 1000 + SHUTDOWN_TIMEOUT_S + 1 }).toEqual({ name, graceCovers: true });
     }
     for (const name of FRONTENDS) {
       // nginx: a short pause before SIGQUIT so endpoints drop the pod first, well inside the grace period.
