@@ -13,15 +13,15 @@
 # byte-for-byte deterministic: sox always runs with -R (fixed random seed), so
 # the noise in the "deleted" whoosh and the dither are identical every run.
 #
-# Usage: ./generate.sh            (writes next to this script)
-#        ./generate.sh OUT_DIR    (writes into OUT_DIR)
+# Usage: ./generate-sounds.sh          (writes into ../public/sounds)
+#        ./generate-sounds.sh OUT_DIR  (writes into OUT_DIR)
 set -euo pipefail
 
 for tool in sox lame; do
   command -v "$tool" >/dev/null 2>&1 || { echo "error: '$tool' not found (apt-get install -y sox lame)" >&2; exit 1; }
 done
 
-OUT_DIR="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}"
+OUT_DIR="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../public/sounds" && pwd)}"
 mkdir -p "$OUT_DIR"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

