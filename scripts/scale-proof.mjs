@@ -86,6 +86,8 @@ http {
   scgi_temp_path ${dir}/scgi;
 ${upstream('gateways', ports.gateways)}
 ${upstream('todos', ports.todos)}
+  # The load's client connections are long-lived: do not recycle them every 1000 requests.
+  keepalive_requests 1000000;
   server {
     listen 127.0.0.1:${ports.front};
 ${proxy('gateways')}
@@ -179,6 +181,8 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
   const statuses = {};
   const headersOf = (user) => ({ cookie: user.client.cookieHeader(), 'x-xsrf-token': user.client.xsrfToken, 'content-type': 'application/json' });
   const failures = [];
+  const unreadable = [];
+  let duplicateIds = 0;
   const count = (status, body) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (status >= 400 && failures.length < 20) failures.push({ at: Date.now(), status, body: String(body).slice(0, 160) });
@@ -195,7 +199,14 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
       onResponse: (status, body, context) => {
         count(status, body);
         if (status === 201) {
-          const id = JSON.parse(body).todo._id;
+          let id;
+          try {
+            id = JSON.parse(body).todo._id;
+          } catch {
+            unreadable.push(String(body).slice(0, 200));
+            return;
+          }
+          if (user.acked.has(id)) duplicateIds += 1;
           user.acked.add(id);
           context.lastId = id;
         }
@@ -270,6 +281,9 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
   };
   // Every 201 the load saw must have been recorded as an acknowledged add of its user.
   report.accountingConsistent = (statuses[201] ?? 0) === acked;
+  report.unreadable201 = unreadable.length;
+  report.unreadableSamples = unreadable.slice(0, 3);
+  report.duplicateIds = duplicateIds;
   report.ok = report.accountingConsistent && lost === 0 && invalidSessions === 0 && unauthorised === 0 && report.errorRate < 0.001 && restarts.every((r) => r.exitCode === 0);
   return report;
 }
