@@ -3,7 +3,7 @@
 // with only Node and npm, so this script installs the workspace with pnpm (fetched through npx when it is
 // not installed) before handing over to the workspace's own scripts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,8 +11,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM_VERSION = '10.34.9';
 
 const TASKS = {
-  // Build everything, then run gateway + services (+ frontends once they exist) until Ctrl-C.
-  start: [['run', 'build'], ['run', 'serve']],
+  // Build everything, then serve the app (gateway + services + built frontends) until Ctrl-C. The last
+  // step runs without pnpm in between, so Ctrl-C ends with the processes' own clean exit, not an error.
+  start: [['run', 'build'], ['script', 'serve']],
   // Build (type-checks the Node code), type-check the frontends, lint, every jest suite, then the
   // browser tests (they say clearly when no Chromium is installed and they were skipped).
   test: [['run', 'build'], ['exec', 'tsc', '-p', 'tsconfig.web.json'], ['run', 'lint'], ['run', 'test:jest'], ['run', 'test:e2e']],
@@ -26,7 +27,17 @@ function hasPnpm() {
 
 const pnpm = hasPnpm() ? ['pnpm'] : ['npx', '--yes', `pnpm@${PNPM_VERSION}`];
 
+/** Runs a package.json script directly in a shell, with the workspace's binaries on the PATH. */
+function runScript(name) {
+  const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
+  const env = { ...process.env, PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` };
+  const result = spawnSync(scripts[name], { cwd: root, stdio: 'inherit', shell: true, env });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
 function run(args) {
+  if (args[0] === 'script') return runScript(args[1]);
   const [command, ...rest] = [...pnpm, ...args];
   // Ctrl-C reaches the whole foreground process group; let the children stop gracefully, then exit with them.
   const result = spawnSync(command, rest, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
