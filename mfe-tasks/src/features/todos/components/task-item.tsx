@@ -1,5 +1,5 @@
 import type { Todo } from '@tm/api-client';
-import { motion, useIsPresent } from 'framer-motion';
+import { m, useIsPresent } from 'framer-motion';
 import { useId, useState } from 'react';
 import { MOTION } from '../constants';
 import { PinIcon } from './icons';
@@ -28,7 +28,7 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
   const completed = clicked?.todo === todo ? clicked.completed : todo.completed;
   const classes = ['tasks-item', todo.isPinned && 'tasks-item--pinned', completed && 'tasks-item--completed'];
   return (
-    <motion.li
+    <m.li
       layout="position"
       className={classes.filter(Boolean).join(' ')}
       inert={!isPresent}
@@ -64,6 +64,6 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
         onDelete={() => onDelete(todo)}
         onFocusLost={onFocusLost}
       />
-    </motion.li>
+    </m.li>
   );
 }
