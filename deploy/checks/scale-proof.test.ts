@@ -21,7 +21,7 @@ const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) {
   console.warn('Multi-instance proof skipped: REDIS_URL is not set (CI sets it; sessions must be in the real Redis)');
   // Skipped on purpose: the proof is about sessions shared through Redis, which we never fake.
-  describe.skip('multi-instance proof (REDIS_URL not set)', () => {
+  describe.skip('multi-instance proof (REDIS_URL not set)', () => { // reason: no Redis to talk to without REDIS_URL
     it('needs REDIS_URL', () => undefined);
   });
 } else {

@@ -66,7 +66,7 @@ export function describeInBrowser(name: string, body: () => void): void {
   if (skip) {
     console.warn(`Browser tests skipped: ${skip}`);
     // Skipped on purpose and said so: without a Chromium there is no browser to drive.
-    describe.skip(name, body);
+    describe.skip(name, body); // reason: no Chromium installed (printed above)
   } else {
     describe(name, body);
   }

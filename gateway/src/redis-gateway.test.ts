@@ -8,7 +8,7 @@ const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) {
   console.warn('Redis gateway suite skipped: REDIS_URL is not set (CI sets it; try REDIS_URL=redis://127.0.0.1:6379)');
   // Skipped on purpose: there is no Redis to talk to without REDIS_URL, and we never fake one.
-  describe.skip('gateways sharing sessions in Redis (REDIS_URL not set)', () => {
+  describe.skip('gateways sharing sessions in Redis (REDIS_URL not set)', () => { // reason: no Redis to talk to without REDIS_URL
     it('needs REDIS_URL', () => undefined);
   });
 } else {

@@ -82,7 +82,7 @@ if (redisUrl) {
 } else {
   console.warn('Redis session store suite skipped: REDIS_URL is not set (CI sets it; try REDIS_URL=redis://127.0.0.1:6379)');
   // Skipped on purpose: there is no Redis to talk to without REDIS_URL, and we never fake one.
-  describe.skip('Redis session store (REDIS_URL not set)', () => {
+  describe.skip('Redis session store (REDIS_URL not set)', () => { // reason: no Redis to talk to without REDIS_URL
     it('needs REDIS_URL', () => undefined);
   });
 }

@@ -142,7 +142,7 @@ if (mongoUrl) {
 } else {
   console.warn('MongoDB store suite skipped: MONGO_URL is not set');
   // No MongoDB server can be installed on the dev/CI machines (ARCHITECTURE: Storage); set MONGO_URL to run it.
-  describe.skip('UsersRepository contract: MongoDB (MONGO_URL is not set)', () => {
+  describe.skip('UsersRepository contract: MongoDB (MONGO_URL is not set)', () => { // reason: no MongoDB without MONGO_URL
     it('runs only against a real MongoDB server', () => {
       expect(mongoUrl).toBeDefined();
     });
