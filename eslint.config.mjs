@@ -55,7 +55,7 @@ export default tseslint.config(
   },
   { files: ['**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
   {
-    files: ['shell/src/**', 'mfe-auth/src/**', 'mfe-tasks/src/**', 'packages/api-client/src/**', 'packages/web-test-support/src/**'],
+    files: ['shell/src/**', 'mfe-auth/src/**', 'mfe-tasks/src/**', 'packages/api-client/src/**', 'packages/web-platform/src/**', 'packages/web-test-support/src/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       // CONVENTIONS: no app imports another app's sources; shared code lives in packages/.
@@ -63,7 +63,7 @@ export default tseslint.config(
         'error',
         { patterns: [{ group: ['**/shell/src/**', '**/mfe-auth/src/**', '**/mfe-tasks/src/**'], message: 'Apps share code through packages/, never by importing another app.' }] },
       ],
-      // Logging a failure the spec says to "only log" (SPEC §8) is the point in the frontends.
+      // Logging a failure the spec says to "only log" (PRODUCT §8) is the point in the frontends.
       'no-console': ['error', { allow: ['info', 'warn', 'error'] }],
     },
   },

@@ -22,6 +22,7 @@ const moduleNameMapper = {
   '^@tm/(contracts|service-kit|test-support)$': path.join(__dirname, 'packages/$1/src/index.ts'),
   '^@tm/service-kit/errors$': path.join(__dirname, 'packages/service-kit/src/errors.ts'),
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
+  '^@tm/web-platform$': path.join(__dirname, 'packages/web-platform/src/index.ts'),
   '^@tm/web-test-support$': path.join(__dirname, 'packages/web-test-support/src/index.tsx'),
   '\\.css$': path.join(__dirname, 'jest.style-stub.js'),
   '\\.(svg|mp3|png)$': path.join(__dirname, 'jest.asset-stub.js'),
@@ -70,7 +71,7 @@ function webProject(dir) {
 module.exports = {
   projects: [
     ...['packages/contracts', 'packages/service-kit', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
-    ...['packages/api-client', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
+    ...['packages/api-client', 'packages/web-platform', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
     deployProject,
   ],
   globalSetup: path.join(__dirname, 'jest.global-setup.js'),

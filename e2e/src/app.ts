@@ -55,9 +55,9 @@ export async function seriousAxeViolations(page: Page): Promise<{ id: string; im
 const SCREENSHOTS = path.join(__dirname, '..', '..', '.test-data', 'screenshots');
 
 /** Saves a screenshot for people to look at (not an assertion). */
-export async function snapshot(page: Page, name: string): Promise<void> {
+export async function snapshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
 /** `describe`, or `describe.skip` with a printed reason when no Chromium is installed. */
@@ -70,4 +70,54 @@ export function describeInBrowser(name: string, body: () => void): void {
   } else {
     describe(name, body);
   }
+}
+
+/** The task row with this title. */
+export function row(page: Page, title: string) {
+  return page.getByRole('listitem').filter({ hasText: title });
+}
+
+/** The new-task input. */
+export function newTaskInput(page: Page) {
+  return page.getByPlaceholder('What would you like to accomplish?');
+}
+
+/** The page's XSRF header, read from its cookie, for API calls made with the page's own cookies. */
+export async function xsrfHeaders(page: Page): Promise<Record<string, string>> {
+  const cookies = await page.context().cookies();
+  const token = cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value;
+  if (!token) throw new Error('no XSRF-TOKEN cookie: load a page of the app first');
+  return { 'X-XSRF-TOKEN': decodeURIComponent(token) };
+}
+
+/** Adds tasks through the API with the page's session (fast set-up of long lists), oldest first. */
+export async function addTasksViaApi(page: Page, titles: string[]): Promise<void> {
+  const headers = await xsrfHeaders(page);
+  for (const title of titles) {
+    const response = await page.request.post('/api/todo/add-todo', { data: { title }, headers });
+    if (response.status() !== 201) throw new Error(`add-todo answered ${response.status()}`);
+  }
+}
+
+/** The titles the server holds for the page's user, in the server's order. */
+export async function serverTitles(page: Page): Promise<string[]> {
+  const response = await page.request.get('/api/todo/fetch-todo');
+  if (!response.ok()) throw new Error(`fetch-todo answered ${response.status()}`);
+  return ((await response.json()) as { todos: { title: string }[] }).todos.map((todo) => todo.title);
+}
+
+/** The toast (role status) whose text matches. */
+export function toastWith(page: Page, text: string | RegExp) {
+  return page.locator('[data-rht-toaster] [role="status"]').filter({ hasText: text });
+}
+
+/** Holds the page's current-user check (so the loading screen stays) until the returned function is called. */
+export async function holdCurrentUserCheck(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/user/me', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }

@@ -57,3 +57,21 @@ export async function openSession(browser: Browser, options: { width?: number; h
   });
   return { context, page, requests, errors };
 }
+
+/**
+ * One Chromium for the tests of a file: launched before them, closed after them (nothing is launched when
+ * the browser tests are skipped). Returns a getter, since the browser exists only once `beforeAll` ran.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!process.env.E2E_SKIP) browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is not running');
+    return browser;
+  };
+}

@@ -1,18 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openSession } from './browser.js';
+import { openSession, useBrowser } from './browser.js';
 import { describeInBrowser, seriousAxeViolations, signUp, snapshot } from './app.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describeInBrowser('the shell in Chromium', () => {
   it('toggles the theme, saves it, and applies it before first paint after a reload', async () => {
-    const { page, context } = await openSession(browser);
+    const { page, context } = await openSession(browser());
     await page.goto('/login');
     const root = page.locator('html');
     expect(await root.getAttribute('data-theme')).toBe('light');
@@ -40,7 +33,7 @@ describeInBrowser('the shell in Chromium', () => {
   });
 
   it('shows a fallback with Retry when a remote is down, while header and theme keep working', async () => {
-    const { page, context } = await openSession(browser);
+    const { page, context } = await openSession(browser());
     await signUp(page, 'Resilient User');
     await page.route('**/remotes/tasks/**', (route) => route.abort('connectionrefused'));
     await page.reload();
@@ -58,7 +51,7 @@ describeInBrowser('the shell in Chromium', () => {
   });
 
   it('keeps the sign-in screen working when the tasks remote is down', async () => {
-    const { page, context } = await openSession(browser);
+    const { page, context } = await openSession(browser());
     await page.route('**/remotes/tasks/**', (route) => route.abort('connectionrefused'));
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
@@ -66,7 +59,7 @@ describeInBrowser('the shell in Chromium', () => {
   });
 
   it('moves motion out of the way when the user asks for reduced motion', async () => {
-    const { page, context } = await openSession(browser, { reducedMotion: 'reduce' });
+    const { page, context } = await openSession(browser(), { reducedMotion: 'reduce' });
     await signUp(page, 'Calm User');
     const duration = await page.locator('.loading-screen, body').first().evaluate(() => {
       const probe = document.createElement('div');

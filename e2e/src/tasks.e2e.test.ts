@@ -1,14 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openSession } from './browser.js';
-import { addTask, describeInBrowser, seriousAxeViolations, signUp, snapshot } from './app.js';
+import type { Page } from 'playwright-core';
+import { openSession, useBrowser } from './browser.js';
+import { addTask, describeInBrowser, row, seriousAxeViolations, signUp, snapshot } from './app.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  if (!process.env.E2E_SKIP) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** Records every HTMLMediaElement.play() by path, before the real play runs. */
 const RECORD_PLAYS = `
@@ -24,13 +18,9 @@ async function played(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __played: string[] }).__played);
 }
 
-function row(page: Page, title: string) {
-  return page.getByRole('listitem').filter({ hasText: title });
-}
-
 describeInBrowser('the task list in Chromium', () => {
   it('adds, completes, pins and deletes, with sounds, confetti and bottom-left toasts', async () => {
-    const { page, context, requests } = await openSession(browser);
+    const { page, context, requests } = await openSession(browser());
     await context.addInitScript(RECORD_PLAYS);
     await signUp(page, 'Ada Lovelace');
     await page.getByText('All tasks conquered!').waitFor();
@@ -75,7 +65,7 @@ describeInBrowser('the task list in Chromium', () => {
     expect((await played(page)).length).toBe(before);
 
     // Pin: the row moves first and is highlighted.
-    await row(page, 'Write the analytical engine notes').getByRole('button', { name: 'Pin task' }).click();
+    await row(page, 'Write the analytical engine notes').getByRole('button', { name: 'Pin “Write the analytical engine notes”' }).click();
     await page.waitForFunction(() => document.querySelector('li')?.textContent?.includes('Write the analytical engine notes'));
     await snapshot(page, 'tasks-pinned');
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -85,17 +75,17 @@ describeInBrowser('the task list in Chromium', () => {
     await row(page, 'Feed the cat').waitFor();
     expect((await page.getByRole('listitem').allInnerTexts())[0]).toContain('Write the analytical engine notes');
 
-    await row(page, 'Feed the cat').getByRole('button', { name: 'Delete task' }).click();
+    await row(page, 'Feed the cat').getByRole('button', { name: 'Delete “Feed the cat”' }).click();
     await row(page, 'Feed the cat').waitFor({ state: 'detached' });
     expect((await played(page)).at(-1)).toBe('/sounds/deleted.mp3');
     await context.close();
   });
 
   it('puts pin and delete in an overflow menu on a small screen', async () => {
-    const { page, context } = await openSession(browser, { width: 375, height: 740 });
+    const { page, context } = await openSession(browser(), { width: 375, height: 740 });
     await signUp(page, 'Small Screen');
     await addTask(page, 'Tiny task');
-    expect(await row(page, 'Tiny task').getByRole('button', { name: 'Delete task' }).count()).toBe(0);
+    expect(await row(page, 'Tiny task').getByRole('button', { name: /^Delete/ }).count()).toBe(0);
     await row(page, 'Tiny task').getByRole('button', { name: /More actions/ }).click();
     const menu = page.getByRole('menu');
     await menu.waitFor();
@@ -110,7 +100,7 @@ describeInBrowser('the task list in Chromium', () => {
   });
 
   it('is usable with the keyboard alone', async () => {
-    const { page, context } = await openSession(browser);
+    const { page, context } = await openSession(browser());
     await signUp(page, 'Keyboard User');
     const input = page.getByPlaceholder('What would you like to accomplish?');
     await input.focus();

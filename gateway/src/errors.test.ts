@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { once } from 'node:events';
-import type { TodoResponse, TodosResponse } from '@tm/contracts';
+import { LIMITS, type TodoResponse, type TodosResponse } from '@tm/contracts';
 import { ApiClient } from '@tm/test-support';
 import { newUser, startGateway, startStack } from './test-stack.js';
 
@@ -63,8 +63,25 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
     expect(response.status).toBe(status);
     expect(response.body).toEqual(expect.objectContaining(errorShape));
     if (status === 400) expect(JSON.stringify(response.body)).not.toMatch(/at .*\.(js|ts):\d+/);
+    // A validation message is for a person: no "<field>: " prefix (the issues carry the paths).
+    if (status === 400) expect((response.body as { message: string }).message).not.toMatch(/^[\w.]+: /);
     await expectListUnchanged();
     expect((await client.get('/api/user/me')).status).toBe(200);
+  });
+
+  it.each([
+    ['a title of only a zero-width space', '/api/todo/add-todo', { title: '\u200B' }, 'Enter a task before adding it.'],
+    ['a title of only invisible characters', '/api/todo/add-todo', { title: ' \u200B\uFEFF\u2060\u3164 ' }, 'Enter a task before adding it.'],
+    ['a blank title', '/api/todo/add-todo', { title: ' \t\n ' }, 'Enter a task before adding it.'],
+    ['a title over 500 characters', '/api/todo/add-todo', { title: 'a'.repeat(LIMITS.todoTitle.max + 1) }, 'A task can be at most 500 characters long.'],
+    ['a title of the wrong type', '/api/todo/add-todo', { title: 42 }, 'Title must be text'],
+    ['a short password', '/api/user/signup', { fullName: 'A', email: 'short@example.com', password: 'short' }, 'Password must be at least 8 characters'],
+    ['a bad email', '/api/user/signup', { fullName: 'A', email: 'not-an-email', password: 'long enough' }, 'Enter a valid email address'],
+  ])('words the validation message for a person, without a field prefix: %s', async (_label, path, body, message) => {
+    const response = await client.post(path, body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message, code: 'VALIDATION_FAILED', issues: [expect.objectContaining({ message })] });
+    await expectListUnchanged();
   });
 
   it('lists zod issues for a validation error', async () => {

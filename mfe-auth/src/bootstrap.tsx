@@ -1,26 +1,23 @@
 import '@tm/design-tokens/tokens.css';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { OfflineBanner, PlatformProviders } from '@tm/web-platform';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Toaster } from 'react-hot-toast';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/app';
-
-// Set up like the shell (SPEC §9): no retries, toasts bottom-left.
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+// The same providers as the shell (one platform package), so standalone behaves as inside the shell.
 createRoot(root).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
+    <PlatformProviders>
       <BrowserRouter>
+        <OfflineBanner />
         <main>
           <App />
         </main>
       </BrowserRouter>
-      <Toaster position="bottom-left" />
-    </QueryClientProvider>
+    </PlatformProviders>
   </StrictMode>,
 );

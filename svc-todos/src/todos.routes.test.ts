@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ObjectId } from 'bson';
-import { DeleteTodoResponse, ErrorBody, ErrorCode, LIMITS, TodoResponse, TodosResponse, type Todo } from '@tm/contracts';
+import {
+  DeleteTodoResponse,
+  ErrorBody,
+  ErrorCode,
+  LIMITS,
+  TODO_TITLE_EMPTY_MESSAGE,
+  TODO_TITLE_TOO_LONG_MESSAGE,
+  TodoResponse,
+  TodosResponse,
+  type Todo,
+} from '@tm/contracts';
 import { createLogger, IDENTITY_HEADERS, signIdentity } from '@tm/service-kit';
 import { listen, signedCall, tempDir, TEST_SECRET, type CallResult, type SignedCall, type Started } from '@tm/test-support';
 import { z } from 'zod';
@@ -154,12 +164,56 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
     expect(await store.list(ALICE)).toEqual([]);
   });
 
-  test('add-todo: a blank title names the field in its issues', async () => {
+  test('add-todo: a blank title is refused in plain words; the issues name the field', async () => {
     const body = expectError(
       await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: '   ' } }),
       400, ErrorCode.validation, 'with issues',
     );
-    expect(body.issues).toEqual([{ path: ['title'], message: 'Title is required' }]);
+    expect(body.message).toBe('Enter a task before adding it.');
+    expect(body.issues).toEqual([{ path: ['title'], message: TODO_TITLE_EMPTY_MESSAGE }]);
+  });
+
+  test.each([
+    ['a zero-width space', '\u200B'],
+    ['zero-width space, BOM and word joiner with spaces', ' \u200B\uFEFF\u2060 '],
+    ['a Hangul filler', '\u3164'],
+    ['ideographic and no-break spaces', '\u3000\u00A0'],
+  ])('add-todo: a title of only %s is refused as empty and writes nothing', async (_name, title) => {
+    const kept = await addTodo('already there');
+    const body = expectError(
+      await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title } }),
+      400, ErrorCode.validation, 'with issues',
+    );
+    expect(body.message).toBe('Enter a task before adding it.');
+    expect(body.issues).toEqual([{ path: ['title'], message: TODO_TITLE_EMPTY_MESSAGE }]);
+    expect(await fetchTodos()).toEqual([kept]);
+  });
+
+  test('add-todo: a title over the limit is refused in plain words and writes nothing', async () => {
+    const kept = await addTodo('already there');
+    const body = expectError(
+      await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: 'x'.repeat(LIMITS.todoTitle.max + 1) } }),
+      400, ErrorCode.validation, 'with issues',
+    );
+    expect(body.message).toBe('A task can be at most 500 characters long.');
+    expect(body.issues).toEqual([{ path: ['title'], message: TODO_TITLE_TOO_LONG_MESSAGE }]);
+    expect(await fetchTodos()).toEqual([kept]);
+  });
+
+  test('add-todo: a title of the wrong type names the field in words', async () => {
+    const body = expectError(
+      await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: 42 } }),
+      400, ErrorCode.validation, 'with issues',
+    );
+    expect(body.message).toBe('Title must be text');
+    expect(body.issues).toEqual([{ path: ['title'], message: 'Title must be text' }]);
+  });
+
+  test('add-todo: visible text with a zero-width space inside is kept as sent (trimmed)', async () => {
+    const added = await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: '  a\u200Bb  ' } });
+    expect(added.status).toBe(201);
+    expect(TodoResponse.parse(added.body).todo.title).toBe('a\u200Bb');
+    expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['a\u200Bb']);
   });
 
   test.each<[string, Partial<SignedCall>, number, string, 'with issues' | 'no issues']>([

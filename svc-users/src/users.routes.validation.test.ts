@@ -13,6 +13,8 @@ interface BadInput {
   code: string;
   /** Paths of the zod issues expected, in order (validation errors only). */
   issues?: (string | number)[][];
+  /** The message for people, when the case pins it: the first issue's, in words, without a field prefix. */
+  message?: string;
 }
 
 const tooLargeBody = { fullName: 'x'.repeat(LIMITS.bodyBytes), email: EMAIL, password: PASSWORD };
@@ -23,36 +25,39 @@ const bodyLevelCases: [string, BadInput][] = [
   ['a JSON string instead of an object', { call: { rawBody: '"victim@example.com"', headers: JSON_TYPE }, status: 400, code: ErrorCode.malformedJson }],
   ['a body over 16 KiB', { call: { body: tooLargeBody }, status: 413, code: ErrorCode.bodyTooLarge }],
   ['text/plain', { call: { rawBody: `email=${EMAIL}`, headers: { 'content-type': 'text/plain' } }, status: 415, code: ErrorCode.unsupportedMediaType }],
-  ['an array', { call: { body: [EMAIL, PASSWORD] }, status: 400, code: ErrorCode.validation, issues: [[]] }],
+  ['an array', { call: { body: [EMAIL, PASSWORD] }, status: 400, code: ErrorCode.validation, issues: [[]], message: 'The request body must be a JSON object' }],
 ];
 
 const signupCases: [string, BadInput][] = [
   ...bodyLevelCases,
-  ['wrong types', { call: { body: { fullName: 42, email: true, password: null } }, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']] }],
-  ['missing fields', { call: { body: {} }, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']] }],
-  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']] }],
-  ['a blank full name', { call: { body: { fullName: '   ', email: EMAIL, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['fullName']] }],
-  ['a full name over the limit', { call: { body: { fullName: 'x'.repeat(LIMITS.fullName.max + 1), email: EMAIL, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['fullName']] }],
-  ['an invalid email', { call: { body: { fullName: 'Ada', email: 'victim-at-example.com', password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']] }],
-  ['an email over the limit', { call: { body: { fullName: 'Ada', email: `${'v'.repeat(LIMITS.email.max)}@example.com`, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']] }],
-  ['a password under the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.min - 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
-  ['a password over the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
+  ['wrong types', { call: { body: { fullName: 42, email: true, password: null } }, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']], message: 'Full name must be text' }],
+  ['missing fields', { call: { body: {} }, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']], message: 'Full name is required' }],
+  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['fullName'], ['email'], ['password']], message: 'Full name is required' }],
+  ['a blank full name', { call: { body: { fullName: '   ', email: EMAIL, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['fullName']], message: 'Full name is required' }],
+  ['a full name over the limit', { call: { body: { fullName: 'x'.repeat(LIMITS.fullName.max + 1), email: EMAIL, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['fullName']], message: 'Full name must be at most 100 characters' }],
+  ['an invalid email', { call: { body: { fullName: 'Ada', email: 'victim-at-example.com', password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']], message: 'Enter a valid email address' }],
+  ['an email over the limit', { call: { body: { fullName: 'Ada', email: `${'v'.repeat(LIMITS.email.max)}@example.com`, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']], message: 'Email must be at most 254 characters' }],
+  ['a password under the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.min - 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Password must be at least 8 characters' }],
+  ['a password over the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Password must be at most 128 characters' }],
 ];
 
 const loginCases: [string, BadInput][] = [
   ...bodyLevelCases,
-  ['wrong types', { call: { body: { email: 7, password: false } }, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']] }],
-  ['missing fields', { call: { body: {} }, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']] }],
-  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']] }],
-  ['an empty password', { call: { body: { email: EMAIL, password: '' } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
-  ['a password over the limit', { call: { body: { email: EMAIL, password: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']] }],
-  ['an invalid email', { call: { body: { email: 'victim', password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']] }],
+  ['wrong types', { call: { body: { email: 7, password: false } }, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']], message: 'Email must be text' }],
+  ['missing fields', { call: { body: {} }, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']], message: 'Email is required' }],
+  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['email'], ['password']], message: 'Email is required' }],
+  ['an empty password', { call: { body: { email: EMAIL, password: '' } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Password is required' }],
+  ['a password over the limit', { call: { body: { email: EMAIL, password: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Invalid email or password' }],
+  ['an invalid email', { call: { body: { email: 'victim', password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']], message: 'Enter a valid email address' }],
 ];
 
 function expectErrorBody(body: unknown, expected: BadInput): void {
   // Exactly {message, code, issues?}: nothing else (no stack, no echo of the input) reaches the client.
   const parsed = ErrorBody.strict().parse(body);
   expect(parsed.message.length).toBeGreaterThan(0);
+  // Words for a person: never the old "<path>: <message>" form (the issues carry the paths).
+  expect(parsed.message).not.toMatch(/^[\w.]+: /);
+  if (expected.message !== undefined) expect(parsed.message).toBe(expected.message);
   expect(parsed.code).toBe(expected.code);
   expect(parsed.issues?.map((issue) => issue.path)).toEqual(expected.issues);
 }

@@ -1,4 +1,5 @@
 import { currentUserQuery } from '@tm/api-client';
+import { ConnectionProblem } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
@@ -8,13 +9,15 @@ import { Home } from './home';
 import './app.css';
 
 /**
- * The remote on its own (`pnpm --filter mfe-auth dev`), with the shell's routing rules (SPEC §2): the
- * current-user check runs first (it also issues the XSRF cookie the login/signup POSTs must echo), and
- * /login and /signup redirect to / once someone is signed in.
+ * The remote on its own (`pnpm --filter mfe-auth dev`), with the shell's routing rules (docs/PRODUCT.md §2):
+ * the current-user check runs first (it also issues the XSRF cookie the login/signup POSTs must echo), a
+ * check that failed is not a sign-out (PRODUCT §10.1), and /login and /signup redirect to / once someone is
+ * signed in.
  */
 export function App() {
-  const { data: user, isPending } = useQuery(currentUserQuery());
+  const { data: user, isPending, isError, isFetching, refetch } = useQuery(currentUserQuery());
   if (isPending) return <p role="status">Loading...</p>;
+  if (isError) return <ConnectionProblem onRetry={() => void refetch()} retrying={isFetching} />;
   const signedOutOnly = (page: ReactElement) => (user ? <Navigate to="/" replace /> : page);
   return (
     <Routes>

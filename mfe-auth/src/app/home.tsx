@@ -1,6 +1,6 @@
 import type { PublicUser } from '@tm/api-client';
 import { Link } from 'react-router-dom';
-import { useLogout } from '../features/auth/api/logout';
+import { useLogout } from '@tm/web-platform';
 
 /** The standalone app's `/`: who is signed in, so the team can see a login or signup take effect. */
 export function Home({ user }: { user: PublicUser | null }) {

@@ -1,7 +1,6 @@
 import { currentUserQuery } from '@tm/api-client';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Toaster } from 'react-hot-toast';
+import { ConnectionProblem, OfflineBanner, PlatformProviders } from '@tm/web-platform';
+import { useQuery } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import TaskListPage from '../expose/task-list-page';
 
@@ -9,8 +8,10 @@ export const SHELL_URL = 'http://localhost:3000';
 
 /** Shows the page to a signed-in user; signing in is the shell's job. */
 function SignedInOnly() {
-  const { data: user, isPending } = useQuery(currentUserQuery());
+  const { data: user, isPending, isError, isFetching, refetch } = useQuery(currentUserQuery());
   if (isPending) return <p role="status">Checking your session…</p>;
+  // docs/PRODUCT.md §10.1: a check that failed is not a sign-out.
+  if (isError) return <ConnectionProblem onRetry={() => void refetch()} retrying={isFetching} />;
   if (user) return <TaskListPage />;
   return (
     <p className="standalone-notice">
@@ -21,20 +22,18 @@ function SignedInOnly() {
 
 /**
  * The remote on its own (`pnpm --filter mfe-tasks dev`, port 3002, /api proxied to the gateway), with the
- * providers the shell would give it. The session cookie of localhost is shared with the shell's port.
+ * providers the shell gives it (one platform package). The session cookie of localhost is shared with the
+ * shell's port.
  */
 export function StandaloneApp() {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }),
-  );
   return (
-    <QueryClientProvider client={queryClient}>
+    <PlatformProviders>
       <BrowserRouter>
+        <OfflineBanner />
         <main>
           <SignedInOnly />
         </main>
-        <Toaster position="bottom-left" />
       </BrowserRouter>
-    </QueryClientProvider>
+    </PlatformProviders>
   );
 }

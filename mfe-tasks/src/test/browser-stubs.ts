@@ -45,3 +45,17 @@ const defaultMatchMedia = window.matchMedia;
 export function restoreMatchMedia(): void {
   Object.defineProperty(window, 'matchMedia', { configurable: true, writable: true, value: defaultMatchMedia });
 }
+
+/**
+ * Takes the browser offline as far as the app can tell: `navigator.onLine` is false and an `offline` event
+ * fires, so the HTTP client refuses every call at once (the request never leaves, nothing is mocked on the
+ * way to the gateway). Returns the function that brings the browser back online.
+ */
+export function goOffline(): () => void {
+  const onLine = jest.spyOn(window.navigator, 'onLine', 'get').mockReturnValue(false);
+  window.dispatchEvent(new Event('offline'));
+  return () => {
+    onLine.mockRestore();
+    window.dispatchEvent(new Event('online'));
+  };
+}

@@ -1,10 +1,11 @@
 import { API_BASE, CLIENT_TIMEOUT_MS, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
 import axios, { type AxiosInstance } from 'axios';
+import { browserIsOffline, offlineError } from './errors.js';
 
 const IOS = /iPad|iPhone|iPod/;
 
 /**
- * The one HTTP client of the frontends (SPEC §7): base `/api` on the app's origin, cookies sent, 10 s
+ * The one HTTP client of the frontends (PRODUCT §7): base `/api` on the app's origin, cookies sent, 10 s
  * timeout, and axios' built-in XSRF double-submit with the gateway's cookie and header names.
  */
 export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
@@ -16,8 +17,14 @@ export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
     xsrfHeaderName: XSRF_HEADER,
     headers: { Accept: 'application/json' },
   });
+  // docs/PRODUCT.md §8: an action taken offline fails at once with a clear message. It is never queued to
+  // replay later (the data library's online-only mode is off too, see @tm/web-platform's QueryClient).
+  client.interceptors.request.use((config) => {
+    if (browserIsOffline()) throw offlineError(config);
+    return config;
+  });
   client.interceptors.response.use((response) => {
-    // SPEC §7: on iOS a Set-Cookie value is mirrored into document.cookie. Browsers never expose
+    // PRODUCT §7: on iOS a Set-Cookie value is mirrored into document.cookie. Browsers never expose
     // Set-Cookie to scripts, so with our first-party cookies this is a no-op kept for fidelity.
     const setCookie = response.headers['set-cookie'] as unknown;
     if (typeof navigator !== 'undefined' && IOS.test(navigator.userAgent) && Array.isArray(setCookie)) {
@@ -29,12 +36,3 @@ export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
 }
 
 export const http = createHttpClient();
-
-/** The server's `message` for a failed call, or `fallback` when it gave none (network error, timeout). */
-export function errorMessage(error: unknown, fallback: string): string {
-  if (axios.isAxiosError(error)) {
-    const message = (error.response?.data as { message?: unknown } | undefined)?.message;
-    if (typeof message === 'string' && message.trim()) return message;
-  }
-  return fallback;
-}

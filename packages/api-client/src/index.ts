@@ -1,4 +1,16 @@
-export { createHttpClient, errorMessage, http } from './http.js';
+export {
+  OFFLINE_MESSAGE,
+  TIMEOUT_MESSAGE,
+  browserIsOffline,
+  describeError,
+  errorMessage,
+  isOffline,
+  isSessionEnded,
+  isTimeout,
+  isValidationError,
+  statusOf,
+} from './errors.js';
+export { createHttpClient, http } from './http.js';
 export { addTodo, deleteTodo, fetchTodos, todosQuery, updateTodo } from './todos.api.js';
 export { currentUserQuery, fetchCurrentUser, login, logout, signup } from './user.api.js';
 export type { PublicUser, Todo, TodoPatch } from '@tm/contracts';

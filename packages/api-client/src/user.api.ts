@@ -1,10 +1,12 @@
 import type { LoginRequest, LogoutResponse, PublicUser, SignupRequest, UserResponse } from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { errorMessage, http } from './http.js';
+import { errorMessage, statusOf } from './errors.js';
+import { http } from './http.js';
 
 /**
- * The current user, or `null` when signed out. SPEC §7: on failure the message is logged and the user is
- * treated as signed out; never retried.
+ * The current user, or `null` when signed out. Only a 401 means signed out (docs/PRODUCT.md §10.1): a
+ * network error, a timeout or a 5xx is thrown, so the app can say it cannot reach the server instead of
+ * sending a signed-in person to the sign-in screen. The message is logged either way (PRODUCT §7).
  */
 export async function fetchCurrentUser({ signal }: { signal?: AbortSignal } = {}): Promise<PublicUser | null> {
   try {
@@ -12,15 +14,24 @@ export async function fetchCurrentUser({ signal }: { signal?: AbortSignal } = {}
     return data.user;
   } catch (error) {
     console.info(errorMessage(error, 'Could not check the current user'));
-    return null;
+    if (statusOf(error) === 401) return null;
+    throw error;
   }
 }
 
+/**
+ * `['user','me']`, never retried (PRODUCT §9). Fresh until something says otherwise (sign-in, sign-out, a
+ * 401, another tab): it is fetched once per page load, not again by every component that reads it, and a
+ * failed check is not re-run by a component mounting (only by an explicit retry or the network coming back).
+ */
 export const currentUserQuery = () =>
   queryOptions({
     queryKey: ['user', 'me'] as const,
     queryFn: fetchCurrentUser,
     retry: false,
+    retryOnMount: false,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
   });
 
 export async function login(body: LoginRequest): Promise<UserResponse> {

@@ -15,7 +15,7 @@ interface Endpoint {
   status: 200 | 201;
 }
 
-/** The public API table (ARCHITECTURE.md), one entry per call the product makes (SPEC §7). */
+/** The public API table (ARCHITECTURE.md), one entry per call the product makes (PRODUCT §7). */
 export const API = {
   me: { method: 'GET', path: '/user/me', response: UserResponse, status: 200 },
   signup: { method: 'POST', path: '/user/signup', request: SignupRequest, response: UserResponse, status: 201 },

@@ -1,4 +1,17 @@
-import { AddTodoRequest, LIMITS, LoginRequest, ObjectIdString, SignupRequest, UpdateTodoRequest, apiPath, API } from './index.js';
+import {
+  AddTodoRequest,
+  LIMITS,
+  LoginRequest,
+  ObjectIdString,
+  SignupRequest,
+  TODO_TITLE_EMPTY_MESSAGE,
+  TODO_TITLE_TOO_LONG_MESSAGE,
+  UpdateTodoRequest,
+  apiPath,
+  API,
+  todoTitleProblem,
+  todoTitleValue,
+} from './index.js';
 
 describe('contracts', () => {
   it('normalises email: trimmed and lower-cased before it is checked', () => {
@@ -28,6 +41,14 @@ describe('contracts', () => {
     expect(AddTodoRequest.safeParse({ title: 't'.repeat(501) }).success).toBe(false);
   });
 
+  it('words title problems for people, exactly as todoTitleProblem does', () => {
+    const issuesOf = (title: string) => AddTodoRequest.safeParse({ title }).error?.issues.map(({ path, message }) => ({ path, message }));
+    expect(issuesOf(' \t ')).toEqual([{ path: ['title'], message: TODO_TITLE_EMPTY_MESSAGE }]);
+    expect(issuesOf('\u200B')).toEqual([{ path: ['title'], message: TODO_TITLE_EMPTY_MESSAGE }]);
+    expect(issuesOf('t'.repeat(501))).toEqual([{ path: ['title'], message: TODO_TITLE_TOO_LONG_MESSAGE }]);
+    expect(AddTodoRequest.parse({ title: ' a\u200Bb ' }).title).toBe('a\u200Bb');
+  });
+
   it('accepts updateData with completed and/or isPinned only', () => {
     expect(UpdateTodoRequest.safeParse({ updateData: { completed: true } }).success).toBe(true);
     expect(UpdateTodoRequest.safeParse({ updateData: { isPinned: false, completed: true } }).success).toBe(true);
@@ -45,5 +66,71 @@ describe('contracts', () => {
   it('fills path parameters of the API table', () => {
     expect(apiPath(API.updateTodo.path, { todoId: 'abc' })).toBe('/todo/update-todo/abc');
     expect(API.signup.status).toBe(201);
+  });
+});
+
+describe('todoTitleProblem', () => {
+  const max = LIMITS.todoTitle.max;
+
+  it('has the messages in plain words, without a field prefix', () => {
+    expect(TODO_TITLE_EMPTY_MESSAGE).toBe('Enter a task before adding it.');
+    expect(TODO_TITLE_TOO_LONG_MESSAGE).toBe('A task can be at most 500 characters long.');
+  });
+
+  it.each([
+    ['empty', ''],
+    ['spaces', '     '],
+    ['tabs and newlines', ' \t\n\r\t\n '],
+    ['no-break spaces (U+00A0)', '\u00A0\u00A0'],
+    ['ideographic spaces (U+3000)', '\u3000\u3000'],
+    ['a zero-width space (U+200B)', '\u200B'],
+    ['zero-width space, BOM and word joiner mixed (U+200B U+FEFF U+2060)', '\u200B\uFEFF\u2060\u200B \uFEFF'],
+    ['ZWJ, ZWNJ and bidi marks', '\u200D\u200C\u200E\u200F\u202E\u2066'],
+    ['the Hangul filler (U+3164)', '\u3164'],
+    ['the other blank fillers (U+115F U+1160 U+FFA0 U+2800 U+034F)', '\u115F\u1160\uFFA0\u2800\u034F'],
+    ['control characters', '\u0000\u0007\u007F\u0085'],
+    ['line and paragraph separators', '\u2028\u2029'],
+    ['more zero-width spaces than the length limit', '\u200B'.repeat(max + 1)],
+  ])('refuses %s as empty', (_name, title) => {
+    expect(todoTitleProblem(title)).toBe(TODO_TITLE_EMPTY_MESSAGE);
+  });
+
+  it('counts the length after trimming, as JS string length', () => {
+    expect(todoTitleProblem('a'.repeat(max))).toBeNull();
+    expect(todoTitleProblem('a'.repeat(max + 1))).toBe(TODO_TITLE_TOO_LONG_MESSAGE);
+    expect(todoTitleProblem(`   ${'a'.repeat(max)} \t\n`)).toBeNull();
+    expect(todoTitleProblem(`\u3000${'a'.repeat(max)}\u00A0`)).toBeNull();
+    expect(todoTitleValue(`   ${'a'.repeat(max)} \t\n`)).toHaveLength(max);
+    // An emoji is two UTF-16 code units, as zod's .max counts them.
+    expect(todoTitleProblem('😀'.repeat(max / 2))).toBeNull();
+    expect(todoTitleProblem(`${'😀'.repeat(max / 2)}a`)).toBe(TODO_TITLE_TOO_LONG_MESSAGE);
+  });
+
+  it.each([
+    ['a single character', 'a'],
+    ['visible text with a zero-width space inside', 'a\u200Bb'],
+    ['visible text wrapped in zero-width characters', '\u200Bmilk\uFEFF'],
+    ['Hebrew', 'לקנות חלב'],
+    ['Arabic', 'شراء الحليب'],
+    ['an emoji', '🥛'],
+    ['an emoji sequence joined with ZWJ', '👩\u200D💻'],
+    ['a title made of a non-blank Hangul letter', '\u3131'],
+  ])('accepts %s', (_name, title) => {
+    expect(todoTitleProblem(title)).toBeNull();
+  });
+
+  it('stays fast on long runs of invisible characters (no backtracking)', () => {
+    const started = performance.now();
+    for (const invisible of ['\u034F', '\u200B', ' ', '\u3164', '\u200B\u034F']) {
+      expect(todoTitleProblem(invisible.repeat(LIMITS.bodyBytes))).toBe(TODO_TITLE_EMPTY_MESSAGE);
+      expect(todoTitleProblem(`a${invisible.repeat(LIMITS.bodyBytes)}a`)).toBe(TODO_TITLE_TOO_LONG_MESSAGE);
+      expect(todoTitleProblem(`${invisible.repeat(100)}a`)).toBeNull();
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('gives the trimmed value the server stores', () => {
+    expect(todoTitleValue('  \u3000buy milk\t\n')).toBe('buy milk');
+    expect(todoTitleValue('a\u200Bb')).toBe('a\u200Bb');
   });
 });

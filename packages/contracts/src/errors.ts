@@ -1,27 +1,7 @@
 import { z } from 'zod';
 
-/** Stable machine-readable error codes; the message is for people, the code for programs. */
-export const ErrorCode = {
-  validation: 'VALIDATION_FAILED',
-  malformedJson: 'BODY.MALFORMED_JSON',
-  bodyTooLarge: 'BODY.TOO_LARGE',
-  unsupportedMediaType: 'BODY.UNSUPPORTED_MEDIA_TYPE',
-  unauthenticated: 'AUTH.UNAUTHENTICATED',
-  invalidCredentials: 'AUTH.INVALID_CREDENTIALS',
-  badSignature: 'AUTH.BAD_INTERNAL_SIGNATURE',
-  xsrf: 'AUTH.XSRF_TOKEN_INVALID',
-  emailTaken: 'USER.EMAIL_TAKEN',
-  todoNotFound: 'TODO.NOT_FOUND',
-  routeNotFound: 'ROUTE.NOT_FOUND',
-  methodNotAllowed: 'ROUTE.METHOD_NOT_ALLOWED',
-  rateLimited: 'RATE_LIMITED',
-  upstreamUnavailable: 'UPSTREAM.UNAVAILABLE',
-  upstreamTimeout: 'UPSTREAM.TIMEOUT',
-  badGateway: 'UPSTREAM.BAD_GATEWAY',
-  unavailable: 'SERVICE.UNAVAILABLE',
-  internal: 'INTERNAL',
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export { ErrorCode } from './error-codes.js';
+
 
 export const ValidationIssue = z.object({
   path: z.array(z.union([z.string(), z.number()])),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
-import { LIMITS } from './limits.js';
+import { todoTitleProblem } from './todo-title.js';
 
 export const Todo = z.object({
   _id: ObjectIdString,
@@ -12,11 +12,17 @@ export const Todo = z.object({
 });
 export type Todo = z.infer<typeof Todo>;
 
+/**
+ * A task title: trimmed, then held to {@link todoTitleProblem} (1–500 characters, not invisible only), whose
+ * plain-words message is the issue's message.
+ */
 export const TodoTitle = z
   .string()
   .trim()
-  .min(LIMITS.todoTitle.min, 'Title is required')
-  .max(LIMITS.todoTitle.max, `Title must be at most ${LIMITS.todoTitle.max} characters`);
+  .superRefine((title, ctx) => {
+    const problem = todoTitleProblem(title);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** Path parameter of update-todo and delete-todo. */
 export const TodoIdParams = z.object({ todoId: ObjectIdString });
@@ -31,7 +37,7 @@ export const AddTodoRequest = z.object({ title: TodoTitle });
 export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
 
 /**
- * PUT /todo/update-todo/:todoId. SPEC §4 sends a fixed `true`; the server *sets* the given values, so
+ * PUT /todo/update-todo/:todoId. PRODUCT §4 sends a fixed `true`; the server *sets* the given values, so
  * repeating a call changes nothing (idempotent, safe to retry).
  */
 export const TodoPatch = z

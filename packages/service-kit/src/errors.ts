@@ -34,11 +34,13 @@ export class ValidationError extends HttpError {
   }
 }
 
+/**
+ * The message for people: the first issue's message alone, without a field prefix (the issues still carry
+ * their paths for programs). Our schemas word their own messages; {@link parseOr400} words zod's generic
+ * ones with the field's name (see plainIssueMessage).
+ */
 function describeIssues(issues: ValidationIssue[]): string {
-  const first = issues[0];
-  if (!first) return 'Invalid request';
-  const where = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-  return `${where}${first.message}`;
+  return issues[0]?.message ?? 'Invalid request';
 }
 
 export class UnauthorizedError extends HttpError {

@@ -3,6 +3,7 @@ export * from './error-handler.middleware.js';
 export * from './errors.js';
 export * from './health.routes.js';
 export * from './identity.js';
+export * from './issue-messages.js';
 export * from './json-body.middleware.js';
 export * from './logger.js';
 export * from './metrics.js';

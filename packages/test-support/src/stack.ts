@@ -11,12 +11,18 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
+export type ServiceName = 'users' | 'todos';
+
 export interface RunningStack {
   url: string;
   dataDir: string;
   gateway: RunningProcess;
   users: RunningProcess;
   todos: RunningProcess;
+  /** Stops one service (SIGTERM), as an outage would; the gateway keeps running. */
+  stopService: (name: ServiceName) => Promise<void>;
+  /** Starts a stopped service again on its old port with its old data: the outage is over. */
+  startService: (name: ServiceName) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -43,14 +49,26 @@ export async function startStack({ web = false, port = 0, env: extra = {} }: Sta
       }
     : {};
   const gateway = await startProcess('gateway', { ...env, ...webRoots, PORT: String(port), USERS_URL: users.url, TODOS_URL: todos.url });
+  const services: Record<ServiceName, RunningProcess> = { users, todos };
+  const apps: Record<ServiceName, string> = { users: 'svc-users', todos: 'svc-todos' };
   return {
     url: gateway.url,
     dataDir: data.dir,
     gateway,
-    users,
-    todos,
+    get users() {
+      return services.users;
+    },
+    get todos() {
+      return services.todos;
+    },
+    stopService: async (name) => {
+      await services[name].stop();
+    },
+    startService: async (name) => {
+      services[name] = await startProcess(apps[name], { ...env, PORT: String(services[name].port) });
+    },
     stop: async () => {
-      await Promise.all([gateway.stop(), users.stop(), todos.stop()]);
+      await Promise.all([gateway.stop(), services.users.stop(), services.todos.stop()]);
       data.remove();
     },
   };

@@ -1,13 +1,13 @@
 import { currentUserQuery, fetchCurrentUser, signup, type PublicUser } from '@tm/api-client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient, PlatformProviders } from '@tm/web-platform';
+import type { QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { Toaster } from 'react-hot-toast';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 
-/** A QueryClient configured like the shell's, with no retries so failures show at once. */
+/** The production QueryClient setup (@tm/web-platform): tests run with the settings users get. */
 export function testQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return createQueryClient();
 }
 
 export interface RenderOptions {
@@ -18,12 +18,12 @@ export interface RenderOptions {
   queryClient?: QueryClient;
 }
 
-/** Renders `ui` at `route` inside the providers the shell gives a remote: QueryClient, router, toaster. */
+/** Renders `ui` at `route` inside the providers the shell gives a remote: the web platform's and a router. */
 export function renderPage(ui: ReactElement, { route = '/', routes = {}, queryClient = testQueryClient() }: RenderOptions = {}): RenderResult & {
   queryClient: QueryClient;
 } {
   const result = render(
-    <QueryClientProvider client={queryClient}>
+    <PlatformProviders queryClient={queryClient}>
       <MemoryRouter initialEntries={[route]}>
         <Routes>
           <Route path={route} element={ui} />
@@ -32,8 +32,7 @@ export function renderPage(ui: ReactElement, { route = '/', routes = {}, queryCl
           ))}
         </Routes>
       </MemoryRouter>
-      <Toaster />
-    </QueryClientProvider>,
+    </PlatformProviders>,
   );
   return { ...result, queryClient };
 }

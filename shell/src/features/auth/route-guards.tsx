@@ -1,15 +1,19 @@
+import { AFTER_SIGN_IN_STATE } from '@tm/web-platform';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useCurrentUser } from './use-current-user';
 
-/** `/` needs a signed-in user; otherwise it redirects to /login (SPEC §2). */
+/** `/` needs a signed-in user; otherwise it redirects to /login (docs/PRODUCT.md §2). */
 export function RequireUser({ children }: { children: ReactNode }) {
   const { user } = useCurrentUser();
   return user ? children : <Navigate to="/login" replace />;
 }
 
-/** `/login` and `/signup` redirect to `/` when already signed in (SPEC §2). */
+/**
+ * `/login` and `/signup` redirect to `/` when already signed in (PRODUCT §2). This is also the way in
+ * after a sign-in here or in another tab, so the task screen is told to focus its input (PRODUCT §10.9).
+ */
 export function RequireGuest({ children }: { children: ReactNode }) {
   const { user } = useCurrentUser();
-  return user ? <Navigate to="/" replace /> : children;
+  return user ? <Navigate to="/" replace state={AFTER_SIGN_IN_STATE} /> : children;
 }

@@ -1,11 +1,10 @@
+import { LogoutIcon, useLogout } from '@tm/web-platform';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../auth/use-current-user';
-import { useLogout } from '../auth/use-logout';
 import { ThemeToggle } from '../theme/theme-toggle';
-import { LogoutIcon } from '../../components/icons';
 import './app-header.css';
 
-/** Product title, theme toggle and (when signed in) the logout button (SPEC §2 Header). */
+/** Product title, theme toggle and (when signed in) the logout button (docs/PRODUCT.md §2 Header). */
 export function AppHeader() {
   const { user } = useCurrentUser();
   const logout = useLogout();

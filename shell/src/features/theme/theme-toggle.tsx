@@ -1,7 +1,7 @@
-import { MoonIcon, SunIcon } from '../../components/icons';
+import { MoonIcon, SunIcon } from '@tm/web-platform';
 import { useTheme } from './theme';
 
-/** Header button titled "Switch to light mode" / "Switch to dark mode" (SPEC §2 Header). */
+/** Header button titled "Switch to light mode" / "Switch to dark mode" (PRODUCT §2 Header). */
 export function ThemeToggle() {
   const { theme, toggle } = useTheme();
   const label = theme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode';

@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 
 export type Theme = 'light' | 'dark';
 
-/** SPEC §3 Local preference: key `theme`, value "light" or "dark"; light by default (§9). */
+/** PRODUCT §3 Local preference: key `theme`, value "light" or "dark"; light by default (§9). */
 export const THEME_STORAGE_KEY = 'theme';
 
 /** The theme on the document root: index.html's inline script sets it before first paint. */

@@ -1,34 +1,31 @@
-import { currentUserQuery, errorMessage } from '@tm/api-client';
+import { currentUserQuery } from '@tm/api-client';
+import { AFTER_SIGN_IN_STATE, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router-dom';
 
 interface SessionMutationOptions<TVariables> {
   mutationFn: (variables: TVariables) => Promise<{ message: string }>;
-  /** Toast text when the server gives no message (network error, timeout): SPEC §8. */
-  fallback: string;
-  /** Where to go once the session changed; stays put when absent. */
-  redirectTo?: string;
+  /** Where to go once signed in. */
+  redirectTo: string;
 }
 
 /**
- * A call that changes who is signed in (login, signup, logout). SPEC §3/§4/§8: the server's message is
- * toasted, the current-user check is refreshed through its own query key, and a failure toasts the server's
- * message or `fallback`. The refresh is awaited so route guards know the new user before the navigation,
- * and the mutation stays pending until then (the button keeps its "…ing" label).
+ * A call that signs someone in (login, signup). docs/PRODUCT.md §3/§4: the server's message is toasted and
+ * the current-user check refreshed through its own query key. The refresh is awaited so the route guards
+ * know the new user before the navigation, and the mutation stays pending until then (the button keeps its
+ * "…ing" label). A failure is shown by the form itself, next to what it concerns (PRODUCT §10.7), never as
+ * a second toast.
  */
-export function useSessionMutation<TVariables = void>({ mutationFn, fallback, redirectTo }: SessionMutationOptions<TVariables>) {
+export function useSessionMutation<TVariables>({ mutationFn, redirectTo }: SessionMutationOptions<TVariables>) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
+    mutationKey: ['user', 'session'],
     mutationFn,
     onSuccess: async ({ message }) => {
-      toast.success(message);
+      notifySuccess(message);
       await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });
-      if (redirectTo) await navigate(redirectTo, { replace: true });
-    },
-    onError: (error) => {
-      toast.error(errorMessage(error, fallback));
+      await navigate(redirectTo, { replace: true, state: AFTER_SIGN_IN_STATE });
     },
   });
 }

@@ -5,7 +5,7 @@ import { LoginErrorBanner } from './login-error-banner';
 import { TextField } from './text-field';
 import './auth-form.css';
 
-/** The Login screen (SPEC §2): email and password, native `required` validation only (SPEC §5). */
+/** The Login screen (PRODUCT §2): email and password, native `required` validation only (PRODUCT §5). */
 export function LoginForm({ headingId }: { headingId: string }) {
   const { mutate, isPending, error } = useLogin();
 

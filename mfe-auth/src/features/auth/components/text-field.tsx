@@ -3,17 +3,37 @@ import { useId, type InputHTMLAttributes } from 'react';
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
   label: string;
   name: string;
+  /** Shown under the field from the start, e.g. the password rules. */
+  hint?: string;
+  /** What is wrong with the value, in plain words; the field is marked invalid while it is set. */
+  error?: string;
 }
 
-/** A labelled input of the auth forms: the label is tied to the input, so clicking it focuses the field. */
-export function TextField({ label, ...input }: TextFieldProps) {
+/**
+ * A labelled input of the auth forms: the label is tied to the input, so clicking it focuses the field; the
+ * hint and the error are tied to it too (aria-describedby), so a screen reader reads them with the field.
+ */
+export function TextField({ label, hint, error, ...input }: TextFieldProps) {
   const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [error && errorId, hint && hintId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="auth-form__field">
       <label className="auth-form__label" htmlFor={id}>
         {label}
       </label>
-      <input className="auth-form__input" id={id} {...input} />
+      <input className="auth-form__input" id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {error && (
+        <p className="auth-form__field-error" id={errorId}>
+          {error}
+        </p>
+      )}
+      {hint && (
+        <p className="auth-form__hint" id={hintId}>
+          {hint}
+        </p>
+      )}
     </div>
   );
 }

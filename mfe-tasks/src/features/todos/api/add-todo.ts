@@ -1,27 +1,38 @@
-import { addTodo } from '@tm/api-client';
+import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError, todosQuery } from '@tm/api-client';
+import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import { refetchTodosAfterLastMutation, TODO_MUTATION_KEY } from './get-todos';
 
-/** SPEC §8: the one fixed message of a failed add. */
+/** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
 export const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
 
+interface AddTodoCallbacks {
+  /** The server took the title: the form clears what was submitted and plays its sound. */
+  onAdded?: (title: string) => void;
+  /** The server refused the title: its message belongs next to the input (PRODUCT §10.7). */
+  onRefused?: (message: string) => void;
+}
+
 /**
- * Adds a task. No client-side validation (SPEC §5): an empty title goes to the server, which refuses it.
- * The server's message is toasted on success; `onAdded` lets the form clear itself and play its sound.
+ * Adds a task. The new task goes into the list from the server's answer at once, then the list is refetched
+ * (PRODUCT §4). A failure says why: a refused title next to the input, offline or timeout in their own
+ * words, anything else with the fixed message of PRODUCT §8; a 401 is the platform's to handle.
  */
-export function useAddTodo({ onAdded }: { onAdded?: () => void } = {}) {
+export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'add'],
     mutationFn: (title: string) => addTodo(title),
-    onSuccess: (response) => {
-      toast.success(response.message);
-      onAdded?.();
+    onSuccess: ({ message, todo }, title) => {
+      queryClient.setQueryData(todosQuery().queryKey, (todos) => (todos && !todos.some((t) => t._id === todo._id) ? [todo, ...todos] : todos));
+      notifySuccess(message);
+      onAdded?.(title);
     },
     onError: (error) => {
       console.error('Adding the task failed', error);
-      toast.error(ADD_FAILED_MESSAGE);
+      if (isSessionEnded(error)) return;
+      if (isValidationError(error) && onRefused) onRefused(errorMessage(error, ADD_FAILED_MESSAGE));
+      else notifyError(isOffline(error) || isTimeout(error) ? describeError(error, ADD_FAILED_MESSAGE) : ADD_FAILED_MESSAGE);
     },
     onSettled: () => refetchTodosAfterLastMutation(queryClient),
   });

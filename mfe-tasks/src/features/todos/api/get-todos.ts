@@ -17,13 +17,23 @@ export function orderTodos(todos: Todo[]): Todo[] {
   );
 }
 
-/** The signed-in user's tasks, pinned first. SPEC §7: never retried (the query options say so). */
+/** The signed-in user's tasks, pinned first. docs/PRODUCT.md §7: never retried (the query options say so). */
 export function useTodos() {
   return useQuery({ ...todosQuery(), select: orderTodos });
 }
 
+/** Whether the cached list still holds the task (a delete removes it at once). */
+export function hasTodo(queryClient: QueryClient, todoId: string): boolean {
+  return Boolean(queryClient.getQueryData(todosQuery().queryKey)?.some((todo) => todo._id === todoId));
+}
+
+/** Replaces fields of one cached task; never adds a task that is no longer there. */
+export function patchCachedTodo(queryClient: QueryClient, todoId: string, patch: Partial<Todo>): void {
+  queryClient.setQueryData(todosQuery().queryKey, (todos) => todos?.map((todo) => (todo._id === todoId ? { ...todo, ...patch } : todo)));
+}
+
 /**
- * Refetches the list after a mutation (SPEC §4), unless another task mutation is still running: that one
+ * Refetches the list after a mutation (PRODUCT §4), unless another task mutation is still running: that one
  * refetches when it settles, and an earlier refetch would overwrite its optimistic change with stale data.
  */
 export function refetchTodosAfterLastMutation(queryClient: QueryClient): Promise<void> | undefined {

@@ -1,43 +1,106 @@
-import { useId, useState, type FormEvent } from 'react';
+import { LIMITS, todoTitleProblem } from '@tm/contracts';
+import { isAfterSignIn } from '@tm/web-platform';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useLocation } from 'react-router-dom';
 import { useAddTodo } from '../api/add-todo';
 import { SOUNDS } from '../constants';
 import { useSound } from '../hooks/use-sound';
 
-/** The new-task form. SPEC §5: no client-side validation, the server decides (an empty title is sent). */
-export function AddTaskForm() {
+/** The length counter shows from here on (docs/PRODUCT.md §10.7). */
+export const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
+
+/** What remains in the input once `submitted` was added: only the submitted text goes. */
+export function afterAdded(current: string, submitted: string): string {
+  if (current === submitted) return '';
+  return current.startsWith(submitted) ? current.slice(submitted.length).trimStart() : current;
+}
+
+/**
+ * The new-task form. One submission at a time: a double click, a repeated Enter or a click while an add is
+ * on its way adds one task. A title the server would refuse (empty, only invisible characters, too long)
+ * is refused here with the same words and no request (PRODUCT §10.2, §10.7); what the server refuses anyway
+ * shows next to the input too, until the text changes.
+ */
+export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement | null> }) {
   const inputId = useId();
+  const problemId = useId();
+  const counterId = useId();
   const [title, setTitle] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const submitting = useRef(false);
   const playAdded = useSound(SOUNDS.added);
   const add = useAddTodo({
-    onAdded: () => {
+    onAdded: (submitted) => {
       playAdded();
-      setTitle('');
+      setTitle((current) => afterAdded(current, submitted));
     },
+    onRefused: setProblem,
   });
+
+  // After a sign-in or sign-up the person came here to write a task (PRODUCT §10.9).
+  const { state } = useLocation();
+  useEffect(() => {
+    if (isAfterSignIn(state)) inputRef.current?.focus();
+  }, [state, inputRef]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // A second press while the first is on its way would add the task twice.
-    if (!add.isPending) add.mutate(title);
+    if (submitting.current) return;
+    const refused = todoTitleProblem(title);
+    if (refused) {
+      setProblem(refused);
+      inputRef.current?.focus();
+      return;
+    }
+    submitting.current = true;
+    add
+      .mutateAsync(title)
+      .catch(() => undefined)
+      .finally(() => {
+        submitting.current = false;
+      });
   };
 
+  const pending = add.isPending;
+  const describedBy = [problem && problemId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
   return (
-    <form className="tasks-form" onSubmit={submit} aria-busy={add.isPending}>
+    <form className="tasks-form" onSubmit={submit} aria-busy={pending} noValidate>
       <label htmlFor={inputId} className="visually-hidden">
         New task
       </label>
-      <input
-        id={inputId}
-        className="tasks-form__input"
-        type="text"
-        autoComplete="off"
-        placeholder="What would you like to accomplish?"
-        value={title}
-        onChange={(event) => setTitle(event.target.value)}
-      />
-      <button type="submit" className="tasks-button">
-        Add Task
+      <div className="tasks-form__field">
+        <input
+          ref={inputRef}
+          id={inputId}
+          className="tasks-form__input"
+          type="text"
+          autoComplete="off"
+          dir="auto"
+          maxLength={LIMITS.todoTitle.max}
+          placeholder="What would you like to accomplish?"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={describedBy}
+          value={title}
+          onChange={(event) => {
+            setTitle(event.target.value);
+            setProblem(null);
+          }}
+        />
+        {title.length >= COUNTER_FROM && (
+          <span id={counterId} className="tasks-form__counter">
+            {title.length}/{LIMITS.todoTitle.max}
+          </span>
+        )}
+      </div>
+      <button type="submit" className="tasks-button tasks-form__submit" aria-disabled={pending || undefined}>
+        {pending && <span className="tasks-spinner" aria-hidden="true" />}
+        {pending ? 'Adding…' : 'Add Task'}
       </button>
+      {problem && (
+        <p id={problemId} className="tasks-form__problem" role="alert">
+          {problem}
+        </p>
+      )}
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { CheckIcon } from '@tm/web-platform';
 import type { CSSProperties } from 'react';
 import Confetti from 'react-confetti';
 import { ErrorBoundary } from 'react-error-boundary';
@@ -25,12 +26,25 @@ function ConfettiOverlay({ burst }: { burst: number }) {
   );
 }
 
+/** The still cue that replaces confetti under `prefers-reduced-motion` (docs/PRODUCT.md §10.9): nothing moves. */
+function SuccessCue() {
+  return (
+    <div className="tasks-success-cue" style={overlayStyle} aria-hidden="true" data-testid="success-cue">
+      <span className="tasks-success-cue__badge">
+        <CheckIcon size={40} />
+      </span>
+    </div>
+  );
+}
+
 /**
- * The completion celebration (SPEC §2, §4): a full-screen overlay that ignores pointer events, shown while
- * the trigger counter is above zero. A browser without a 2D canvas simply gets no confetti.
+ * The completion celebration (PRODUCT §2, §4): a full-screen overlay that ignores pointer events, shown while
+ * the trigger counter is above zero; a still success cue instead when the user asks for reduced motion. A
+ * browser without a 2D canvas simply gets no confetti.
  */
-export function Celebration({ count }: { count: number }) {
+export function Celebration({ count, reducedMotion }: { count: number; reducedMotion: boolean }) {
   if (count <= 0) return null;
+  if (reducedMotion) return <SuccessCue />;
   return (
     <ErrorBoundary fallback={null} onError={(error) => console.info('Confetti is unavailable', error)}>
       <ConfettiOverlay burst={count} />

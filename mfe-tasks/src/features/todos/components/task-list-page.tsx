@@ -1,7 +1,8 @@
-import { domAnimation, LazyMotion, MotionConfig } from 'framer-motion';
+import { domAnimation, LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
+import { useRef } from 'react';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
-import { ILLUSTRATION_SRC } from '../constants';
+import { CONFETTI, ILLUSTRATION_SRC, SUCCESS_CUE_MS } from '../constants';
 import { useCelebration } from '../hooks/use-celebration';
 import { AddTaskForm } from './add-task-form';
 import { Celebration } from './celebration';
@@ -20,11 +21,13 @@ function encouragement(todos: { completed: boolean }[]): string {
   return `You have ${left} ${left === 1 ? 'task' : 'tasks'} left. Keep going!`;
 }
 
-/** The task list screen (SPEC §2): greeting, encouragement, illustration, new-task form and the list. */
+/** The task list screen (docs/PRODUCT.md §2): greeting, encouragement, illustration, new-task form and the list. */
 export function TaskListPage({ headingId }: TaskListPageProps) {
   const fullName = useFullName();
   const todos = useTodos();
-  const { count, celebrate } = useCelebration();
+  const reducedMotion = useReducedMotion() ?? false;
+  const { count, celebrate } = useCelebration(reducedMotion ? SUCCESS_CUE_MS : CONFETTI.visibleMs);
+  const input = useRef<HTMLInputElement>(null);
 
   return (
     // LazyMotion + `m` components load only the DOM animation features the list uses (smaller bundle);
@@ -42,13 +45,14 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
             </div>
             <img className="tasks-page__illustration" src={ILLUSTRATION_SRC} alt="" width={240} height={180} />
           </header>
-          <AddTaskForm />
+          <AddTaskForm inputRef={input} />
           {todos.isPending && (
             <p role="status" className="tasks-page__status">
               Loading your tasks…
             </p>
           )}
-          {todos.isError && (
+          {/* A failed refetch keeps the list on screen (offline, a hiccup): only a list never loaded is an error. */}
+          {todos.isError && !todos.data && (
             <div role="alert" className="tasks-page__error">
               <p>We could not load your tasks.</p>
               <button type="button" className="tasks-button" onClick={() => void todos.refetch()}>
@@ -56,8 +60,8 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
               </button>
             </div>
           )}
-          {todos.data && <TaskList todos={todos.data} onCompleted={celebrate} />}
-          <Celebration count={count} />
+          {todos.data && <TaskList todos={todos.data} onCompleted={celebrate} inputRef={input} />}
+          <Celebration count={count} reducedMotion={reducedMotion} />
         </div>
       </MotionConfig>
     </LazyMotion>

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { CONFETTI } from '../constants';
 
 /**
- * The confetti trigger of SPEC §4: a counter that each completion raises. The celebration shows while it
- * is above zero and is reset 3000 ms after the last trigger (SPEC §9).
+ * The confetti trigger of PRODUCT §4: a counter that each completion raises. The celebration shows while it
+ * is above zero and is reset 3000 ms after the last trigger (PRODUCT §9).
  */
 export function useCelebration(visibleMs: number = CONFETTI.visibleMs): { count: number; celebrate: () => void } {
   const [count, setCount] = useState(0);

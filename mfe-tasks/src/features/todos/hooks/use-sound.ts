@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 
 /**
  * A function that plays the sound at `src`. The audio element is created after mount (preload auto) or on
- * the first play, whichever comes first. SPEC §8: when the file fails to load or the browser refuses to
+ * the first play, whichever comes first. PRODUCT §8: when the file fails to load or the browser refuses to
  * play it, the sound is silently disabled for this `src` and only logged.
  */
 export function useSound(src: string): () => void {

@@ -1,7 +1,7 @@
 import { Toaster } from 'react-hot-toast';
 
 /**
- * Notifications as configured for the product (SPEC §2, §4, §9): bottom-left, at most 350 px wide,
+ * Notifications as configured for the product (docs/PRODUCT.md §2, §4, §9): bottom-left, at most 350 px wide,
  * 4000 ms for blank/error/custom, 2000 ms for success, unlimited for loading; a dismissed toast is removed
  * after 1000 ms. The limit of 20 kept toasts is react-hot-toast's own (TOAST_LIMIT = 20).
  */

@@ -1,0 +1,137 @@
+import type { Page } from 'playwright-core';
+import { openSession, useBrowser } from './browser.js';
+import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, serverTitles, signUp, toastWith, xsrfHeaders } from './app.js';
+
+// Issue #7: ended sessions, several tabs, offline and timeouts (docs/PRODUCT.md §10.3, §10.4, §10.8).
+
+const browser = useBrowser();
+
+/** Counts the requests a page makes to one API path. */
+function countRequests(page: Page, path: string): { count: () => number } {
+  let count = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === path) count += 1;
+  });
+  return { count: () => count };
+}
+
+describeInBrowser('sessions, tabs and the network', () => {
+  it('sends the other tabs to /login at once on logout, and back to / on sign-in', async () => {
+    const { page: first, context } = await openSession(browser());
+    const account = await signUp(first, 'Two Tabs');
+    const second = await context.newPage();
+    await second.goto('/');
+    await second.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
+
+    const started = Date.now();
+    await first.getByTitle('Logout').click();
+    await second.waitForURL('**/login', { timeout: 2000 });
+    console.log(`other tab on /login ${Date.now() - started} ms after the click`);
+    // The other tab forgot the tasks: nothing of the list is left in the page.
+    expect(await second.locator('li[data-todo-id]').count()).toBe(0);
+
+    await first.getByLabel('Email').fill(account.email);
+    await first.getByLabel('Password').fill(account.password);
+    await first.getByRole('button', { name: 'Sign In' }).click();
+    await first.waitForURL((url) => url.pathname === '/');
+    await second.waitForURL((url) => url.pathname === '/', { timeout: 2000 });
+    await second.getByText('Hello, Two Tabs!').waitFor();
+    await context.close();
+  });
+
+  it('handles a session that ended elsewhere: the next call sends the page to /login with a message', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Revoked User');
+    await addTask(page, 'Still here');
+    // The session ends on the server without this page being told (expiry, revocation, another device).
+    await page.request.post('/api/user/logout', { headers: await xsrfHeaders(page) });
+    const played: string[] = [];
+    await page.exposeFunction('__recordPlay', (src: string) => played.push(src));
+    await page.evaluate(() => {
+      HTMLMediaElement.prototype.play = function play() {
+        (window as unknown as { __recordPlay: (src: string) => void }).__recordPlay(this.src);
+        return Promise.resolve();
+      };
+    });
+    await row(page, 'Still here').getByRole('checkbox').click();
+    await page.waitForURL('**/login', { timeout: 3000 });
+    await toastWith(page, 'Your session has ended. Please sign in again.').waitFor();
+    expect(await toastWith(page, /Not signed in|Failed/).count()).toBe(0);
+    expect(played.filter((src) => src.endsWith('/success.mp3'))).toEqual([]);
+    expect(await page.locator('canvas').count()).toBe(0);
+    await context.close();
+  });
+
+  it('brings a change from one tab to the other within a second, with one refetch; and catches up on focus', async () => {
+    const { page: first, context } = await openSession(browser());
+    await signUp(first, 'Tab Sync');
+    const second = await context.newPage();
+    await second.goto('/');
+    await second.getByText('No tasks').waitFor();
+    const fetches = countRequests(second, '/api/todo/fetch-todo');
+
+    const started = Date.now();
+    await addTask(first, 'Made in the first tab');
+    await row(second, 'Made in the first tab').waitFor({ timeout: 1000 + (Date.now() - started) });
+    await second.waitForTimeout(500);
+    expect(fetches.count()).toBe(1);
+
+    // A change from another device reaches this tab when it gets the focus back.
+    await addTasksViaApi(first, ['Made on the phone']);
+    await second.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await row(second, 'Made on the phone').waitFor({ timeout: 2000 });
+    await context.close();
+  });
+
+  it('says when the browser is offline, fails offline actions at once and replays nothing', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Offline User');
+    await addTask(page, 'Written online');
+    const adds = countRequests(page, '/api/todo/add-todo');
+
+    await context.setOffline(true);
+    const banner = page.getByRole('status').filter({ hasText: "You're offline." });
+    await banner.waitFor({ timeout: 1000 });
+
+    let started = Date.now();
+    await newTaskInput(page).fill('Written offline');
+    await newTaskInput(page).press('Enter');
+    await toastWith(page, "You're offline. Check your connection and try again.").waitFor({ timeout: 1000 });
+    console.log(`offline add answered in ${Date.now() - started} ms`);
+    expect(await newTaskInput(page).inputValue()).toBe('Written offline');
+
+    started = Date.now();
+    // The box ticks at once, then goes back when the call fails.
+    await row(page, 'Written online').getByRole('checkbox').click();
+    await page.waitForFunction(() => !(document.querySelector('li[data-todo-id] input[type=checkbox]') as HTMLInputElement).checked, undefined, { timeout: 1000 });
+    expect(await page.locator('canvas').count()).toBe(0);
+
+    await page.getByTitle('Logout').click();
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    await context.setOffline(false);
+    await banner.waitFor({ state: 'hidden' });
+    await page.waitForTimeout(1500);
+    // Nothing replayed: no add, no tick, no logout.
+    expect(adds.count()).toBe(0);
+    expect(await serverTitles(page)).toEqual(['Written online']);
+    expect((await page.request.get('/api/user/me')).status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await context.close();
+  });
+
+  it('gives up after the 10 s timeout with a message instead of hanging', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Patient User');
+    await page.route('**/api/todo/add-todo', () => undefined); // never answered
+    await newTaskInput(page).fill('Slow network task');
+    await newTaskInput(page).press('Enter');
+    await page.getByRole('button', { name: 'Adding…' }).waitFor();
+    const started = Date.now();
+    await toastWith(page, 'The server did not answer in time. Please try again.').waitFor({ timeout: 12_000 });
+    console.log(`timeout message after ${Date.now() - started} ms of waiting`);
+    await page.getByRole('button', { name: 'Add Task' }).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,138 @@
+import { openSession, useBrowser } from './browser.js';
+import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, seriousAxeViolations, serverTitles, signUp, snapshot, toastWith } from './app.js';
+
+// Issue #7: long lists, one action one request, honest feedback and explained errors (docs/PRODUCT.md §10).
+
+const browser = useBrowser();
+
+describeInBrowser('the task screen under real use', () => {
+  it('shows all 300 tasks, usable, within 3 s of the list arriving; no invisible row takes the focus', async () => {
+    const { page, context } = await openSession(browser(), { width: 375, height: 740 });
+    await signUp(page, 'Long List');
+    await addTasksViaApi(page, Array.from({ length: 300 }, (_, i) => `Task number ${i + 1}`));
+
+    const listArrived = page.waitForResponse((response) => response.url().endsWith('/api/todo/fetch-todo'));
+    await page.reload();
+    await listArrived;
+    const arrivedAt = Date.now();
+    // While the rows come in, any row that cannot be seen yet is inert: not focusable, not clickable.
+    await page.locator('li[data-todo-id]').first().waitFor({ state: 'attached' });
+    console.log(`first row in the page ${Date.now() - arrivedAt} ms after the list arrived`);
+    const hiddenButLive = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLLIElement>('li[data-todo-id]')).filter((li) => Number(getComputedStyle(li).opacity) < 0.05 && !li.inert).length,
+    );
+    expect(hiddenButLive).toBe(0);
+    await page.waitForFunction(
+      () => {
+        const rows = Array.from(document.querySelectorAll<HTMLLIElement>('li[data-todo-id]'));
+        return rows.length === 300 && rows.every((li) => getComputedStyle(li).opacity === '1' && !li.inert);
+      },
+      undefined,
+      { timeout: 10_000, polling: 50 },
+    );
+    const allVisibleMs = Date.now() - arrivedAt;
+    console.log(`300 tasks all visible and usable ${allVisibleMs} ms after the list arrived`);
+    expect(allVisibleMs).toBeLessThan(3000);
+    // The last row works: tick it.
+    await page.getByRole('checkbox', { name: 'Mark “Task number 1” as completed' }).check();
+    await toastWith(page, 'Task updated successfully').waitFor();
+    await snapshot(page, 'tasks-300-small', { fullPage: false });
+    await context.close();
+  });
+
+  it('adds one task for a double click or a repeated Enter, shows the pending state and keeps what was typed meanwhile', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Double Clicker');
+    const adds: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/todo/add-todo')) adds.push(request.postData() ?? '');
+    });
+
+    await newTaskInput(page).fill('Buy oat milk');
+    await page.getByRole('button', { name: 'Add Task' }).dblclick();
+    await row(page, 'Buy oat milk').waitFor();
+    await newTaskInput(page).fill('Call the bank');
+    await newTaskInput(page).press('Enter');
+    await newTaskInput(page).press('Enter');
+    await newTaskInput(page).press('Enter');
+    await row(page, 'Call the bank').waitFor();
+    await page.waitForTimeout(500);
+    expect(adds).toHaveLength(2);
+    expect(await serverTitles(page)).toEqual(['Call the bank', 'Buy oat milk']);
+
+    // An add that takes a while: "Adding…", and text typed meanwhile survives the success.
+    await page.route('**/api/todo/add-todo', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await newTaskInput(page).fill('Water the plants');
+    await newTaskInput(page).press('Enter');
+    await page.getByRole('button', { name: 'Adding…' }).waitFor();
+    await newTaskInput(page).press('End');
+    await newTaskInput(page).pressSequentially(' and the garden');
+    await page.getByRole('button', { name: 'Add Task' }).waitFor();
+    await row(page, 'Water the plants').waitFor();
+    expect(await newTaskInput(page).inputValue()).toBe('and the garden');
+    await page.unroute('**/api/todo/add-todo');
+
+    // Enter on an empty input right after an add: refused in the form, no request.
+    await newTaskInput(page).fill('');
+    await newTaskInput(page).press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Enter a task before adding it.' }).waitFor();
+    expect(adds).toHaveLength(3);
+    await context.close();
+  });
+
+  it('explains a refused title next to the input: too long, blank or invisible, with a counter near the limit', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Careful Writer');
+    const input = newTaskInput(page);
+    expect(await input.getAttribute('maxlength')).toBe('500');
+    await input.fill('x'.repeat(450));
+    await page.getByText('450/500').waitFor();
+
+    // 501 characters (the maxlength removed, as a paste through an old browser would): the length message.
+    await input.evaluate((element) => element.removeAttribute('maxlength'));
+    await input.fill('y'.repeat(501));
+    await page.getByRole('button', { name: 'Add Task' }).click();
+    const problem = page.getByRole('alert').filter({ hasText: 'A task can be at most 500 characters long.' });
+    await problem.waitFor();
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
+    expect(describedBy.split(' ')).toContain(await problem.getAttribute('id'));
+    await snapshot(page, 'tasks-title-too-long');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // It stays until the input changes.
+    await page.waitForTimeout(4500);
+    expect(await problem.count()).toBe(1);
+    await input.fill('   ');
+    expect(await problem.count()).toBe(0);
+    await page.getByRole('button', { name: 'Add Task' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter a task before adding it.' }).waitFor();
+    await input.fill('\u200B\u200B');
+    await input.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Enter a task before adding it.' }).waitFor();
+    expect(await serverTitles(page)).toEqual([]);
+    // No "Failed to add task" toast for any of them: the message says what to fix.
+    expect(await toastWith(page, /Failed to add task/).count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows the server message of every add, update and delete, once for a burst', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Busy Bee');
+    await addTasksViaApi(page, ['One', 'Two', 'Three', 'Four']);
+    await page.reload();
+    await row(page, 'Four').waitFor();
+    await page.waitForTimeout(1500);
+    for (const title of ['One', 'Two', 'Three', 'Four']) await row(page, title).getByRole('checkbox').check();
+    await toastWith(page, 'Task updated successfully').first().waitFor();
+    await page.waitForTimeout(300);
+    expect(await toastWith(page, 'Task updated successfully').count()).toBe(1);
+    await row(page, 'One').getByRole('button', { name: 'Delete “One”' }).click();
+    await toastWith(page, 'Task deleted successfully').waitFor();
+    await addTask(page, 'Five');
+    await toastWith(page, 'Task added successfully').waitFor();
+    await context.close();
+  });
+});

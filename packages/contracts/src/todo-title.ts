@@ -1,0 +1,40 @@
+import { LIMITS } from './limits.js';
+
+/**
+ * The rules of a task title, in one dependency-free place (no zod: browser bundles import it to check a
+ * title before sending it, and the server's `TodoTitle` schema applies the very same function).
+ */
+
+/** Shown when the title is empty, white space only, or made only of characters nobody can see. */
+export const TODO_TITLE_EMPTY_MESSAGE = 'Enter a task before adding it.';
+
+/** Shown when the trimmed title is longer than {@link LIMITS}.todoTitle.max. */
+export const TODO_TITLE_TOO_LONG_MESSAGE = `A task can be at most ${LIMITS.todoTitle.max} characters long.`;
+
+/**
+ * One character that shows something: anything but white space, control (Cc) and format (Cf: zero-width
+ * space, ZWJ/ZWNJ, bidi marks, U+FEFF, U+2060…) characters, separators (Z), Unicode's default-ignorable code
+ * points (variation selectors, soft hyphen, and the blank "fillers" that are formally letters or marks:
+ * U+115F/U+1160 Hangul choseong/jungseong fillers, U+3164 Hangul filler, U+FFA0 half-width Hangul filler,
+ * U+034F combining grapheme joiner) and U+2800 (braille blank). The fillers are also listed by hand, except
+ * U+034F: a combining mark inside a character class reads as one combined with the character before it.
+ * A single class searched once, so the check stays linear however long the title is.
+ */
+const VISIBLE = /[^\s\p{Cc}\p{Cf}\p{Z}\p{Default_Ignorable_Code_Point}\u115F\u1160\u3164\uFFA0\u2800]/u;
+
+/** The title as the server stores it: trimmed of white space at both ends (String.prototype.trim). */
+export function todoTitleValue(raw: string): string {
+  return raw.trim();
+}
+
+/**
+ * What is wrong with `raw` as a task title, in words for the person who typed it, or `null` when it is
+ * fine. After trimming, a title must have 1 to 500 characters (JS string length, as zod's `.max` counts)
+ * and at least one visible character; visible text with zero-width characters inside is accepted.
+ */
+export function todoTitleProblem(raw: string): string | null {
+  const title = todoTitleValue(raw);
+  if (title.length < LIMITS.todoTitle.min || !VISIBLE.test(title)) return TODO_TITLE_EMPTY_MESSAGE;
+  if (title.length > LIMITS.todoTitle.max) return TODO_TITLE_TOO_LONG_MESSAGE;
+  return null;
+}

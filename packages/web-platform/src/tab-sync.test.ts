@@ -1,0 +1,229 @@
+import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodos, todosQuery, type PublicUser, type Todo } from '@tm/api-client';
+import { MutationObserver, QueryObserver, type QueryClient } from '@tanstack/react-query';
+import { waitFor } from '@testing-library/react';
+import { signUpNewUser } from '@tm/web-test-support';
+import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads';
+import { createQueryClient } from './query-client';
+import { TAB_CHANNEL, TODOS_REFETCH_COALESCE_MS, connectTabs, type TabMessage } from './tab-sync';
+
+/**
+ * Two QueryClients in one jsdom, each connected with connectTabs, stand for two tabs of one browser. They
+ * share jsdom's cookie jar, so a refetch in "tab 2" sees the session "tab 1" made on the real gateway.
+ *
+ * jsdom (as jest-environment-jsdom sets it up) has no BroadcastChannel; Node's, from worker_threads, is
+ * the same standard and delivers between instances of one thread, so it is installed for these tests.
+ */
+const jsdomHasBroadcastChannel = typeof globalThis.BroadcastChannel !== 'undefined';
+
+const userKey = currentUserQuery().queryKey;
+const todosKey = todosQuery().queryKey;
+const someTodo: Todo = {
+  _id: '0123456789abcdef01234567',
+  title: 'seen before',
+  completed: false,
+  isPinned: false,
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+};
+
+const settle = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function signedInUser(): Promise<PublicUser> {
+  await signUpNewUser();
+  const me = await fetchCurrentUser();
+  if (!me) throw new Error('the signup did not sign in');
+  return me;
+}
+
+describe('connectTabs without BroadcastChannel', () => {
+  it('is a no-op that still returns a disconnect function (tabs then catch up on focus only)', () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'BroadcastChannel');
+    delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
+    try {
+      expectNoOp();
+    } finally {
+      if (saved) Object.defineProperty(globalThis, 'BroadcastChannel', saved);
+    }
+  });
+
+  function expectNoOp() {
+    const tab = createQueryClient();
+    tab.setQueryData(userKey, { _id: '0123456789abcdef0123456a', fullName: 'A', email: 'a@example.com' } as PublicUser);
+    const disconnect = connectTabs(tab);
+    expect(typeof disconnect).toBe('function');
+    tab.setQueryData(userKey, null);
+    expect(tab.getQueryData(userKey)).toBeNull();
+    expect(() => disconnect()).not.toThrow();
+  }
+});
+
+describe('connectTabs between two tabs', () => {
+  let tab1: QueryClient;
+  let tab2: QueryClient;
+  /** Every message on the channel, as a third tab would see it. */
+  let messages: TabMessage[];
+  let wire: BroadcastChannel;
+  let cleanups: (() => void)[];
+
+  beforeAll(() => {
+    if (!jsdomHasBroadcastChannel) globalThis.BroadcastChannel = NodeBroadcastChannel as unknown as typeof BroadcastChannel;
+  });
+  afterAll(() => {
+    if (!jsdomHasBroadcastChannel) delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
+  });
+
+  beforeEach(() => {
+    tab1 = createQueryClient();
+    tab2 = createQueryClient();
+    messages = [];
+    wire = new BroadcastChannel(TAB_CHANNEL);
+    wire.onmessage = (event: MessageEvent<TabMessage>) => messages.push(event.data);
+    cleanups = [];
+  });
+  afterEach(() => {
+    for (const cleanup of cleanups.reverse()) cleanup();
+    wire.close();
+    tab1.clear();
+    tab2.clear();
+  });
+
+  function connect(...tabs: QueryClient[]): (() => void)[] {
+    const disconnects = tabs.map((tab) => connectTabs(tab));
+    cleanups.push(...disconnects);
+    return disconnects;
+  }
+
+  it('a sign-out in tab 1 signs tab 2 out and drops its tasks; tab 2 does not echo it', async () => {
+    const me = await signedInUser();
+    tab1.setQueryData(userKey, me);
+    tab2.setQueryData(userKey, me);
+    tab2.setQueryData(todosKey, [someTodo]);
+    connect(tab1, tab2);
+
+    tab1.setQueryData(userKey, null);
+
+    await waitFor(() => expect(tab2.getQueryData(userKey)).toBeNull());
+    expect(tab2.getQueryCache().find({ queryKey: todosKey })).toBeUndefined();
+    await settle(100);
+    expect(messages).toEqual([{ type: 'signed-out' }]);
+  });
+
+  it('a sign-in in tab 1 makes tab 2 drop the old tasks and check the current user again; no echo', async () => {
+    tab1.setQueryData(userKey, null);
+    tab2.setQueryData(userKey, null);
+    tab2.setQueryData(todosKey, [someTodo]);
+    connect(tab1, tab2);
+    // Tab 2 shows the current user (e.g. its route guard), so an invalidation refetches it for real.
+    const observer = new QueryObserver(tab2, currentUserQuery());
+    cleanups.push(observer.subscribe(() => undefined));
+    const invalidate = jest.spyOn(tab2, 'invalidateQueries');
+
+    const me = await signedInUser(); // the session cookie both tabs share
+    tab1.setQueryData(userKey, me);
+
+    await waitFor(() => expect(tab2.getQueryData(userKey)).toEqual(me));
+    expect(invalidate).toHaveBeenCalledTimes(1);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: userKey });
+    expect(tab2.getQueryCache().find({ queryKey: todosKey })).toBeUndefined();
+    await settle(100);
+    expect(messages).toEqual([{ type: 'signed-in' }]);
+  });
+
+  it('another user signing in (A then B) is announced as a sign-in as well', async () => {
+    const a = await signedInUser();
+    tab1.setQueryData(userKey, a);
+    tab2.setQueryData(userKey, a);
+    tab2.setQueryData(todosKey, [someTodo]);
+    connect(tab1, tab2);
+    const invalidate = jest.spyOn(tab2, 'invalidateQueries');
+
+    const b = await signedInUser();
+    tab1.setQueryData(userKey, b);
+
+    await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: userKey }));
+    expect(tab2.getQueryCache().find({ queryKey: todosKey })).toBeUndefined();
+    await settle(100);
+    expect(messages).toEqual([{ type: 'signed-in' }]);
+  });
+
+  it('still announces a later sign-out after a message arrived while this tab was already signed out', async () => {
+    const a = await signedInUser();
+    tab1.setQueryData(userKey, a);
+    tab2.setQueryData(userKey, a);
+    connect(tab1, tab2);
+    // Both tabs sign out on their own (each got its own 401): each hears the other while already out.
+    tab1.setQueryData(userKey, null);
+    tab2.setQueryData(userKey, null);
+    await settle(100);
+    messages.length = 0;
+
+    // Tab 2 signs in as B (tab 1, showing the current user, follows), then signs out: tab 1 must hear it.
+    const observer = new QueryObserver(tab1, currentUserQuery());
+    cleanups.push(observer.subscribe(() => undefined));
+    const b = await signedInUser();
+    tab2.setQueryData(userKey, b);
+    await waitFor(() => expect(tab1.getQueryData(userKey)).toEqual(b));
+    await settle(100);
+    tab2.setQueryData(userKey, null);
+    await waitFor(() => expect(tab1.getQueryData(userKey)).toBeNull());
+    expect(messages).toContainEqual({ type: 'signed-out' });
+  });
+
+  it('a burst of 3 task changes in tab 1 refetches the list of tab 2 once, after the burst', async () => {
+    await signedInUser();
+    connect(tab1, tab2);
+    let fetches = 0;
+    const observer = new QueryObserver(tab2, {
+      ...todosQuery(),
+      queryFn: (context) => {
+        fetches += 1;
+        return fetchTodos(context);
+      },
+    });
+    cleanups.push(observer.subscribe(() => undefined));
+    await waitFor(() => expect(observer.getCurrentResult().data).toEqual([]));
+    expect(fetches).toBe(1);
+
+    const add = (title: string) => new MutationObserver(tab1, { mutationKey: ['todos', 'add'], mutationFn: addTodo }).mutate(title);
+    await Promise.all([add('one'), add('two'), add('three')]);
+
+    await waitFor(() => expect(observer.getCurrentResult().data).toHaveLength(3));
+    await settle(TODOS_REFETCH_COALESCE_MS + 150);
+    expect(fetches).toBe(2);
+    expect(messages).toEqual([{ type: 'todos-changed' }, { type: 'todos-changed' }, { type: 'todos-changed' }]);
+  });
+
+  it('a failed task change, or a change that is not about tasks, tells the other tabs nothing', async () => {
+    await signedInUser();
+    connect(tab1, tab2);
+    const invalidate = jest.spyOn(tab2, 'invalidateQueries');
+
+    const refused = new MutationObserver(tab1, { mutationKey: ['todos', 'add'], mutationFn: addTodo }).mutate('\u200B');
+    await expect(refused).rejects.toMatchObject({ response: { status: 400 } });
+    await new MutationObserver(tab1, { mutationKey: ['user', 'check'], mutationFn: () => fetchCurrentUser() }).mutate();
+
+    await settle(TODOS_REFETCH_COALESCE_MS + 150);
+    expect(messages).toEqual([]);
+    expect(invalidate).not.toHaveBeenCalled();
+  });
+
+  it('after disconnecting, a tab neither follows nor announces anything', async () => {
+    const me = await signedInUser();
+    tab1.setQueryData(userKey, me);
+    tab2.setQueryData(userKey, me);
+    tab2.setQueryData(todosKey, [someTodo]);
+    const [disconnect1, disconnect2] = connect(tab1, tab2);
+    disconnect2!();
+
+    tab1.setQueryData(userKey, null);
+    await waitFor(() => expect(messages).toEqual([{ type: 'signed-out' }]));
+    await settle(100);
+    expect(tab2.getQueryData(userKey)).toEqual(me);
+    expect(tab2.getQueryData(todosKey)).toEqual([someTodo]);
+
+    disconnect1!();
+    tab1.setQueryData(userKey, me);
+    await settle(100);
+    expect(messages).toEqual([{ type: 'signed-out' }]);
+  });
+});

@@ -1,0 +1,81 @@
+import { currentUserQuery, todosQuery, type PublicUser } from '@tm/api-client';
+import { hashKey, type QueryClient } from '@tanstack/react-query';
+import { endSession } from './session.js';
+
+/** The BroadcastChannel every tab of the app shares (same origin only, by the platform's rules). */
+export const TAB_CHANNEL = 'task-manager';
+
+export type TabMessage = { type: 'signed-in' } | { type: 'signed-out' } | { type: 'todos-changed' };
+
+/** How long a burst of task changes in other tabs is gathered into one refetch here. */
+export const TODOS_REFETCH_COALESCE_MS = 150;
+
+type UserState = PublicUser | null | undefined;
+
+function transition(before: UserState, after: UserState): TabMessage | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  if (before && !after) return { type: 'signed-out' };
+  if (after && before?._id !== after._id) return { type: 'signed-in' };
+  return undefined;
+}
+
+/**
+ * Keeps the tabs of one browser in step (docs/PRODUCT.md §10.3, §10.8):
+ * - this tab's user going from signed in to signed out (logout, a 401) or the other way (login, signup) is
+ *   told to the other tabs, which follow at once: to /login, or from /login to `/`;
+ * - a task change that succeeded here makes the other tabs refetch their list, one refetch per burst.
+ * Returns the disconnect function. Without BroadcastChannel (old browsers) tabs catch up on focus only.
+ */
+export function connectTabs(queryClient: QueryClient): () => void {
+  if (typeof BroadcastChannel === 'undefined') return () => undefined;
+  const channel = new BroadcastChannel(TAB_CHANNEL);
+  const userKey = currentUserQuery().queryKey;
+  let user: UserState = queryClient.getQueryData(userKey);
+  // A change this tab makes because another tab said so is not announced back.
+  let echo: TabMessage['type'] | undefined;
+  let refetchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  channel.onmessage = (event: MessageEvent<TabMessage>) => {
+    switch (event.data?.type) {
+      case 'signed-out':
+        // The cache reports the change synchronously, so the flag covers exactly this change.
+        echo = 'signed-out';
+        endSession(queryClient);
+        echo = undefined;
+        break;
+      case 'signed-in':
+        echo = 'signed-in';
+        queryClient.removeQueries({ queryKey: todosQuery().queryKey });
+        void queryClient.invalidateQueries({ queryKey: userKey }).finally(() => {
+          if (echo === 'signed-in') echo = undefined;
+        });
+        break;
+      case 'todos-changed':
+        clearTimeout(refetchTimer);
+        refetchTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: todosQuery().queryKey }), TODOS_REFETCH_COALESCE_MS);
+        break;
+    }
+  };
+
+  const stopQueries = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.query.queryHash !== hashKey(userKey)) return;
+    const next = event.query.state.data as UserState;
+    const message = transition(user, next);
+    user = next;
+    if (!message) return;
+    if (echo === message.type) echo = undefined;
+    else channel.postMessage(message);
+  });
+
+  const stopMutations = queryClient.getMutationCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success') return;
+    if (event.mutation.options.mutationKey?.[0] === todosQuery().queryKey[0]) channel.postMessage({ type: 'todos-changed' } satisfies TabMessage);
+  });
+
+  return () => {
+    stopQueries();
+    stopMutations();
+    clearTimeout(refetchTimer);
+    channel.close();
+  };
+}
