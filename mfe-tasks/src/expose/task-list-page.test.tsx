@@ -1,9 +1,10 @@
-import { fetchTodos, login, logout } from '@tm/api-client';
+import { addTodo, fetchTodos, login, logout } from '@tm/api-client';
 import { renderPage, signUpNewUser } from '@tm/web-test-support';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import toast from 'react-hot-toast';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { playedSources, stubAudioPlay } from '../test/browser-stubs';
+import { goOffline, playedSources, stubAudioPlay } from '../test/browser-stubs';
 import TaskListPage from './task-list-page';
 
 const input = () => screen.getByRole('textbox', { name: 'New task' });
@@ -11,6 +12,7 @@ const input = () => screen.getByRole('textbox', { name: 'New task' });
 describe('the task list page', () => {
   let play: jest.SpyInstance;
   beforeEach(async () => {
+    toast.remove(); // react-hot-toast keeps its toasts in a module store, shared by the tests of this file
     await signUpNewUser('Ada Lovelace');
     play = stubAudioPlay();
   });
@@ -42,20 +44,107 @@ describe('the task list page', () => {
     expect(within(row).getByText('Write the first program')).toBeInTheDocument();
     expect(screen.getByText('You have 1 task left. Keep going!')).toBeInTheDocument();
     expect(screen.queryByText('No tasks')).not.toBeInTheDocument();
-    expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Write the first program']);
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Write the first program']));
   });
 
-  it('sends an empty title without client-side validation and reports the refusal', async () => {
+  it('refuses an empty or blank title in the form, next to the input, without sending it', async () => {
     const user = userEvent.setup();
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { todo } = await addTodo('Already there');
+    const { queryClient } = renderPage(<TaskListPage />);
+    await screen.findByText('Already there');
+    const submit = screen.getByRole('button', { name: 'Add Task' });
+
+    for (const blank of ['', '   ', '\u200B\u200B']) {
+      await user.clear(input());
+      if (blank) await user.type(input(), blank);
+      await user.click(submit);
+
+      const problem = await screen.findByRole('alert');
+      expect(problem).toHaveTextContent('Enter a task before adding it.');
+      expect(problem.tagName).toBe('P');
+      expect(input()).toHaveAttribute('aria-invalid', 'true');
+      expect(input().getAttribute('aria-describedby')?.split(' ')).toContain(problem.id);
+      expect(input()).toHaveAccessibleDescription('Enter a task before adding it.');
+      expect(input()).toHaveFocus();
+    }
+
+    // No request was made: no add mutation ran, nothing was logged or toasted, and the server's list is unchanged.
+    expect(queryClient.getMutationCache().getAll()).toEqual([]);
+    expect(logged).not.toHaveBeenCalled();
+    expect(play).not.toHaveBeenCalled();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    await waitFor(async () => expect((await fetchTodos()).map((t) => t._id)).toEqual([todo._id]));
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+
+    // Typing clears the message.
+    await user.type(input(), 'x');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(input()).not.toHaveAttribute('aria-invalid');
+    expect(input()).not.toHaveAttribute('aria-describedby');
+  });
+
+  it('caps the title at 500 characters with a counter from 400, and refuses a longer one in the form', async () => {
+    const user = userEvent.setup();
+    const { queryClient } = renderPage(<TaskListPage />);
+    await screen.findByText('No tasks');
+    expect(input()).toHaveAttribute('maxLength', '500');
+    expect(input()).toHaveAttribute('dir', 'auto');
+
+    fireEvent.change(input(), { target: { value: 'a'.repeat(399) } });
+    expect(screen.queryByText('399/500')).not.toBeInTheDocument();
+    fireEvent.change(input(), { target: { value: 'a'.repeat(400) } });
+    const counter = screen.getByText('400/500');
+    expect(input().getAttribute('aria-describedby')?.split(' ')).toContain(counter.id);
+
+    // maxLength stops typing, not a value set by script or a paste the browser lets through: the form checks too.
+    fireEvent.change(input(), { target: { value: 'a'.repeat(501) } });
+    await user.click(screen.getByRole('button', { name: 'Add Task' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('A task can be at most 500 characters long.');
+    expect(input()).toHaveAttribute('aria-invalid', 'true');
+    expect(queryClient.getMutationCache().getAll()).toEqual([]);
+    await waitFor(async () => expect(await fetchTodos()).toEqual([]));
+  });
+
+  it('adds one task per submission: "Adding…" while pending, repeated clicks ignored, text typed meanwhile kept', async () => {
+    const user = userEvent.setup();
     renderPage(<TaskListPage />);
     await screen.findByText('No tasks');
-    await user.click(screen.getByRole('button', { name: 'Add Task' }));
+    await user.type(input(), 'Only once');
 
-    expect(await screen.findByText('Failed to add task. Please try again.')).toBeInTheDocument();
-    expect(logged).toHaveBeenCalledWith('Adding the task failed', expect.objectContaining({ response: expect.objectContaining({ status: 400 }) }));
+    const submit = screen.getByRole('button', { name: 'Add Task' });
+    fireEvent.click(submit);
+    fireEvent.click(submit);
+    expect(await screen.findByRole('button', { name: 'Adding…' })).toHaveAttribute('aria-disabled', 'true');
+    fireEvent.click(submit);
+    fireEvent.change(input(), { target: { value: 'Only once and more' } });
+
+    expect(await screen.findByText('Task added successfully')).toBeInTheDocument();
+    await screen.findByText('Only once');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Add Task' })).not.toHaveAttribute('aria-disabled'));
+    expect(input()).toHaveValue('and more');
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Only once']));
+  });
+
+  it('keeps the text and says why when an add cannot reach the server (offline)', async () => {
+    const user = userEvent.setup();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderPage(<TaskListPage />);
+    await screen.findByText('No tasks');
+    await user.type(input(), 'Written on the train');
+
+    const backOnline = goOffline();
+    try {
+      await user.click(screen.getByRole('button', { name: 'Add Task' }));
+      expect(await screen.findByText("You're offline. Check your connection and try again.")).toBeInTheDocument();
+    } finally {
+      backOnline();
+    }
+    expect(input()).toHaveValue('Written on the train');
+    expect(input()).not.toHaveAttribute('aria-invalid'); // not the title's fault: a toast, not a message at the input
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(play).not.toHaveBeenCalled();
-    expect(screen.getByText('No tasks')).toBeInTheDocument();
+    await waitFor(async () => expect(await fetchTodos()).toEqual([]));
   });
 
   it('shows an error with "Try again" when the list cannot be fetched, and recovers', async () => {

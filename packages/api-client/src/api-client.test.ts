@@ -4,7 +4,7 @@ import { addTodo, deleteTodo, errorMessage, fetchCurrentUser, fetchTodos, http, 
 const account = { fullName: 'Client Test', email: `client-${Date.now()}@example.com`, password: 'correct horse battery' };
 
 describe('the api client against the real gateway', () => {
-  it('is configured as SPEC §7 and §9 say', () => {
+  it('is configured as PRODUCT §7 and §9 say', () => {
     expect(http.defaults.baseURL).toBe('/api');
     expect(http.defaults.withCredentials).toBe(true);
     expect(http.defaults.timeout).toBe(10_000);

@@ -1,11 +1,11 @@
-import { currentUserQuery, logout } from '@tm/api-client';
+import { currentUserQuery, describeError, logout, statusOf } from '@tm/api-client';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { signUpNewUser, testQueryClient } from '@tm/web-test-support';
 import type { ReactNode } from 'react';
 import toast, { useToasterStore } from 'react-hot-toast';
 import { MemoryRouter, useLocation, useNavigationType } from 'react-router-dom';
-import { useLogin } from './login';
+import { LOGIN_FALLBACK, useLogin } from './login';
 
 function renderUseLogin() {
   const queryClient = testQueryClient();
@@ -47,15 +47,20 @@ describe('useLogin against the real gateway', () => {
     expect(result.current.toasts).toEqual([expect.objectContaining({ type: 'success', message: 'Logged in successfully' })]);
   });
 
-  it('toasts the server message on failure and stays put', async () => {
+  it('leaves a failure to the form (no toast): the error is on the mutation for the banner, and it stays put', async () => {
     const user = await signUpNewUser('Hook Tester');
     await logout();
     const { result } = renderUseLogin();
+    await waitFor(() => expect(result.current.me.isFetched).toBe(true));
 
     await act(() => result.current.login.mutateAsync({ email: user.email, password: 'wrong password' }).catch(() => undefined));
 
-    expect(result.current.login.isError).toBe(true);
+    await waitFor(() => expect(result.current.login.isError).toBe(true)); // observers hear of it a tick later
+    expect(statusOf(result.current.login.error)).toBe(401);
+    expect(describeError(result.current.login.error, LOGIN_FALLBACK)).toBe('Invalid email or password');
     expect(result.current.path).toBe('/login');
-    expect(result.current.toasts).toEqual([expect.objectContaining({ type: 'error', message: 'Invalid email or password' })]);
+    expect(result.current.navigationType).toBe('POP');
+    expect(result.current.me.data).toBeNull();
+    expect(result.current.toasts).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { currentUserQuery, fetchCurrentUser, logout } from '@tm/api-client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { newAccount, renderPage, signUpNewUser } from '@tm/web-test-support';
 import toast from 'react-hot-toast';
@@ -55,7 +55,7 @@ describe('SignupForm against the real gateway', () => {
     expect(await fetchCurrentUser()).toMatchObject({ fullName: 'Signup Tester', email: account.email });
   });
 
-  it('toasts the server message when the email is taken, and stays on the form', async () => {
+  it('shows a taken email next to the Email field (no toast), and stays on the form', async () => {
     const existing = await signUpNewUser('Already Here');
     await logout();
     const events = userEvent.setup();
@@ -64,9 +64,45 @@ describe('SignupForm against the real gateway', () => {
 
     await fill(events, { fullName: 'Someone Else', email: existing.email, password: 'another password' });
 
-    expect(await screen.findByRole('status')).toHaveTextContent('An account with this email already exists');
+    const email = screen.getByLabelText('Email');
+    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
+    const message = screen.getByText('An account with this email already exists');
+    expect(email.getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    expect(email).toHaveAccessibleDescription('An account with this email already exists');
+    expect(email).toHaveFocus(); // the field to fix, so its message is read out with it
+    expect(screen.getByLabelText('Full Name')).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument(); // it concerns a field, not the whole form
+    expect(screen.queryByRole('status')).not.toBeInTheDocument(); // and no toast
     expect(screen.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
     expect(screen.queryByText(/home of/)).not.toBeInTheDocument();
+    expect(await fetchCurrentUser()).toBeNull();
+
+    // Changing the email takes the message away.
+    await events.type(email, 'x');
+    expect(email).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('An account with this email already exists')).not.toBeInTheDocument();
+  });
+
+  it('shows a failure that concerns no field (offline) above the fields, and sends nothing', async () => {
+    const account = newAccount('Offline Signup');
+    const events = userEvent.setup();
+    renderSignup();
+    await screen.findByText('probe: signed out');
+
+    const onLine = jest.spyOn(window.navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      await fill(events, account);
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(/^You're offline\. Check your connection and try again\.$/);
+      expect(alert.tagName).toBe('P');
+      expect(alert.closest('form')?.firstElementChild).toBe(alert); // at the top of the form
+    } finally {
+      onLine.mockRestore();
+    }
+    for (const label of ['Full Name', 'Email', 'Password']) expect(screen.getByLabelText(label)).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
     expect(await fetchCurrentUser()).toBeNull();
   });
 
@@ -82,6 +118,10 @@ describe('SignupForm against the real gateway', () => {
     expect(email).toHaveAttribute('autocomplete', 'email');
     expect(password).toHaveAttribute('type', 'password');
     expect(password).toHaveAttribute('autocomplete', 'new-password');
+    // The password rules show from the start, tied to the field.
+    expect(password).toHaveAccessibleDescription('Use at least 8 characters.');
+    expect(screen.getByText('Use at least 8 characters.').id).toBe(password.getAttribute('aria-describedby'));
+    expect(password).not.toHaveAttribute('aria-invalid');
     expect(screen.getByRole('heading', { level: 1 })).toHaveAttribute('id', 'signup-title');
 
     await events.click(screen.getByRole('button', { name: 'Sign Up' }));

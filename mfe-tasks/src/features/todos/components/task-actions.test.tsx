@@ -3,7 +3,7 @@ import { renderPage, signUpNewUser } from '@tm/web-test-support';
 import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import TaskListPage from '../../../expose/task-list-page';
-import { playedSources, restoreMatchMedia, stubAudioPlay, stubMatchMedia } from '../../../test/browser-stubs';
+import { goOffline, playedSources, restoreMatchMedia, stubAudioPlay, stubMatchMedia } from '../../../test/browser-stubs';
 import { SMALL_SCREEN_QUERY } from '../constants';
 
 describe('the row actions on a small screen', () => {
@@ -18,32 +18,44 @@ describe('the row actions on a small screen', () => {
     restoreMatchMedia();
   });
 
-  it('puts pin and delete into an overflow menu', async () => {
+  it('puts pin and delete into an overflow menu, and marks a pinned row with one visually hidden "Pinned"', async () => {
     const user = userEvent.setup();
     await addTodo('Pack the bags');
     renderPage(<TaskListPage />);
     const row = (await screen.findByText('Pack the bags')).closest('li') as HTMLElement;
-    expect(within(row).queryByRole('button', { name: 'Pin task' })).not.toBeInTheDocument();
-    expect(within(row).queryByRole('button', { name: 'Delete task' })).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Pin “Pack the bags”' })).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Delete “Pack the bags”' })).not.toBeInTheDocument();
+    expect(within(row).queryByText('Pinned')).not.toBeInTheDocument();
 
-    await user.click(within(row).getByRole('button', { name: 'More actions for "Pack the bags"' }));
+    const trigger = within(row).getByRole('button', { name: 'More actions for “Pack the bags”' });
+    expect(trigger).toHaveAttribute('title', 'More actions for “Pack the bags”');
+    await user.click(trigger);
     const menu = await screen.findByRole('menu');
     expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Pin', 'Delete']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Pin' }));
 
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(row).toHaveClass('tasks-item--pinned');
+    // The menu layout has no pressed pin button: the row carries the mark, its word for screen readers only.
+    const mark = within(row).getByText('Pinned');
+    expect(mark).toHaveClass('visually-hidden');
+    expect(mark.parentElement?.querySelector('svg')).toBeInTheDocument();
+    expect(within(row).getAllByText('Pinned')).toHaveLength(1);
+    expect(row).toHaveTextContent(/^Pack the bagsPinned$/);
     await waitFor(async () => expect((await fetchTodos())[0]?.isPinned).toBe(true));
-    await user.click(within(row).getByRole('button', { name: 'More actions for "Pack the bags"' }));
+    await user.click(within(row).getByRole('button', { name: 'More actions for “Pack the bags”' }));
     expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Unpin', 'Delete']);
   });
 
-  it('works with the keyboard: open the menu, arrow to Delete, press Enter', async () => {
+  it('works with the keyboard: open the menu, arrow to Delete, press Enter; the focus goes to the next row', async () => {
     const user = userEvent.setup();
+    await addTodo('Book the hotel');
     await addTodo('Cancel the trip');
     renderPage(<TaskListPage />);
-    const trigger = await screen.findByRole('button', { name: 'More actions for "Cancel the trip"' });
+    const trigger = await screen.findByRole('button', { name: 'More actions for “Cancel the trip”' });
     const row = trigger.closest('li') as HTMLElement;
+    // Wait for the staggered entrance: a row still waiting for it is inert.
+    await waitFor(() => screen.getAllByRole('listitem').forEach((item) => expect(item).not.toHaveAttribute('inert')), { timeout: 3000 });
 
     trigger.focus();
     await user.keyboard('{Enter}');
@@ -54,8 +66,40 @@ describe('the row actions on a small screen', () => {
     await user.keyboard('{Enter}');
 
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']);
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Mark “Book the hotel” as completed' })).toHaveFocus());
     await waitForElementToBeRemoved(row);
-    expect(screen.getByRole('heading', { name: 'Your tasks' })).toHaveFocus();
-    expect(await fetchTodos()).toEqual([]);
+    expect(screen.getByRole('checkbox', { name: 'Mark “Book the hotel” as completed' })).toHaveFocus();
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Book the hotel']));
+
+    // The last row: no neighbour left, so the focus goes to the new-task input.
+    const last = screen.getByRole('listitem');
+    await user.click(within(last).getByRole('button', { name: 'More actions for “Book the hotel”' }));
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getByPlaceholderText('What would you like to accomplish?')).toHaveFocus());
+    await waitForElementToBeRemoved(last);
+    expect(screen.getByRole('heading', { name: 'Your tasks' })).not.toHaveAttribute('tabindex');
+    await waitFor(async () => expect(await fetchTodos()).toEqual([]));
+  });
+
+  it('after a delete that failed, the row menu gives the focus back to its button as usual', async () => {
+    const user = userEvent.setup();
+    await addTodo('Keep me');
+    await addTodo('Fail to delete me');
+    renderPage(<TaskListPage />);
+    const trigger = await screen.findByRole('button', { name: 'More actions for “Fail to delete me”' });
+    await waitFor(() => screen.getAllByRole('listitem').forEach((item) => expect(item).not.toHaveAttribute('inert')), { timeout: 3000 });
+
+    const online = goOffline();
+    await user.click(trigger);
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Delete' }));
+    online();
+    // The delete failed: the row is back, with its menu button.
+    const again = await screen.findByRole('button', { name: 'More actions for “Fail to delete me”' });
+    await waitFor(() => expect(again.closest('li')).not.toHaveAttribute('inert'));
+
+    await user.click(again);
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Pin' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'More actions for “Fail to delete me”' })).toHaveFocus());
+    expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Fail to delete me', 'Keep me']);
   });
 });

@@ -69,6 +69,8 @@ function TaskActionsMenu({ title, isPinned, onTogglePinned, onDelete, onFocusLos
             sideOffset={4}
             onCloseAutoFocus={(event) => {
               if (!deleting.current) return;
+              // Once per delete: should the delete fail, the row comes back and its menu behaves as usual.
+              deleting.current = false;
               event.preventDefault();
               onFocusLost();
             }}

@@ -4,12 +4,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import TaskListPage from '../../../expose/task-list-page';
 import { stubAudioPlay } from '../../../test/browser-stubs';
+import { entranceDelay } from '../constants';
 
 // framer-motion animates in jsdom too (requestAnimationFrame), writing inline opacity on the rows.
 const sleep = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 const opacities = () => screen.getAllByRole('listitem').map((row) => Number(row.style.opacity));
 
-describe('the row animations (SPEC §2, §9)', () => {
+describe('the row animations (docs/PRODUCT.md §2, §9)', () => {
   beforeEach(async () => {
     await signUpNewUser('Ada Lovelace');
     stubAudioPlay();
@@ -22,11 +23,32 @@ describe('the row animations (SPEC §2, §9)', () => {
     await screen.findByText('third');
 
     expect(opacities().slice(1)).toEqual([0, 0]);
+    // Rows waiting for their turn can be neither focused nor clicked; the first (delay 0) never waits.
+    const rows = screen.getAllByRole('listitem');
+    expect(rows.map((row) => row.hasAttribute('inert'))).toEqual([false, true, true]);
     // Ordering, not wall-clock checks: each row starts 0.3 s after the one above it.
     await waitFor(() => expect(opacities()[1]).toBeGreaterThan(0));
     expect(opacities()[0]).toBeGreaterThan(opacities()[1] ?? 1);
     expect(opacities()[2]).toBe(0);
     await waitFor(() => expect(opacities()).toEqual([1, 1, 1]), { timeout: 2000 });
+    await waitFor(() => expect(rows.filter((row) => row.hasAttribute('inert'))).toEqual([]));
+  });
+
+  it('staggers only the first 8 rows: every further row enters together with the 8th', async () => {
+    const titles = Array.from({ length: 10 }, (_, index) => `task ${index}`);
+    for (const title of [...titles].reverse()) await addTodo(title); // newest first: "task 0" on top
+    renderPage(<TaskListPage />);
+    await screen.findByText('task 9');
+    expect(entranceDelay(7)).toBeCloseTo(2.1);
+    expect(entranceDelay(9)).toBeCloseTo(2.1);
+
+    // Row 6 starts 0.3 s before row 7; rows 7, 8 and 9 start at the same time.
+    await waitFor(() => expect(opacities()[6]).toBeGreaterThan(0), { timeout: 3000 });
+    expect(opacities().slice(7)).toEqual([0, 0, 0]);
+    await waitFor(() => expect(opacities()[7]).toBeGreaterThan(0), { timeout: 1000 });
+    expect(opacities()[8]).toBeGreaterThan(0);
+    expect(opacities()[9]).toBeGreaterThan(0);
+    await waitFor(() => expect(opacities()).toEqual(titles.map(() => 1)), { timeout: 1000 });
   });
 
   it('lets a row added later enter without a stagger delay', async () => {
@@ -42,7 +64,8 @@ describe('the row animations (SPEC §2, §9)', () => {
     await user.type(screen.getByRole('textbox', { name: 'New task' }), 'later');
     await user.click(screen.getByRole('button', { name: 'Add Task' }));
     await screen.findByText('later');
-    expect(screen.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['threePinned', 'twoPinned', 'onePinned', 'later']);
+    expect(screen.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['three', 'two', 'one', 'later']);
+    expect(screen.getAllByRole('listitem')[3]).not.toHaveAttribute('inert'); // no delay: usable from the start
     await sleep(400); // a stagger at index 3 would hold it invisible for 0.9 s
     expect(opacities()[3]).toBeGreaterThan(0);
   });
@@ -55,7 +78,7 @@ describe('the row animations (SPEC §2, §9)', () => {
     await waitFor(() => expect(opacities()).toEqual([1]));
     const row = screen.getByRole('listitem');
 
-    await user.click(within(row).getByRole('button', { name: 'Delete task' }));
+    await user.click(within(row).getByRole('button', { name: 'Delete “Going away”' }));
     await sleep(200);
     expect(row).toBeInTheDocument();
     expect(row).toHaveAttribute('inert');

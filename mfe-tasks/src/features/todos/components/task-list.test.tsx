@@ -2,8 +2,9 @@ import { addTodo, deleteTodo, fetchTodos, updateTodo } from '@tm/api-client';
 import { renderPage, signUpNewUser } from '@tm/web-test-support';
 import { act, fireEvent, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
-import { playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
+import { goOffline, playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rowOf = (title: string) => {
@@ -12,119 +13,256 @@ const rowOf = (title: string) => {
   return row;
 };
 const confettiCanvas = () => document.querySelector('.tasks-confetti canvas');
+const rowTexts = () => screen.getAllByRole('listitem').map((row) => row.textContent);
+/** The toasts (react-hot-toast renders each as a status) whose text is `message`. */
+const toastsSaying = (message: string) => screen.queryAllByRole('status').filter((toast) => toast.textContent === message);
+/** Rows of the first load are inert until their staggered entrance has played: wait for all of them. */
+const allRowsEntered = () => waitFor(() => screen.getAllByRole('listitem').forEach((row) => expect(row).not.toHaveAttribute('inert')), { timeout: 3000 });
 
 describe('the task rows', () => {
   let play: jest.SpyInstance;
   beforeEach(async () => {
+    toast.remove(); // react-hot-toast keeps its toasts in a module store, shared by the tests of this file
     await signUpNewUser('Ada Lovelace');
     play = stubAudioPlay();
     stubCanvas();
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('completes a task at once, strikes it through, plays the success sound and fires confetti for 3 s', async () => {
+  it('ticks a task at once, and celebrates with sound and 3 s of confetti only once the server confirmed it', async () => {
     await addTodo('Feed the cat');
     renderPage(<TaskListPage />);
-    const checkbox = await screen.findByRole('checkbox', { name: 'Mark "Feed the cat" as completed' });
+    const checkbox = await screen.findByRole('checkbox', { name: 'Mark “Feed the cat” as completed' });
     expect(checkbox).not.toBeChecked();
+    const title = screen.getByText('Feed the cat');
+    expect(title.tagName).toBe('LABEL'); // clicking the title ticks too
+    expect(title).toHaveAttribute('dir', 'auto'); // a right-to-left title reads the right way round
 
     fireEvent.click(checkbox);
-    expect(checkbox).toBeChecked(); // in the click's own render, before any answer or cache tick
-    expect(checkbox).toHaveAccessibleName('Mark "Feed the cat" as not completed');
+    // Optimistic: in the click's own render, before any answer or cache tick…
+    expect(checkbox).toBeChecked();
+    expect(checkbox).toHaveAccessibleName('Mark “Feed the cat” as not completed');
     expect(screen.getByText('Feed the cat')).toHaveClass('tasks-item__title--completed');
+    // …but the celebration waits for the server.
+    expect(play).not.toHaveBeenCalled();
+    expect(confettiCanvas()).toBeNull();
+
+    await waitFor(() => expect(confettiCanvas()).toBeInTheDocument());
     expect(playedSources(play)).toEqual(['/sounds/success.mp3']);
+    await waitFor(async () => expect((await fetchTodos())[0]?.completed).toBe(true));
+    expect(toastsSaying('Task updated successfully')).toHaveLength(1);
     const overlay = confettiCanvas()?.parentElement;
     expect(overlay).toHaveAttribute('aria-hidden', 'true');
     expect(overlay).toHaveStyle({ position: 'fixed', pointerEvents: 'none' });
-    await waitFor(async () => expect((await fetchTodos())[0]?.completed).toBe(true));
 
     await act(() => sleep(2000));
     expect(confettiCanvas()).toBeInTheDocument();
     await waitFor(() => expect(confettiCanvas()).not.toBeInTheDocument(), { timeout: 1500 });
+    expect(checkbox).toBeChecked();
     expect(screen.getByText('Every task is done. Well played!')).toBeInTheDocument();
   });
 
-  it('un-completes a task without sound or confetti', async () => {
+  it('un-completes a task without sound or confetti, and shows the server message', async () => {
     const { todo } = await addTodo('Water the plants');
     await updateTodo(todo._id, { completed: true });
     renderPage(<TaskListPage />);
 
-    const checkbox = await screen.findByRole('checkbox', { name: 'Mark "Water the plants" as not completed' });
+    const checkbox = await screen.findByRole('checkbox', { name: 'Mark “Water the plants” as not completed' });
     fireEvent.click(checkbox);
     expect(checkbox).not.toBeChecked();
-    expect(checkbox).toHaveAccessibleName('Mark "Water the plants" as completed');
+    expect(checkbox).toHaveAccessibleName('Mark “Water the plants” as completed');
     expect(screen.getByText('Water the plants')).not.toHaveClass('tasks-item__title--completed');
+    await waitFor(() => expect(toastsSaying('Task updated successfully')).toHaveLength(1));
     await waitFor(async () => expect((await fetchTodos())[0]?.completed).toBe(false));
     expect(play).not.toHaveBeenCalled();
     expect(confettiCanvas()).toBeNull();
   });
 
-  it('pins a task: it moves first, is highlighted and says so to screen readers', async () => {
+  it('shows one success toast for several ticks (deduplicated by text)', async () => {
+    for (const title of ['first', 'second', 'third']) await addTodo(title);
+    renderPage(<TaskListPage />);
+    await screen.findByText('third');
+    await allRowsEntered();
+
+    for (const title of ['first', 'second', 'third']) fireEvent.click(screen.getByRole('checkbox', { name: `Mark “${title}” as completed` }));
+    await waitFor(async () => expect((await fetchTodos()).every((todo) => todo.completed)).toBe(true));
+    await waitFor(() => expect(playedSources(play)).toEqual(['/sounds/success.mp3', '/sounds/success.mp3', '/sounds/success.mp3']));
+    expect(toastsSaying('Task updated successfully')).toHaveLength(1);
+  });
+
+  it('pins a task: it moves first, is highlighted, and the pressed pin button is its one pinned indicator', async () => {
     const user = userEvent.setup();
     await addTodo('Older task');
     await addTodo('Newer task');
     renderPage(<TaskListPage />);
     await screen.findByText('Older task');
-    expect(screen.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['Newer task', 'Older task']);
+    await allRowsEntered();
+    expect(rowTexts()).toEqual(['Newer task', 'Older task']);
 
     await addTodo('Added elsewhere'); // the refetch after the update brings it in
 
-    await user.click(within(rowOf('Older task')).getByRole('button', { name: 'Pin task' }));
-    expect(screen.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['Older taskPinned', 'Newer task']);
+    const pin = within(rowOf('Older task')).getByRole('button', { name: 'Pin “Older task”' });
+    expect(pin).toHaveAttribute('title', 'Pin “Older task”');
+    expect(pin).toHaveAttribute('aria-pressed', 'false');
+    await user.click(pin);
+    expect(rowTexts()).toEqual(['Older task', 'Newer task']);
     expect(rowOf('Older task')).toHaveClass('tasks-item--pinned');
-    expect(within(rowOf('Older task')).getByRole('button', { name: 'Unpin task' })).toHaveAttribute('aria-pressed', 'true');
+    const unpin = within(rowOf('Older task')).getByRole('button', { name: 'Unpin “Older task”' });
+    expect(unpin).toHaveAttribute('aria-pressed', 'true');
+    expect(unpin).toHaveAttribute('title', 'Unpin “Older task”');
+    // On a wide screen the pressed button says "pinned": no second mark in the row.
+    expect(within(rowOf('Older task')).queryByText('Pinned')).not.toBeInTheDocument();
     expect(rowOf('Newer task')).not.toHaveClass('tasks-item--pinned');
+    expect(within(rowOf('Newer task')).getByRole('button', { name: 'Pin “Newer task”' })).toHaveAttribute('aria-pressed', 'false');
     expect(await screen.findByText('Added elsewhere')).toBeInTheDocument();
-    expect(screen.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['Older taskPinned', 'Added elsewhere', 'Newer task']);
-    expect((await fetchTodos()).map((t) => [t.title, t.isPinned])).toEqual([
-      ['Older task', true],
-      ['Added elsewhere', false],
-      ['Newer task', false],
-    ]);
+    expect(rowTexts()).toEqual(['Older task', 'Added elsewhere', 'Newer task']);
+    expect(toastsSaying('Task updated successfully')).toHaveLength(1);
+    await waitFor(async () =>
+      expect((await fetchTodos()).map((t) => [t.title, t.isPinned])).toEqual([
+        ['Older task', true],
+        ['Added elsewhere', false],
+        ['Newer task', false],
+      ]),
+    );
   });
 
-  it('deletes a task: plays the deleted sound, removes the row and keeps focus in the list', async () => {
+  it('deletes tasks: plays the deleted sound, toasts, and moves the focus to the next row, else the previous one, else the input', async () => {
     const user = userEvent.setup();
-    await addTodo('Throw me away');
+    for (const title of ['bottom', 'middle', 'top']) await addTodo(title);
     renderPage(<TaskListPage />);
-    await screen.findByText('Throw me away');
-    const row = rowOf('Throw me away');
+    await screen.findByText('bottom');
+    await allRowsEntered();
+    const heading = screen.getByRole('heading', { name: 'Your tasks' });
+    expect(heading).not.toHaveAttribute('tabindex');
 
-    await user.click(within(row).getByRole('button', { name: 'Delete task' }));
+    const middle = rowOf('middle');
+    const deleteMiddle = within(middle).getByRole('button', { name: 'Delete “middle”' });
+    expect(deleteMiddle).toHaveAttribute('title', 'Delete “middle”');
+    await user.click(deleteMiddle);
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']);
-    expect(screen.getByRole('heading', { name: 'Your tasks' })).toHaveFocus();
-    await waitForElementToBeRemoved(row);
+    expect(screen.getByRole('checkbox', { name: 'Mark “bottom” as completed' })).toHaveFocus(); // the next row
+    await waitForElementToBeRemoved(middle);
+    expect(await screen.findByText('Task deleted successfully')).toBeInTheDocument();
+
+    const bottom = rowOf('bottom');
+    await user.click(within(bottom).getByRole('button', { name: 'Delete “bottom”' }));
+    expect(screen.getByRole('checkbox', { name: 'Mark “top” as completed' })).toHaveFocus(); // no next row: the previous one
+    await waitForElementToBeRemoved(bottom);
+
+    const top = rowOf('top');
+    await user.click(within(top).getByRole('button', { name: 'Delete “top”' }));
+    expect(screen.getByPlaceholderText('What would you like to accomplish?')).toHaveFocus(); // no row left: the input
+    await waitForElementToBeRemoved(top);
     expect(screen.getByText('No tasks')).toBeInTheDocument();
-    expect(await fetchTodos()).toEqual([]);
+    expect(playedSources(play)).toEqual(['/sounds/deleted.mp3', '/sounds/deleted.mp3', '/sounds/deleted.mp3']);
+    expect(toastsSaying('Task deleted successfully')).toHaveLength(1);
+    expect(heading).not.toHaveFocus();
+    await waitFor(async () => expect(await fetchTodos()).toEqual([]));
   });
 
-  it('only logs a failed delete (no toast)', async () => {
+  it('says why a delete failed with the server message in an error toast', async () => {
     const user = userEvent.setup();
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const { todo } = await addTodo('Already gone');
     renderPage(<TaskListPage />);
     await screen.findByText('Already gone');
     const row = rowOf('Already gone');
-    await deleteTodo(todo._id);
+    await deleteTodo(todo._id); // behind the page's back: the delete will get a 404
 
-    await user.click(within(row).getByRole('button', { name: 'Delete task' }));
-    await waitFor(() => expect(logged).toHaveBeenCalledWith('Deleting the task failed', expect.objectContaining({ response: expect.objectContaining({ status: 404 }) })));
-    await waitForElementToBeRemoved(row); // the refetch agrees with the server: it is gone
-    expect(screen.queryByText('Task not found')).not.toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Delete “Already gone”' }));
+    expect(await screen.findByText('Task not found')).toBeInTheDocument();
+    expect(toastsSaying('Task not found')).toHaveLength(1);
+    expect(logged).toHaveBeenCalledWith('Deleting the task failed', expect.objectContaining({ response: expect.objectContaining({ status: 404 }) }));
+    expect(screen.queryByText('Task deleted successfully')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Already gone')).not.toBeInTheDocument()); // the refetch agrees with the server: it is gone
+    await waitFor(async () => expect(await fetchTodos()).toEqual([]));
   });
 
-  it('rolls an optimistic tick back and says why when the server refuses it', async () => {
+  it('brings the row back and says why when a delete fails (offline)', async () => {
+    const user = userEvent.setup();
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await addTodo('Keep me');
+    renderPage(<TaskListPage />);
+    await screen.findByText('Keep me');
+    await allRowsEntered();
+
+    const backOnline = goOffline();
+    try {
+      await user.click(within(rowOf('Keep me')).getByRole('button', { name: 'Delete “Keep me”' }));
+      expect(await screen.findByText("You're offline. Check your connection and try again.")).toBeInTheDocument();
+      expect(logged).toHaveBeenCalledWith('Deleting the task failed', expect.anything());
+      // Back, and usable again; staying there (a refetch offline fails and keeps the list).
+      await waitFor(() => expect(rowOf('Keep me')).not.toHaveAttribute('inert'));
+      await act(() => sleep(700)); // longer than the exit animation
+      expect(screen.getByRole('checkbox', { name: 'Mark “Keep me” as completed' })).toBeInTheDocument();
+      expect(rowOf('Keep me')).not.toHaveAttribute('inert');
+      expect(screen.queryByText('No tasks')).not.toBeInTheDocument();
+    } finally {
+      backOnline();
+    }
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Keep me']));
+  });
+
+  it('rolls an optimistic tick back and says why when the server refuses it, without celebrating', async () => {
     const user = userEvent.setup();
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const { todo } = await addTodo('Deleted elsewhere');
     renderPage(<TaskListPage />);
-    const checkbox = await screen.findByRole('checkbox', { name: 'Mark "Deleted elsewhere" as completed' });
+    const checkbox = await screen.findByRole('checkbox', { name: 'Mark “Deleted elsewhere” as completed' });
     await deleteTodo(todo._id); // behind the page's back: the update will get a 404
 
     await user.click(checkbox);
     await waitFor(() => expect(checkbox).toBeChecked()); // optimistic: before the server answered
     expect(await screen.findByText('Task not found')).toBeInTheDocument();
     expect(checkbox).not.toBeChecked();
-    expect(checkbox).toHaveAccessibleName('Mark "Deleted elsewhere" as completed');
+    expect(checkbox).toHaveAccessibleName('Mark “Deleted elsewhere” as completed');
+    expect(screen.queryByText('Task updated successfully')).not.toBeInTheDocument();
+    expect(play).not.toHaveBeenCalled();
+    expect(confettiCanvas()).toBeNull();
+  });
+
+  it('reverts a tick that cannot reach the server (offline) and says so in plain words', async () => {
+    const user = userEvent.setup();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await addTodo('Offline tick');
+    renderPage(<TaskListPage />);
+    const checkbox = await screen.findByRole('checkbox', { name: 'Mark “Offline tick” as completed' });
+
+    const backOnline = goOffline();
+    try {
+      await user.click(checkbox);
+      expect(await screen.findByText("You're offline. Check your connection and try again.")).toBeInTheDocument();
+      expect(checkbox).not.toBeChecked();
+      expect(play).not.toHaveBeenCalled();
+      expect(confettiCanvas()).toBeNull();
+    } finally {
+      backOnline();
+    }
+    await waitFor(async () => expect((await fetchTodos())[0]?.completed).toBe(false));
+  });
+
+  it('lets a delete win over a tick of the same task still in flight: nothing is shown or rolled back', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await addTodo('Tick then delete');
+    const { queryClient } = renderPage(<TaskListPage />);
+    const checkbox = await screen.findByRole('checkbox', { name: 'Mark “Tick then delete” as completed' });
+    const row = rowOf('Tick then delete');
+
+    // Both in the same tick: the delete takes the task out of the cache before the tick can answer.
+    fireEvent.click(checkbox);
+    fireEvent.click(within(row).getByRole('button', { name: 'Delete “Tick then delete”' }));
+    expect(await screen.findByText('Task deleted successfully')).toBeInTheDocument();
+    await waitFor(() => expect(queryClient.isMutating()).toBe(0));
+    await waitForElementToBeRemoved(row);
+    await act(() => sleep(300)); // any late reaction of the tick would show by now
+
+    expect(screen.queryByText('Task updated successfully')).not.toBeInTheDocument();
+    expect(screen.queryByText('Task not found')).not.toBeInTheDocument();
+    expect(screen.queryByText('Tick then delete')).not.toBeInTheDocument();
+    expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']);
+    expect(confettiCanvas()).toBeNull();
+    expect(screen.getByText('No tasks')).toBeInTheDocument();
+    expect(logged).not.toHaveBeenCalledWith('Deleting the task failed', expect.anything());
+    await waitFor(async () => expect(await fetchTodos()).toEqual([]));
   });
 });

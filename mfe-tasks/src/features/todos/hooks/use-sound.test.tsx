@@ -10,7 +10,7 @@ async function addTask(user: ReturnType<typeof userEvent.setup>, title: string) 
   await screen.findByText(title);
 }
 
-describe('sounds that cannot play (SPEC §8: silently disabled, logged only)', () => {
+describe('sounds that cannot play (PRODUCT §8: silently disabled, logged only)', () => {
   let info: jest.SpyInstance;
   let error: jest.SpyInstance;
   beforeEach(async () => {
