@@ -1,7 +1,7 @@
-import { addTodo, currentUserQuery, fetchCurrentUser, login, logout, todosQuery, type Todo } from '@tm/api-client';
+import { addTodo, currentUserQuery, fetchCurrentUser, login, logout, todosQuery } from '@tm/api-client';
 import { QueryClientProvider, useMutation, type QueryClient } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import { signUpNewUser } from '@tm/web-test-support';
+import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
 import type { ReactNode } from 'react';
 import toast, { useToasterStore } from 'react-hot-toast';
 import { createQueryClient } from './query-client';
@@ -14,14 +14,7 @@ import { SESSION_ENDED_MESSAGE } from './session';
 
 const userKey = currentUserQuery().queryKey;
 const todosKey = todosQuery().queryKey;
-const someTodo: Todo = {
-  _id: '0123456789abcdef01234567',
-  title: 'seen before',
-  completed: false,
-  isPinned: false,
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
-};
+const someTodo = cachedTodo('seen before');
 
 /** The toasts react-hot-toast holds right now (what the Toaster would show). */
 function toastsNow() {

@@ -1,7 +1,7 @@
-import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodos, todosQuery, type PublicUser, type Todo } from '@tm/api-client';
+import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodos, todosQuery, type PublicUser } from '@tm/api-client';
 import { MutationObserver, QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { waitFor } from '@testing-library/react';
-import { signUpNewUser } from '@tm/web-test-support';
+import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
 import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads';
 import { createQueryClient } from './query-client';
 import { TAB_CHANNEL, TODOS_REFETCH_COALESCE_MS, connectTabs, type TabMessage } from './tab-sync';
@@ -17,14 +17,7 @@ const jsdomHasBroadcastChannel = typeof globalThis.BroadcastChannel !== 'undefin
 
 const userKey = currentUserQuery().queryKey;
 const todosKey = todosQuery().queryKey;
-const someTodo: Todo = {
-  _id: '0123456789abcdef01234567',
-  title: 'seen before',
-  completed: false,
-  isPinned: false,
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
-};
+const someTodo = cachedTodo('seen before');
 
 const settle = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

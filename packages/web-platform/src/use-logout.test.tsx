@@ -1,7 +1,7 @@
-import { currentUserQuery, fetchCurrentUser, todosQuery, type Todo } from '@tm/api-client';
+import { currentUserQuery, fetchCurrentUser, todosQuery } from '@tm/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { act, renderHook, screen, waitFor } from '@testing-library/react';
-import { signUpNewUser } from '@tm/web-test-support';
+import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
 import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { PlatformProviders } from './platform-providers';
@@ -12,14 +12,7 @@ import { useLogout } from './use-logout';
 
 const userKey = currentUserQuery().queryKey;
 const todosKey = todosQuery().queryKey;
-const someTodo: Todo = {
-  _id: '0123456789abcdef01234567',
-  title: 'mine',
-  completed: false,
-  isPinned: false,
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
-};
+const someTodo = cachedTodo('mine');
 
 function renderLogout(queryClient: QueryClient) {
   return renderHook(() => useLogout(), {

@@ -1,4 +1,4 @@
-import { currentUserQuery, fetchCurrentUser, signup, type PublicUser } from '@tm/api-client';
+import { currentUserQuery, fetchCurrentUser, signup, type PublicUser, type Todo } from '@tm/api-client';
 import { createQueryClient, PlatformProviders } from '@tm/web-platform';
 import type { QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
@@ -57,3 +57,8 @@ export async function signUpNewUser(fullName?: string): Promise<PublicUser & { p
 }
 
 export { currentUserQuery };
+
+/** A task as a cache might hold it, for tests that check what is dropped or kept (never sent anywhere). */
+export function cachedTodo(title = 'seen before'): Todo {
+  return { _id: '0123456789abcdef01234567', title, completed: false, isPinned: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+}
