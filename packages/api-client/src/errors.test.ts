@@ -17,6 +17,7 @@ import {
   logout,
   signup,
   statusOf,
+  validationIssues,
 } from './index.js';
 
 /**
@@ -179,5 +180,21 @@ describe('error helpers on real failures from the gateway', () => {
     expect(statusOf(plain)).toBeUndefined();
     expect(describeError(plain, FALLBACK)).toBe(FALLBACK);
     expect(describeError(undefined, FALLBACK)).toBe(FALLBACK);
+  });
+});
+
+describe('validationIssues', () => {
+  it('lists the fields a refused signup concerns, with their messages, and nothing for other errors', async () => {
+    await fetchCurrentUser(); // the first call issues the XSRF cookie the signup must echo
+    const refused = await failureOf(signup({ ...newAccount(), fullName: '   ', password: 'short' }));
+    expect(statusOf(refused)).toBe(400);
+    expect(validationIssues(refused)).toEqual(
+      expect.arrayContaining([
+        { path: ['fullName'], message: 'Full name is required' },
+        { path: ['password'], message: 'Password must be at least 8 characters' },
+      ]),
+    );
+    expect(validationIssues(await failureOf(login({ email: newAccount().email, password: 'not the password' })))).toEqual([]);
+    expect(validationIssues(new Error('boom'))).toEqual([]);
   });
 });

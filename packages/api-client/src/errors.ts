@@ -1,4 +1,4 @@
-import { ErrorCode } from '@tm/contracts';
+import { ErrorCode, type ValidationIssue } from '@tm/contracts';
 import axios, { AxiosError } from 'axios';
 
 /** docs/PRODUCT.md §8: what the user reads when the browser is offline, or the server is too slow. */
@@ -20,6 +20,7 @@ export function offlineError(config?: ConstructorParameters<typeof AxiosError>[2
 interface ApiErrorBody {
   message?: unknown;
   code?: unknown;
+  issues?: unknown;
 }
 
 function bodyOf(error: unknown): ApiErrorBody | undefined {
@@ -54,6 +55,15 @@ export function isSessionEnded(error: unknown): boolean {
 /** A 400 of the server's validation: its message says what to fix in the input. */
 export function isValidationError(error: unknown): boolean {
   return statusOf(error) === 400 && bodyOf(error)?.code === ErrorCode.validation;
+}
+
+/** The issues of a 400 validation answer (each with the field path it concerns); none for any other error. */
+export function validationIssues(error: unknown): ValidationIssue[] {
+  const issues = bodyOf(error)?.issues;
+  if (!isValidationError(error) || !Array.isArray(issues)) return [];
+  return issues.filter(
+    (issue): issue is ValidationIssue => Array.isArray((issue as ValidationIssue | null)?.path) && typeof (issue as ValidationIssue).message === 'string',
+  );
 }
 
 /** The server's `message` for a failed call, or `fallback` when it gave none (network error, timeout). */

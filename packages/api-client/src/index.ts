@@ -9,6 +9,7 @@ export {
   isTimeout,
   isValidationError,
   statusOf,
+  validationIssues,
 } from './errors.js';
 export { createHttpClient, http } from './http.js';
 export { addTodo, deleteTodo, fetchTodos, todosQuery, updateTodo } from './todos.api.js';

@@ -2,7 +2,6 @@ import { z } from 'zod';
 
 export { ErrorCode } from './error-codes.js';
 
-
 export const ValidationIssue = z.object({
   path: z.array(z.union([z.string(), z.number()])),
   message: z.string(),

@@ -5,7 +5,7 @@ export { notifyError, notifySuccess } from './notify.js';
 export { OFFLINE_BANNER_TEXT, OfflineBanner } from './offline-banner.js';
 export { PlatformProviders } from './platform-providers.js';
 export { createQueryClient } from './query-client.js';
-export { SESSION_ENDED_MESSAGE, endSession, isSignedIn, sessionEnded } from './session.js';
+export { SESSION_ENDED_MESSAGE, endSession, sessionEnded } from './session.js';
 export { TAB_CHANNEL, connectTabs, type TabMessage } from './tab-sync.js';
 export { AppToaster } from './toaster.js';
 export { useLogout } from './use-logout.js';

@@ -30,6 +30,8 @@ export function connectTabs(queryClient: QueryClient): () => void {
   if (typeof BroadcastChannel === 'undefined') return () => undefined;
   const channel = new BroadcastChannel(TAB_CHANNEL);
   const userKey = currentUserQuery().queryKey;
+  const userHash = hashKey(userKey);
+  const todosRoot = todosQuery().queryKey[0];
   let user: UserState = queryClient.getQueryData(userKey);
   // A change this tab makes because another tab said so is not announced back.
   let echo: TabMessage['type'] | undefined;
@@ -58,7 +60,7 @@ export function connectTabs(queryClient: QueryClient): () => void {
   };
 
   const stopQueries = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type !== 'updated' || event.query.queryHash !== hashKey(userKey)) return;
+    if (event.type !== 'updated' || event.query.queryHash !== userHash) return;
     const next = event.query.state.data as UserState;
     const message = transition(user, next);
     user = next;
@@ -69,7 +71,7 @@ export function connectTabs(queryClient: QueryClient): () => void {
 
   const stopMutations = queryClient.getMutationCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success') return;
-    if (event.mutation.options.mutationKey?.[0] === todosQuery().queryKey[0]) channel.postMessage({ type: 'todos-changed' } satisfies TabMessage);
+    if (event.mutation.options.mutationKey?.[0] === todosRoot) channel.postMessage({ type: 'todos-changed' } satisfies TabMessage);
   });
 
   return () => {

@@ -1,5 +1,6 @@
 import { currentUserQuery, type PublicUser } from '@tm/api-client';
 import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 
 export interface CurrentUser {
   /** The signed-in user, or null when signed out or not known (yet). */
@@ -16,8 +17,10 @@ export interface CurrentUser {
  */
 export function useCurrentUser(): CurrentUser {
   const { data, status, refetch, isFetching, errorUpdatedAt } = useQuery(currentUserQuery());
+  // Stable, so the error screen's "network is back" listener is not re-attached on every render.
+  const retry = useCallback(() => void refetch(), [refetch]);
   // Once known, a user stays known through a failed re-check: the screens keep working. A check retried
   // after a failure stays an error until it succeeds (the query is `pending` again meanwhile).
   const settled = data !== undefined ? 'success' : status === 'pending' && errorUpdatedAt > 0 ? 'error' : status;
-  return { user: data ?? null, status: settled, retry: () => void refetch(), retrying: isFetching };
+  return { user: data ?? null, status: settled, retry, retrying: isFetching };
 }

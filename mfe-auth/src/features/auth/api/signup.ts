@@ -1,6 +1,5 @@
-import { describeError, isValidationError, signup, statusOf } from '@tm/api-client';
+import { describeError, signup, statusOf, validationIssues } from '@tm/api-client';
 import type { SignupRequest } from '@tm/contracts';
-import axios from 'axios';
 import { useSessionMutation } from './session-mutation';
 
 /** Shown when a failed signup carries no server message. */
@@ -23,13 +22,9 @@ function isField(value: unknown): value is SignupField {
  */
 export function signupErrors(error: unknown): SignupErrors {
   const errors: SignupErrors = {};
-  const data: unknown = axios.isAxiosError(error) ? error.response?.data : undefined;
-  const issues = (data as { issues?: { path?: unknown[]; message?: unknown }[] } | undefined)?.issues;
-  if (isValidationError(error) && Array.isArray(issues)) {
-    for (const issue of issues) {
-      const field = issue.path?.[0];
-      if (isField(field) && typeof issue.message === 'string') errors[field] ??= issue.message;
-    }
+  for (const { path, message } of validationIssues(error)) {
+    const field = path[0];
+    if (isField(field)) errors[field] ??= message;
   }
   if (statusOf(error) === 409) errors.email = describeError(error, 'An account with this email already exists');
   if (Object.keys(errors).length === 0) errors.form = describeError(error, SIGNUP_FALLBACK);
