@@ -43,13 +43,13 @@ describeInBrowser('accessibility and polish in Chromium', () => {
   it('focuses the new-task input after login, and names every route in the page title', async () => {
     const { page, context } = await openSession(browser());
     const account = await signUp(page, 'Title Reader');
-    expect(await page.title()).toBe('Tasks · Task Manager');
+    await page.waitForFunction((title) => document.title === title, 'Tasks · Task Manager');
     await page.getByTitle('Logout').click();
     await page.waitForURL('**/login');
-    expect(await page.title()).toBe('Sign in · Task Manager');
+    await page.waitForFunction((title) => document.title === title, 'Sign in · Task Manager');
     await page.getByRole('link', { name: 'Create one' }).click();
     await page.waitForURL('**/signup');
-    expect(await page.title()).toBe('Create account · Task Manager');
+    await page.waitForFunction((title) => document.title === title, 'Create account · Task Manager');
     await page.getByRole('link', { name: 'Already have an account? Login' }).click();
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
