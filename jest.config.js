@@ -19,7 +19,7 @@ const swc = (tsx) => [
 ];
 
 const moduleNameMapper = {
-  '^@tm/(contracts|service-kit|test-support)$': path.join(__dirname, 'packages/$1/src/index.ts'),
+  '^@tm/(contracts|service-kit|test-support|password-policy)$': path.join(__dirname, 'packages/$1/src/index.ts'),
   '^@tm/service-kit/errors$': path.join(__dirname, 'packages/service-kit/src/errors.ts'),
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
   '^@tm/web-platform$': path.join(__dirname, 'packages/web-platform/src/index.ts'),
@@ -70,7 +70,7 @@ function webProject(dir) {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    ...['packages/contracts', 'packages/service-kit', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
+    ...['packages/contracts', 'packages/service-kit', 'packages/password-policy', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
     ...['packages/api-client', 'packages/web-platform', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
     deployProject,
   ],

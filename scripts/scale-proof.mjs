@@ -132,7 +132,7 @@ async function main() {
   };
   const startTodos = (port) => startProcess('svc-todos', { ...secrets, PORT: String(port), LOG_LEVEL: 'info' });
   const gatewayEnv = (port) => ({
-    ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL, TRUST_PROXY: 'true', AUTH_RATE_LIMIT: '0',
+    ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL, TRUST_PROXY: 'true', AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0',
     USERS_URL: `http://127.0.0.1:${ports.users}`, TODOS_URL: `http://127.0.0.1:${ports.todosLb}`,
   });
   const startGateway = (port) => startProcess('gateway', gatewayEnv(port));

@@ -283,7 +283,8 @@ describe('nginx config of the load balancer (static)', () => {
     const headers = new Map(find(server, 'proxy_set_header').map(({ args }) => [args[0], args[1]]));
     expect(headers.get('X-Forwarded-For')).toBe('$remote_addr');
     expect(headers.get('X-Forwarded-Proto')).toBe('$scheme');
-    expect(headers.get('Host')).toBe('$host');
+    // With its port: the gateway checks the Origin of writes against it.
+    expect(headers.get('Host')).toBe('$http_host');
     // Keep-alive to the upstreams needs HTTP/1.1 and no hop-by-hop Connection header.
     expect(one(server, 'proxy_http_version').args).toEqual(['1.1']);
     expect(headers.get('Connection')).toBe('');
@@ -637,7 +638,7 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
     // node:http, not fetch: fetch does not let a caller choose the Host header.
     const claim = () =>
       new Promise<void>((resolve, reject) => {
-        const headers = { 'x-forwarded-for': '203.0.113.9', host: 'tasks.example' };
+        const headers = { 'x-forwarded-for': '203.0.113.9', host: 'tasks.example:8443' };
         request(nginx.url('/api/user/me'), { headers }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
       });
     for (let i = 0; i < 6; i++) await claim();
@@ -645,7 +646,8 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
     for (const request of seen) {
       expect(request.headers['x-forwarded-for']).toBe('127.0.0.1');
       expect(request.headers['x-forwarded-proto']).toBe('http');
-      expect(request.headers.host).toBe('tasks.example');
+      // The port too: the gateway compares Host with the Origin of writes.
+      expect(request.headers.host).toBe('tasks.example:8443');
     }
   });
 

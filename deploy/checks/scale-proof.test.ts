@@ -1,7 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { runScriptReport } from './script-report.js';
 
 interface Report {
   requests: number;
@@ -27,19 +24,10 @@ if (!redisUrl) {
 } else {
   describe('multi-instance proof on loopback (short run of scripts/scale-proof.mjs)', () => {
     it('restarts a gateway and a svc-todos under load with no lost write, no invalid session, < 0.1 % errors', () => {
-      const run = spawnSync(process.execPath, ['scripts/scale-proof.mjs', '--seconds', '12', '--rate', '200', '--users', '8', '--json'], {
-        cwd: ROOT,
+      const { report, status } = runScriptReport<Report>(['scripts/scale-proof.mjs', '--seconds', '12', '--rate', '200', '--users', '8', '--json'], {
         env: { ...process.env, REDIS_URL: redisUrl },
-        encoding: 'utf8',
-        timeout: 150_000,
+        timeoutMs: 150_000,
       });
-      const lastLine = run.stdout.trim().split('\n').at(-1) ?? '';
-      let report: Report;
-      try {
-        report = JSON.parse(lastLine) as Report;
-      } catch {
-        throw new Error(`no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
-      }
       expect(report.requests).toBeGreaterThan(1000);
       expect(report.acknowledgedAdds).toBeGreaterThan(300);
       expect(report.lostAcknowledgedWrites).toBe(0);
@@ -48,7 +36,7 @@ if (!redisUrl) {
       expect(report.restarts.map((r) => r.exitCode)).toEqual([0, 0]);
       expect(report.errorRate).toBeLessThan(0.001);
       expect(report.ok).toBe(true);
-      expect(run.status).toBe(0);
+      expect(status).toBe(0);
     }, 180_000);
   });
 }

@@ -100,7 +100,7 @@ describeInBrowser('accessibility and polish in Chromium', () => {
     expect(await page.locator('canvas').count()).toBe(0);
     expect(await cue.evaluate((el) => getComputedStyle(el).pointerEvents)).toBe('none');
     await snapshot(page, 'tasks-reduced-motion-cue');
-    await cue.waitFor({ state: 'detached', timeout: 3000 });
+    await cue.waitFor({ state: 'detached', timeout: 10_000 });
     await context.close();
   });
 

@@ -3,20 +3,24 @@ import {
   createMetrics,
   errorHandler,
   healthRoutes,
+  LengthRequiredError,
   notFound,
   PayloadTooLargeError,
   requestLogger,
-  ServiceUnavailableError,
   type Logger,
 } from '@tm/service-kit';
 import { LIMITS } from '@tm/contracts';
 import Koa, { type Middleware } from 'koa';
-import { authRoutes, todoRoutes } from './auth.routes.js';
+import { AccountThrottle } from './account-throttle.js';
+import { accountRoutes } from './account.routes.js';
+import { authRoutes, otherUserRoutes, todoRoutes } from './auth.routes.js';
 import type { GatewayConfig } from './config.js';
 import { API_PREFIX } from './forward.middleware.js';
+import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-session.store.js';
-import { sessions } from './session.middleware.js';
+import { readiness } from './readiness.js';
+import { sessionLifetime, sessions } from './session.middleware.js';
 import { securityHeaders, staticSite, type WebRoots } from './static.middleware.js';
 import type { SessionStore } from './session.store.js';
 import { createUpstream } from './upstream.proxy.js';
@@ -25,7 +29,17 @@ import { xsrfProtection } from './xsrf.middleware.js';
 export interface GatewayDeps {
   config: Pick<
     GatewayConfig,
-    'usersUrl' | 'todosUrl' | 'sessionKeys' | 'internalSecret' | 'sessionMaxAgeMs' | 'trustProxy' | 'upstreamTimeoutMs' | 'authRateLimit'
+    | 'usersUrl'
+    | 'todosUrl'
+    | 'sessionKeys'
+    | 'internalSecret'
+    | 'session'
+    | 'allowedOrigins'
+    | 'trustProxy'
+    | 'upstreamTimeoutMs'
+    | 'authRateLimit'
+    | 'signupRateLimit'
+    | 'accountThrottle'
   >;
   sessionStore: SessionStore;
   logger: Logger;
@@ -47,57 +61,69 @@ function onlyUnderApi(middleware: Middleware): Middleware {
   return (ctx, next) => (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`) ? middleware(ctx, next) : next());
 }
 
-/** Refuses a declared body over the limit before anything is proxied (services enforce it for chunked ones). */
-function bodyLimit(limitBytes: number): Middleware {
+/**
+ * Only plainly framed requests reach the routes and the proxy. A body must come with a Content-Length no
+ * larger than the limit: a chunked body is refused with 411, because http-proxy forwards the body of a chunked
+ * DELETE or OPTIONS behind a `Content-Length: 0`, where the service reads it as a second request (smuggling,
+ * found by the fuzzer; docs/RELIABILITY.md). Browsers and load tools always send a length. OPTIONS is answered
+ * here: the API serves only its own origin, so there is no CORS preflight to forward.
+ */
+function framedRequests(limitBytes: number): Middleware {
   return (ctx, next) => {
+    if (ctx.get('transfer-encoding')) throw new LengthRequiredError();
     if (ctx.request.length && ctx.request.length > limitBytes) throw new PayloadTooLargeError(limitBytes);
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', 'GET, HEAD, POST, PUT, DELETE');
+      ctx.status = 204;
+      return undefined;
+    }
     return next();
   };
 }
 
-/** A session store that cannot be reached is a 503, not a 500: the request itself was fine. */
-function sessionStoreErrors(sessionMiddleware: Middleware): Middleware {
-  return async (ctx, next) => {
-    let inner = false;
-    try {
-      await sessionMiddleware(ctx, async () => {
-        inner = true;
-        await next();
-      });
-    } catch (error) {
-      if (inner) throw error;
-      ctx.log.error({ err: error }, 'session store failed');
-      throw new ServiceUnavailableError('Sessions are temporarily unavailable, please try again');
-    }
-  };
-}
+/** Answers under /api are personal: no cache along the way may keep them. */
+const noStore: Middleware = async (ctx, next) => {
+  ctx.set('Cache-Control', 'no-store');
+  await next();
+};
 
 /**
  * The gateway, middleware in one visible order: request id + logging → metrics → error handler → health →
- * security headers → static frontends (all-in-one mode) → (under /api) body limit → session → XSRF → auth and todo routes (proxied to the services) → 404.
+ * security headers → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit → cross-site
+ * check → session → session lifetime → XSRF → 404 (on the way back) → auth, account and todo routes (the
+ * services' answers checked before they are sent on).
  */
 export function createApp({ config, sessionStore, logger, redis, web = {} }: GatewayDeps): Gateway {
   const app = new Koa({ proxy: config.trustProxy, keys: config.sessionKeys });
   const metrics = createMetrics('gateway');
   let draining = false;
   const isDraining = () => draining;
-  const users = createUpstream({ name: 'users', target: config.usersUrl, timeoutMs: config.upstreamTimeoutMs, isDraining });
-  const todos = createUpstream({ name: 'todos', target: config.todosUrl, timeoutMs: config.upstreamTimeoutMs, isDraining });
+  const users = createUpstream({ name: 'users', target: config.usersUrl, timeoutMs: config.upstreamTimeoutMs });
+  const todos = createUpstream({ name: 'todos', target: config.todosUrl, timeoutMs: config.upstreamTimeoutMs });
   const authRateLimit = rateLimit({ ...config.authRateLimit, redis, keyPrefix: 'tm:rl:auth' });
+  const signupRateLimit = rateLimit({ ...config.signupRateLimit, redis, keyPrefix: 'tm:rl:signup' });
+  const throttle = new AccountThrottle({ ...config.accountThrottle, redis });
+  const { internalSecret } = config;
 
   app.use(requestLogger({ logger, trustIncomingId: false }));
   app.use(metrics.middleware);
   app.use(errorHandler());
   app.use(closeConnectionsWhileDraining(isDraining));
-  app.use(healthRoutes({ registry: metrics.registry, ready: () => sessionStore.ping(), draining: () => draining }).routes());
+  const ready = readiness({ sessionStore, services: { users: config.usersUrl, todos: config.todosUrl } });
+  app.use(healthRoutes({ registry: metrics.registry, ready, draining: () => draining }).routes());
   app.use(securityHeaders(web.shell));
   app.use(staticSite(web));
-  app.use(onlyUnderApi(bodyLimit(LIMITS.bodyBytes)));
-  app.use(onlyUnderApi(sessionStoreErrors(sessions(app, { store: sessionStore, maxAgeMs: config.sessionMaxAgeMs }))));
+  app.use(onlyUnderApi(noStore));
+  app.use(onlyUnderApi(framedRequests(LIMITS.bodyBytes)));
+  app.use(onlyUnderApi(crossSiteProtection({ allowedOrigins: config.allowedOrigins })));
+  app.use(onlyUnderApi(sessions(app, { store: sessionStore, lifetime: config.session })));
+  app.use(onlyUnderApi(sessionLifetime(config.session)));
   app.use(onlyUnderApi(xsrfProtection()));
   app.use(notFound());
-  app.use(authRoutes({ users, internalSecret: config.internalSecret, authRateLimit }).routes());
-  app.use(todoRoutes(todos, config.internalSecret).routes());
+  app.use(authRoutes({ users, internalSecret, authRateLimit, signupRateLimit, throttle }).routes());
+  app.use(accountRoutes({ users, todos, internalSecret, sessionStore, throttle }).routes());
+  app.use(otherUserRoutes(users, internalSecret).routes());
+  app.use(todoRoutes(todos, internalSecret).routes());
   app.silent = true;
   return {
     app,

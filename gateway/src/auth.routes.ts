@@ -1,17 +1,22 @@
-import Router from '@koa/router';
-import { ErrorCode, UserResponse } from '@tm/contracts';
-import { HttpError, UnauthorizedError } from '@tm/service-kit';
+import type Router from '@koa/router';
+import { API, ErrorCode, LIMITS, type UserResponse } from '@tm/contracts';
+import { apiRouter, jsonBody, UnauthorizedError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
-import { API_PREFIX, forwardTo, prepareForUpstream } from './forward.middleware.js';
+import type { AccountThrottle } from './account-throttle.js';
+import { API_PREFIX, callService, forwardTo } from './forward.middleware.js';
 import { rotateSession, sessionOf } from './session.middleware.js';
+import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 import type { Upstream } from './upstream.proxy.js';
 
 export interface AuthRoutesOptions {
   users: Upstream;
   internalSecret: string;
-  /** Applied to login and signup (password guessing, account spraying). */
+  /** Per client IP, on login and signup (password guessing, account spraying). */
   authRateLimit: Middleware;
+  /** Per client IP, on signup only (mass account creation). */
+  signupRateLimit: Middleware;
+  throttle: AccountThrottle;
 }
 
 /** 401 unless the session belongs to a signed-in user. */
@@ -26,25 +31,45 @@ export function signedInUser(ctx: Context): string {
   return sessionOf(ctx).userId ?? '';
 }
 
+/** The email a login is for, normalised as the contracts do (trimmed, lower-cased); undefined when absent or absurd. */
+function emailOf(body: unknown): string | undefined {
+  const email: unknown = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).email : undefined;
+  if (typeof email !== 'string') return undefined;
+  const normalised = email.trim().toLowerCase();
+  return normalised && normalised.length <= LIMITS.email.max ? normalised : undefined;
+}
+
+/** True for the service's "wrong password" answers, which count against the account. */
+export function wrongPassword(status: number, body: unknown): boolean {
+  const code = (body as { code?: unknown } | null)?.code;
+  return (status === 401 && code === ErrorCode.invalidCredentials) || (status === 403 && code === ErrorCode.wrongPassword);
+}
+
 /**
- * Login and signup go to svc-users through the proxy, but their answer is read here: on success the
- * session is rotated and bound to the user (signup signs the new user in), then the body is passed on.
+ * Login and signup: the gateway reads the body (to throttle by account), asks svc-users, checks its answer,
+ * and on success rotates the session and binds it to the user (signup signs the new user in). Logins are
+ * throttled per account as well as per IP (SECURITY.md "Throttling").
  */
-function signIn(users: Upstream, internalSecret: string): Middleware {
+function signIn(kind: 'signup' | 'login', { users, internalSecret, throttle }: AuthRoutesOptions): Middleware {
+  const endpoint = API[kind];
   return async (ctx) => {
-    prepareForUpstream(ctx, internalSecret, '');
-    const answer = await users.capture(ctx.req, ctx.res);
-    const body: unknown = answer.contentType.includes('json') ? JSON.parse(answer.body.toString('utf8') || 'null') : null;
-    if (answer.status < 200 || answer.status >= 300) {
-      ctx.status = answer.status;
-      ctx.body = body ?? { message: 'The users service failed to answer', code: ErrorCode.badGateway };
+    const account = kind === 'login' ? emailOf(ctx.request.body) : undefined;
+    if (account) await throttle.check(ctx, account);
+    const { answer, body } = await callService(ctx, users, internalSecret, {
+      method: 'POST',
+      path: endpoint.path,
+      userId: '',
+      body: ctx.request.body,
+      contract: endpoint.response,
+    });
+    if (answer.status >= 300) {
+      if (account && wrongPassword(answer.status, body)) await throttle.failed(ctx, account);
+      relay(ctx, answer);
       return;
     }
-    const parsed = UserResponse.safeParse(body);
-    if (!parsed.success) throw new HttpError(502, 'The users service gave an invalid answer', ErrorCode.badGateway);
-    setXsrfCookie(ctx, await rotateSession(ctx, parsed.data.user._id));
-    ctx.status = answer.status;
-    ctx.body = parsed.data;
+    if (account) await throttle.succeeded(ctx, account);
+    setXsrfCookie(ctx, await rotateSession(ctx, (body as UserResponse).user._id));
+    relay(ctx, answer);
   };
 }
 
@@ -56,21 +81,27 @@ function signOut(): Middleware {
   };
 }
 
-/** Routes under /api/user. */
-export function authRoutes({ users, internalSecret, authRateLimit }: AuthRoutesOptions): Router {
-  const router = new Router({ prefix: `${API_PREFIX}/user` });
-  router.post('/signup', authRateLimit, signIn(users, internalSecret));
-  router.post('/login', authRateLimit, signIn(users, internalSecret));
+/** Routes under /api/user for signing in and out; the account page's calls are in account.routes.ts. */
+export function authRoutes(options: AuthRoutesOptions): Router {
+  const { users, internalSecret, authRateLimit, signupRateLimit } = options;
+  const router = apiRouter(`${API_PREFIX}/user`);
+  router.post('/signup', authRateLimit, signupRateLimit, jsonBody(), signIn('signup', options));
+  router.post('/login', authRateLimit, jsonBody(), signIn('login', options));
   router.post('/logout', signOut());
   router.get('/me', requireSession(), forwardTo(users, internalSecret, signedInUser));
-  // Any other /api/user path: svc-users decides (it answers 404 for unknown routes).
+  return router;
+}
+
+/** Any other /api/user path goes to svc-users, which answers 404 for routes it does not have. */
+export function otherUserRoutes(users: Upstream, internalSecret: string): Router {
+  const router = apiRouter(`${API_PREFIX}/user`);
   router.all('/{*rest}', forwardTo(users, internalSecret, signedInUser));
   return router;
 }
 
 /** Routes under /api/todo: every one needs a signed-in user. */
 export function todoRoutes(todos: Upstream, internalSecret: string): Router {
-  const router = new Router({ prefix: `${API_PREFIX}/todo` });
+  const router = apiRouter(`${API_PREFIX}/todo`);
   router.all('/{*rest}', requireSession(), forwardTo(todos, internalSecret, signedInUser));
   return router;
 }

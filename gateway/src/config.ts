@@ -4,6 +4,12 @@ import { z } from 'zod';
 
 const absolute = (dir: string | undefined) => (dir ? path.resolve(dir) : undefined);
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function listOf(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
 const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 const GatewayEnv = BaseEnv.extend({
@@ -14,7 +20,12 @@ const GatewayEnv = BaseEnv.extend({
   /** Comma-separated; the first signs new cookies, all verify (rotation). */
   SESSION_KEYS: optionalText,
   INTERNAL_SECRET: optionalText,
-  SESSION_MAX_AGE_MS: z.coerce.number().int().positive().default(7 * 24 * 60 * 60 * 1000),
+  /** A signed-in session unused this long ends (SECURITY.md "Sessions"). */
+  SESSION_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(7 * DAY_MS),
+  /** A signed-in session ends this long after sign-in, however much it is used. */
+  SESSION_ABSOLUTE_TIMEOUT_MS: z.coerce.number().int().positive().default(30 * DAY_MS),
+  /** Extra origins allowed to write (besides the gateway's own), comma-separated: `https://app.example.com`. */
+  ALLOWED_ORIGINS: optionalText.transform(listOf).pipe(z.array(z.url({ protocol: /^https?$/ }))),
   /** Behind a TLS-terminating proxy: trust X-Forwarded-* (client IP, https → Secure cookies). */
   TRUST_PROXY: booleanFlag.default(false),
   /** Answer 504 before the browser's 10 s timeout (PRODUCT §9). */
@@ -22,6 +33,13 @@ const GatewayEnv = BaseEnv.extend({
   /** Login + signup attempts per client IP per window; 0 turns the limit off. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   AUTH_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
+  /** Failed password checks per account (any IP) before it is locked; 0 turns the account throttle off. */
+  ACCOUNT_FAIL_LIMIT: z.coerce.number().int().min(0).default(10),
+  ACCOUNT_FAIL_WINDOW_S: z.coerce.number().int().positive().default(15 * 60),
+  ACCOUNT_LOCKOUT_S: z.coerce.number().int().positive().default(15 * 60),
+  /** Signups per client IP per window; 0 turns the limit off. */
+  SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+  SIGNUP_RATE_WINDOW_S: z.coerce.number().int().positive().default(60 * 60),
   /** Built frontends to serve in all-in-one mode (`pnpm start`); unset when nginx serves them. */
   SHELL_DIST: optionalText,
   AUTH_DIST: optionalText,
@@ -39,10 +57,13 @@ export interface GatewayConfig {
   redisUrl: string | undefined;
   sessionKeys: string[];
   internalSecret: string;
-  sessionMaxAgeMs: number;
+  session: { idleTimeoutMs: number; absoluteTimeoutMs: number };
+  allowedOrigins: string[];
   trustProxy: boolean;
   upstreamTimeoutMs: number;
   authRateLimit: { points: number; windowSeconds: number };
+  signupRateLimit: { points: number; windowSeconds: number };
+  accountThrottle: { failLimit: number; windowSeconds: number; lockoutSeconds: number };
   web: { shell?: string; auth?: string; tasks?: string };
   shutdownDrainMs: number;
 }
@@ -61,12 +82,19 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     usersUrl: parsed.USERS_URL,
     todosUrl: parsed.TODOS_URL,
     redisUrl: parsed.REDIS_URL,
-    sessionKeys: keys.split(',').map((key) => key.trim()).filter(Boolean),
+    sessionKeys: listOf(keys),
     internalSecret: requireSecret('INTERNAL_SECRET', parsed.INTERNAL_SECRET, parsed.NODE_ENV, () => local().internalSecret),
-    sessionMaxAgeMs: parsed.SESSION_MAX_AGE_MS,
+    session: { idleTimeoutMs: parsed.SESSION_IDLE_TIMEOUT_MS, absoluteTimeoutMs: parsed.SESSION_ABSOLUTE_TIMEOUT_MS },
+    allowedOrigins: parsed.ALLOWED_ORIGINS.map((origin) => new URL(origin).origin),
     trustProxy: parsed.TRUST_PROXY,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
     authRateLimit: { points: parsed.AUTH_RATE_LIMIT, windowSeconds: parsed.AUTH_RATE_WINDOW_S },
+    signupRateLimit: { points: parsed.SIGNUP_RATE_LIMIT, windowSeconds: parsed.SIGNUP_RATE_WINDOW_S },
+    accountThrottle: {
+      failLimit: parsed.ACCOUNT_FAIL_LIMIT,
+      windowSeconds: parsed.ACCOUNT_FAIL_WINDOW_S,
+      lockoutSeconds: parsed.ACCOUNT_LOCKOUT_S,
+    },
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     web: { shell: absolute(parsed.SHELL_DIST), auth: absolute(parsed.AUTH_DIST), tasks: absolute(parsed.TASKS_DIST) },
   };

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { once } from 'node:events';
 import { LIMITS, type TodoResponse, type TodosResponse } from '@tm/contracts';
@@ -43,7 +43,9 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
     ['update: missing updateData', 'PUT', '/api/todo/update-todo/:id', { body: { completed: true } }, 400],
     ['update: empty updateData', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: {} } }, 400],
     ['update: wrong type', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { completed: 'yes' } } }, 400],
-    ['update: unknown field', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { title: 'hacked' } } }, 400],
+    ['update: unknown field', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { owner: 'someone else' } } }, 400],
+    ['update: blank title', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { title: '  ' } } }, 400],
+    ['update: title too long', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { title: 'a'.repeat(501) } } }, 400],
     ['update: malformed JSON', 'PUT', '/api/todo/update-todo/:id', { rawBody: '{', headers: { 'content-type': 'application/json' } }, 400],
     ['update: oversize', 'PUT', '/api/todo/update-todo/:id', { body: { updateData: { completed: true }, pad: big } }, 413],
     ['delete: non-hex id', 'DELETE', '/api/todo/delete-todo/zzzzzzzzzzzzzzzzzzzzzzzz', {}, 400],
@@ -97,6 +99,53 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
       expect({ path, status: response.status }).toEqual({ path, status: 404 });
       expect(response.body).toEqual(expect.objectContaining(errorShape));
     }
+  });
+
+  describe('requests the fuzzer found mishandled (docs/RELIABILITY.md "Fuzzing")', () => {
+    /** A request over a raw socket-level client (fetch cannot send a chunked DELETE or choose the framing). */
+    function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+      return new Promise((resolve, reject) => {
+        const outgoing = httpRequest(`${stack.gateway.url}${path}`, { method, headers: { cookie: client.cookieHeader(), 'x-xsrf-token': client.xsrfToken ?? '', ...headers } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        outgoing.on('error', reject);
+        if (body !== undefined) outgoing.write(body);
+        outgoing.end();
+      });
+    }
+
+    it('a body that claims to be gzip but is not: 415, not 500', async () => {
+      const answer = await client.post('/api/todo/add-todo', undefined, { rawBody: '{"title":"x"}', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      expect(answer.status).toBe(415);
+      expect(answer.body).toEqual(expect.objectContaining(errorShape));
+      await expectListUnchanged();
+    });
+
+    it('HEAD on a POST route: 405, not 500; OPTIONS: 204 from the gateway, not a 502', async () => {
+      expect((await client.request('HEAD', '/api/todo/add-todo')).status).toBe(405);
+      const options = await client.request('OPTIONS', '/api/user/me');
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('GET, HEAD, POST, PUT, DELETE');
+    });
+
+    it('a trailing slash or other letter case is another path: 404, and nothing is written', async () => {
+      for (const path of ['/api/todo/add-todo/', '/api/TODO/add-todo', '/api/todo/Add-Todo']) {
+        const answer = await client.post(path, { title: 'slash' });
+        expect({ path, status: answer.status }).toEqual({ path, status: 404 });
+      }
+      expect((await client.delete(`/api/todo/delete-todo/${todoId}/`)).status).toBe(404);
+      expect((await client.get('/api/user/me/')).status).toBe(404);
+      await expectListUnchanged();
+    });
+
+    it('a chunked body is refused with 411 before anything is forwarded: no request smuggled behind a DELETE', async () => {
+      const smuggled = `GET /user/me HTTP/1.1\r\nHost: users\r\nx-tm-user-id: ${'a'.repeat(24)}\r\n\r\n`;
+      const answer = await rawRequest('DELETE', `/api/todo/delete-todo/${todoId}`, { 'transfer-encoding': 'chunked' }, smuggled);
+      expect(answer.status).toBe(411);
+      expect(JSON.parse(answer.body)).toEqual({ message: 'Send the request body with a Content-Length header', code: 'BODY.LENGTH_REQUIRED' });
+      await expectListUnchanged();
+    });
   });
 
   it('answers a signed-out call to a todo route with 401, whatever the route', async () => {

@@ -1,18 +1,27 @@
-import { IDENTITY_HEADERS, signIdentity } from '@tm/service-kit';
+import { ErrorCode } from '@tm/contracts';
+import { IDENTITY_HEADERS, NotFoundError, REQUEST_ID_HEADER, signIdentity } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
-import type { Upstream } from './upstream.proxy.js';
+import type { z } from 'zod';
+import { checkAnswer, contractOf, relay } from './upstream-answer.js';
+import type { Upstream, UpstreamCall } from './upstream.proxy.js';
 
 /** Prefix the gateway owns; services serve the same paths without it. */
 export const API_PREFIX = '/api';
 
 const STRIPPED_HEADERS = ['cookie', 'x-xsrf-token', ...Object.values(IDENTITY_HEADERS)];
 
+/** `.` and `..` segments (plain or percent-encoded), empty segments and encoded slashes: nothing a real client sends. */
+const PATH_TRICKS = /(^|\/)(\.|%2e){1,2}(\/|$)|\/\/|%2f|%5c|\\/i;
+
 /**
  * Prepares the raw request for a service: the /api prefix removed, client-sent identity headers, cookies
- * and the XSRF header dropped, and the gateway's signed statement of who is calling added.
+ * and the XSRF header dropped, and the gateway's signed statement of who is calling added. A path with dot
+ * segments or encoded slashes is refused with 404 here, so a forwarded path always stays under the
+ * service's public prefix (`/user/…`, `/todo/…`) and never reaches `/internal`.
  */
 export function prepareForUpstream(ctx: Context, secret: string, userId: string): void {
   const req = ctx.req;
+  if (PATH_TRICKS.test(ctx.path)) throw new NotFoundError(`Route not found: ${ctx.method} ${ctx.path}`, ErrorCode.routeNotFound);
   req.url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
   for (const header of STRIPPED_HEADERS) Reflect.deleteProperty(req.headers, header);
   Object.assign(
@@ -21,17 +30,40 @@ export function prepareForUpstream(ctx: Context, secret: string, userId: string)
   );
 }
 
-/** Streams the request to `upstream` as `userId` (or anonymously with ''); the proxy owns the response. */
+export interface OwnCall {
+  method: UpstreamCall['method'];
+  path: string;
+  /** '' for an anonymous call (signup, login). */
+  userId: string;
+  body?: unknown;
+  /** The contract of a successful answer. */
+  contract: z.ZodType;
+}
+
+/**
+ * A call the gateway makes itself, vouching for `userId`; the answer is checked like a forwarded one.
+ * Resolves to the answer and its parsed body (4xx and 5xx answers included: the caller decides).
+ */
+export async function callService(ctx: Context, upstream: Upstream, secret: string, call: OwnCall) {
+  const { method, path, userId, body, contract } = call;
+  const headers = { [REQUEST_ID_HEADER]: ctx.requestId, ...signIdentity(secret, { method, url: path, userId, requestId: ctx.requestId }) };
+  const answer = await upstream.call({ method, path, headers, body });
+  return { answer, body: checkAnswer(upstream.name, answer, contract) };
+}
+
+/**
+ * Forwards the request to `upstream` as `userId` (or anonymously with ''), checks the answer against the
+ * route's contract, and sends it on. HEAD answers carry no body to check.
+ */
 export function forwardTo(upstream: Upstream, secret: string, userOf: (ctx: Context) => string): Middleware {
   return async (ctx) => {
     prepareForUpstream(ctx, secret, userOf(ctx));
-    ctx.respond = false;
-    try {
-      await upstream.stream(ctx.req, ctx.res);
-    } catch (error) {
-      // Nothing was sent yet: give the response back to Koa so the error handler writes it.
-      ctx.respond = true;
-      throw error;
+    const answer = await upstream.capture(ctx.req, ctx.res);
+    if (ctx.method === 'HEAD') {
+      ctx.status = answer.status;
+      return;
     }
+    checkAnswer(upstream.name, answer, contractOf(ctx.method, ctx.req.url ?? '/'));
+    relay(ctx, answer);
   };
 }

@@ -93,7 +93,7 @@ describe('the gateway process', () => {
     const gateway = await startProcess('gateway', { ...secrets, DATA_DIR: data.dir, USERS_URL: services.users.url, TODOS_URL: services.todos.url });
     try {
       expect(await (await fetch(`${gateway.url}/healthz`)).json()).toEqual({ status: 'ok' });
-      expect(await (await fetch(`${gateway.url}/readyz`)).json()).toEqual({ status: 'ready' });
+      expect(await (await fetch(`${gateway.url}/readyz`)).json()).toEqual({ status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } });
       await fetch(`${gateway.url}/api/user/me`);
       const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
       expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/user\/me"[^}]*status="401"/);

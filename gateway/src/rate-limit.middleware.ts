@@ -1,9 +1,9 @@
 import { ServiceUnavailableError, TooManyRequestsError } from '@tm/service-kit';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RedisClient } from './redis-session.store.js';
 
-export interface RateLimitOptions {
+export interface LimiterOptions {
   points: number;
   windowSeconds: number;
   /** Shared counters across gateway instances; in memory when absent. */
@@ -11,22 +11,34 @@ export interface RateLimitOptions {
   keyPrefix: string;
 }
 
+/** A rate-limiter-flexible limiter in Redis when configured (every gateway instance counts together), else in memory. */
+export function createLimiter({ points, windowSeconds, redis, keyPrefix }: LimiterOptions): RateLimiterAbstract {
+  const options = { points, duration: windowSeconds, keyPrefix };
+  return redis ? new RateLimiterRedis({ ...options, storeClient: redis, useRedisPackage: true }) : new RateLimiterMemory(options);
+}
+
 /**
- * Limits attempts per client IP with rate-limiter-flexible (Redis when configured, so every gateway
- * instance counts together). `points: 0` disables it. Over the limit: 429 with Retry-After.
+ * Turns a limiter's rejection into an answer: over the limit is 429 with Retry-After; a store that failed is
+ * an honest 503 at once (the Redis client queues nothing while disconnected), never a hang.
  */
-export function rateLimit({ points, windowSeconds, redis, keyPrefix }: RateLimitOptions): Middleware {
-  if (points === 0) return (_ctx, next) => next();
-  const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({ storeClient: redis, useRedisPackage: true, points, duration: windowSeconds, keyPrefix })
-    : new RateLimiterMemory({ points, duration: windowSeconds, keyPrefix });
+export function limiterFailure(ctx: Context, rejection: unknown): Error {
+  if (rejection instanceof RateLimiterRes) return new TooManyRequestsError(rejection.msBeforeNext / 1000);
+  ctx.log.error({ err: rejection }, 'rate limiter store failed');
+  return new ServiceUnavailableError('Signing in is temporarily unavailable, please try again shortly');
+}
+
+/**
+ * Limits requests per client IP (SECURITY.md "Throttling"). `points: 0` disables it. Over the limit: 429
+ * with Retry-After.
+ */
+export function rateLimit(options: LimiterOptions): Middleware {
+  if (options.points === 0) return (_ctx, next) => next();
+  const limiter = createLimiter(options);
   return async (ctx, next) => {
     try {
       await limiter.consume(ctx.ip);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw new TooManyRequestsError(rejection.msBeforeNext / 1000);
-      ctx.log.error({ err: rejection }, 'rate limiter store failed');
-      throw new ServiceUnavailableError();
+      throw limiterFailure(ctx, rejection);
     }
     await next();
   };

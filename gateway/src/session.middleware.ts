@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
+import { ServiceUnavailableError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { createSession } from 'koa-session';
 import type { SessionData, SessionStore } from './session.store.js';
@@ -12,31 +13,58 @@ export interface GatewaySession extends SessionData {
   manuallyCommit(): Promise<void> | undefined;
 }
 
+export interface SessionLifetime {
+  /** A signed-in session unused this long ends. */
+  idleTimeoutMs: number;
+  /** A signed-in session ends this long after sign-in, however much it is used. */
+  absoluteTimeoutMs: number;
+}
+
 export interface SessionOptions {
   store: SessionStore;
-  maxAgeMs: number;
+  lifetime: SessionLifetime;
 }
 
 /**
- * koa-session with an external store. Cookie: HttpOnly, SameSite=Lax (koa-session leaves it unset by
+ * koa-session with an external store; every store call that fails becomes a {@link SessionsUnavailableError}. Cookie: HttpOnly, SameSite=Lax (koa-session leaves it unset by
  * default), signed with `app.keys`, Secure whenever the request came over TLS. `autoCommit` is off: the
  * gateway writes a session only where it changes one (new visitor, login, signup, logout), never on the
  * way back from a proxied response whose headers are already gone.
  */
-export function sessions(app: Koa, { store, maxAgeMs }: SessionOptions): Middleware {
+/** Any failure of the session store, wherever it happens (read, save, rotation): a 503, never a 500. */
+export class SessionsUnavailableError extends ServiceUnavailableError {
+  constructor(cause: unknown) {
+    super('Sessions are temporarily unavailable, please try again');
+    this.cause = cause;
+  }
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new SessionsUnavailableError(error);
+  }
+}
+
+export function sessions(app: Koa, { store, lifetime }: SessionOptions): Middleware {
   return createSession(
     {
       key: SESSION_COOKIE,
-      maxAge: maxAgeMs,
+      // The cookie and the stored entry live as long as the absolute lifetime, so that the gateway's own check
+      // (sessionLifetime) decides when a session has been idle too long: had koa-session dropped it first,
+      // the request would arrive with an XSRF token of a session that no longer exists and get a 403
+      // instead of the 401 that tells the client its session ended.
+      maxAge: lifetime.absoluteTimeoutMs,
       autoCommit: false,
       httpOnly: true,
       sameSite: 'lax',
       signed: true,
       rolling: false,
       store: {
-        get: async (id: string) => store.get(id),
-        set: async (id: string, data: SessionData, ttlMs: number) => store.set(id, data, ttlMs),
-        destroy: async (id: string) => store.destroy(id),
+        get: (id: string) => guarded(() => store.get(id)),
+        set: (id: string, data: SessionData, ttlMs: number) => guarded(() => store.set(id, data, ttlMs)),
+        destroy: (id: string) => guarded(() => store.destroy(id)),
       },
     },
     app,
@@ -53,15 +81,56 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+function forgetUser(session: GatewaySession): void {
+  delete session.userId;
+  delete session.signedInAt;
+  delete session.seenAt;
+}
+
 /**
  * Signs `userId` in (or, with `undefined`, out): the old session id is destroyed server-side and a new one
  * issued with a new XSRF token, so neither a fixed nor a stolen pre-login id or token is worth anything.
+ * Signing in (again, as after a password change) starts the absolute lifetime afresh.
  */
 export async function rotateSession(ctx: Context, userId: string | undefined): Promise<string> {
   const session = sessionOf(ctx);
-  if (userId) session.userId = userId;
-  else delete session.userId;
+  if (userId) {
+    session.userId = userId;
+    session.signedInAt = session.seenAt = Date.now();
+  } else {
+    forgetUser(session);
+  }
   session.xsrf = newToken();
   await session.regenerate();
   return session.xsrf;
+}
+
+/** How often at most a session's `seenAt` is written back: a store write per minute, not per request. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Enforces the idle timeout and the absolute lifetime on the server (OWASP ASVS 5.0 V7.3, SECURITY.md
+ * "Sessions"). A session past either limit is signed out (a new anonymous id; the XSRF token is kept so the
+ * request itself goes on to an honest 401, not a 403); a live one is touched at most once a minute.
+ */
+export function sessionLifetime({ idleTimeoutMs, absoluteTimeoutMs }: SessionLifetime): Middleware {
+  const touchEvery = Math.min(TOUCH_EVERY_MS, idleTimeoutMs / 2);
+  return async (ctx, next) => {
+    const session = sessionOf(ctx);
+    if (session.userId) {
+      const now = Date.now();
+      const signedInAt = session.signedInAt ?? now;
+      const seenAt = session.seenAt ?? signedInAt;
+      if (now - signedInAt >= absoluteTimeoutMs || now - seenAt >= idleTimeoutMs) {
+        ctx.log.info({ idle: now - seenAt >= idleTimeoutMs }, 'session expired');
+        forgetUser(session);
+        await session.regenerate();
+      } else if (now - seenAt >= touchEvery || session.signedInAt === undefined) {
+        session.signedInAt = signedInAt;
+        session.seenAt = now;
+        await session.manuallyCommit();
+      }
+    }
+    await next();
+  };
 }

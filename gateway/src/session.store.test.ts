@@ -49,6 +49,26 @@ function sessionStoreContract(name: string, makeFactory: () => Promise<Factory>)
       expect(await store.get(id)).toBeUndefined();
     });
 
+    it('ends every session of one user at once, and only that user\'s', async () => {
+      const user = randomUUID();
+      const mine = [randomUUID(), randomUUID(), randomUUID()];
+      const theirs = randomUUID();
+      const anonymous = randomUUID();
+      for (const id of mine) await store.set(id, { xsrf: id, userId: user }, 60_000);
+      await store.set(theirs, { xsrf: 't', userId: randomUUID() }, 60_000);
+      await store.set(anonymous, { xsrf: 'a' }, 60_000);
+      expect(await store.destroyUserSessions(user)).toBe(3);
+      for (const id of mine) expect(await store.get(id)).toBeUndefined();
+      expect(await store.get(theirs)).toEqual(expect.objectContaining({ xsrf: 't' }));
+      expect(await store.get(anonymous)).toEqual({ xsrf: 'a' });
+      expect(await store.destroyUserSessions(user)).toBe(0);
+      // A session opened after the purge belongs to the user again and is found next time.
+      const later = randomUUID();
+      await store.set(later, { userId: user }, 60_000);
+      expect(await store.destroyUserSessions(user)).toBe(1);
+      expect(await store.get(later)).toBeUndefined();
+    });
+
     it('answers ping and keeps sessions across a reopen', async () => {
       expect(await store.ping()).toBe(true);
       const id = randomUUID();

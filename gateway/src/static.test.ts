@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@tm/service-kit';
-import { listen, tempDir, TEST_SECRET, type Started } from '@tm/test-support';
+import { listen, tempDir, type Started } from '@tm/test-support';
 import { createApp } from './app.js';
 import { openSqliteSessionStore } from './sqlite-session.store.js';
+import { testGatewayConfig } from './test-stack.js';
 
 const THEME_SCRIPT = "document.documentElement.setAttribute('data-theme','light')";
 let data: ReturnType<typeof tempDir>;
@@ -27,16 +28,7 @@ beforeAll(async () => {
   write(path.join(tasks, 'sounds/added.mp3'), 'ID3');
   write(path.join(tasks, 'svgs/to-do-list-animate.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const gateway = createApp({
-    config: {
-      usersUrl: 'http://127.0.0.1:9',
-      todosUrl: 'http://127.0.0.1:9',
-      sessionKeys: ['static-test-session-key-0123456789abcdef'],
-      internalSecret: TEST_SECRET,
-      sessionMaxAgeMs: 60_000,
-      trustProxy: false,
-      upstreamTimeoutMs: 1000,
-      authRateLimit: { points: 0, windowSeconds: 60 },
-    },
+    config: testGatewayConfig({ usersUrl: 'http://127.0.0.1:9', todosUrl: 'http://127.0.0.1:9' }, { upstreamTimeoutMs: 1000 }),
     sessionStore: openSqliteSessionStore(data.dir),
     logger: createLogger('static-test'),
     web: { shell, auth, tasks },

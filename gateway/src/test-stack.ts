@@ -33,6 +33,23 @@ export interface TestGateway extends Started {
 
 type ConfigOverrides = Partial<GatewayDeps['config']>;
 
+/** A gateway configuration for tests: every limit off unless a test turns it on. */
+export function testGatewayConfig(upstreams: { usersUrl: string; todosUrl: string }, overrides: ConfigOverrides = {}): GatewayDeps['config'] {
+  return {
+    ...upstreams,
+    sessionKeys: ['test-session-key-0123456789abcdef0123456789'],
+    internalSecret: TEST_SECRET,
+    session: { idleTimeoutMs: 60 * 60 * 1000, absoluteTimeoutMs: 24 * 60 * 60 * 1000 },
+    allowedOrigins: [],
+    trustProxy: false,
+    upstreamTimeoutMs: 8000,
+    authRateLimit: { points: 0, windowSeconds: 60 },
+    signupRateLimit: { points: 0, windowSeconds: 60 },
+    accountThrottle: { failLimit: 0, windowSeconds: 900, lockoutSeconds: 900 },
+    ...overrides,
+  };
+}
+
 /** The gateway in this process, over real HTTP, in front of the given services. */
 export async function startGateway(
   services: Pick<Services, 'dataDir'> & { usersUrl: string; todosUrl: string },
@@ -41,17 +58,7 @@ export async function startGateway(
   redis?: GatewayDeps['redis'],
 ): Promise<TestGateway> {
   const gateway = createApp({
-    config: {
-      usersUrl: services.usersUrl,
-      todosUrl: services.todosUrl,
-      sessionKeys: ['test-session-key-0123456789abcdef0123456789'],
-      internalSecret: TEST_SECRET,
-      sessionMaxAgeMs: 60 * 60 * 1000,
-      trustProxy: false,
-      upstreamTimeoutMs: 8000,
-      authRateLimit: { points: 0, windowSeconds: 60 },
-      ...overrides,
-    },
+    config: testGatewayConfig(services, overrides),
     sessionStore,
     logger: createLogger('gateway-test'),
     redis,

@@ -1,21 +1,33 @@
-import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, request, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ErrorCode } from '@tm/contracts';
 import { HttpError } from '@tm/service-kit';
-import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
+import { createProxyMiddleware } from 'http-proxy-middleware';
 
-/** A response read in full from an upstream, handed back to Koa (login and signup). */
+/** A response read in full from an upstream, checked by the gateway before anything is sent on. */
 export interface CapturedResponse {
   status: number;
   contentType: string;
+  /** `Retry-After`, when the service sent one. */
+  retryAfter?: string;
   body: Buffer;
 }
 
+/** A request the gateway makes itself (account deletion, password checks), not one it forwards. */
+export interface UpstreamCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
 export interface Upstream {
-  /** Pipes the upstream's answer straight to the client; resolves when the response is closed. */
-  stream(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Reads the upstream's answer into memory so the gateway can act on it before replying. */
+  /** Human name for messages: "users", "todos". */
+  readonly name: string;
+  /** Forwards the client's request and reads the answer into memory; nothing reaches the client yet. */
   capture(req: IncomingMessage, res: ServerResponse): Promise<CapturedResponse>;
+  /** Makes a request of the gateway's own and reads the answer. */
+  call(call: UpstreamCall): Promise<CapturedResponse>;
   close(): void;
 }
 
@@ -24,11 +36,10 @@ export interface UpstreamOptions {
   name: string;
   target: string;
   timeoutMs: number;
-  /** While the gateway drains, proxied answers too must tell the client to close its connection. */
-  isDraining?: () => boolean;
 }
 
-const MAX_CAPTURED_BYTES = 64 * 1024;
+/** Largest answer the gateway reads from a service: 10 000 tasks of 500 characters fit, with room to spare. */
+export const MAX_CAPTURED_BYTES = 32 * 1024 * 1024;
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 class UpstreamTimeout extends Error {
@@ -36,7 +47,7 @@ class UpstreamTimeout extends Error {
 }
 
 interface Pending {
-  resolve: (captured?: CapturedResponse) => void;
+  resolve: (captured: CapturedResponse) => void;
   reject: (error: Error) => void;
 }
 
@@ -52,78 +63,77 @@ export function upstreamError(name: string, error: NodeJS.ErrnoException): HttpE
 }
 
 /**
- * One upstream service behind http-proxy-middleware, in two modes sharing a keep-alive agent. The proxy
- * owns streaming responses; per-request state travels in a WeakMap keyed by the raw request.
+ * One upstream service. Client requests are forwarded by http-proxy-middleware (which streams the request
+ * body and handles hop-by-hop headers); the answer is always read in full, so the gateway can check it
+ * before the client sees anything (docs/RELIABILITY.md "Upstream answers"). The gateway's own calls use
+ * plain `http.request` on the same keep-alive agent, with the same timeout and error mapping.
  */
-export function createUpstream({ name, target, timeoutMs, isDraining = () => false }: UpstreamOptions): Upstream {
+export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Upstream {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const pending = new WeakMap<IncomingMessage, Pending>();
-  const common = {
+  const fail = (error: Error) => upstreamError(name, error);
+  const proxy = createProxyMiddleware({
     target,
     agent,
     xfwd: true,
     changeOrigin: false,
+    selfHandleResponse: true,
     on: {
       proxyReq: (proxyReq: ClientRequest) => {
         proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeout('upstream timeout')));
       },
-      // http-proxy copies the upstream's Connection header to the client: override it while draining.
-      proxyRes: (proxyRes: IncomingMessage) => {
-        if (isDraining()) proxyRes.headers.connection = 'close';
+      proxyRes: (proxyRes, req) => {
+        const waiting = pending.get(req);
+        if (waiting) collect(proxyRes, waiting, fail);
       },
       error: (error: Error, req: IncomingMessage, res: ServerResponse | Socket) => {
         const waiting = pending.get(req);
-        if (waiting && 'headersSent' in res && !res.headersSent) {
-          waiting.reject(upstreamError(name, error));
-        } else {
-          res.destroy();
-          waiting?.resolve();
-        }
+        if (waiting) waiting.reject(fail(error));
+        else res.destroy();
       },
     },
-  };
-  const streaming = createProxyMiddleware({ ...common });
-  const capturing = createProxyMiddleware({
-    ...common,
-    selfHandleResponse: true,
-    on: { ...common.on, proxyRes: (proxyRes, req) => collect(proxyRes, pending.get(req)) },
   });
 
-  const run = (handler: RequestHandler, req: IncomingMessage, res: ServerResponse, streamed: boolean) =>
-    new Promise<CapturedResponse | undefined>((resolve, reject) => {
-      pending.set(req, { resolve, reject });
-      if (streamed) res.once('close', () => resolve(undefined));
-      handler(req, res, (error?: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
-    });
-
   return {
-    stream: async (req, res) => {
-      await run(streaming, req, res, true);
-    },
-    capture: async (req, res) => {
-      const captured = await run(capturing, req, res, false);
-      if (!captured) throw upstreamError(name, new Error('no response'));
-      return captured;
-    },
+    name,
+    capture: (req, res) =>
+      new Promise<CapturedResponse>((resolve, reject) => {
+        pending.set(req, { resolve, reject });
+        void proxy(req, res, (error?: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
+      }),
+    call: ({ method, path, headers, body }) =>
+      new Promise<CapturedResponse>((resolve, reject) => {
+        const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+        const outgoing = request(new URL(path, target), {
+          method,
+          agent,
+          headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}) },
+        });
+        outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new UpstreamTimeout('upstream timeout')));
+        outgoing.on('response', (answer) => collect(answer, { resolve, reject }, fail));
+        outgoing.on('error', (error) => reject(fail(error)));
+        outgoing.end(payload);
+      }),
     close: () => agent.destroy(),
   };
 }
 
-function collect(proxyRes: IncomingMessage, waiting: Pending | undefined): void {
-  if (!waiting) return;
+function collect(answer: IncomingMessage, waiting: Pending, fail: (error: Error) => HttpError): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  proxyRes.on('data', (chunk: Buffer) => {
+  answer.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size > MAX_CAPTURED_BYTES) proxyRes.destroy(new Error('upstream response too large'));
+    if (size > MAX_CAPTURED_BYTES) answer.destroy(new Error('upstream response too large'));
     else chunks.push(chunk);
   });
-  proxyRes.on('error', (error) => waiting.reject(upstreamError('upstream', error)));
-  proxyRes.on('end', () =>
+  answer.on('error', (error) => waiting.reject(fail(error)));
+  answer.on('end', () => {
+    const retryAfter = answer.headers['retry-after'];
     waiting.resolve({
-      status: proxyRes.statusCode ?? 502,
-      contentType: String(proxyRes.headers['content-type'] ?? ''),
+      status: answer.statusCode ?? 502,
+      contentType: String(answer.headers['content-type'] ?? ''),
+      ...(retryAfter ? { retryAfter } : {}),
       body: Buffer.concat(chunks),
-    }),
-  );
+    });
+  });
 }

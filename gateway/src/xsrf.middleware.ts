@@ -4,7 +4,8 @@ import { ForbiddenError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { newToken, sessionOf } from './session.middleware.js';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing: neither the XSRF token nor the Origin check applies to them. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Sets the script-readable XSRF cookie the client echoes in the `X-XSRF-TOKEN` header. */
 export function setXsrfCookie(ctx: Context, token: string): void {

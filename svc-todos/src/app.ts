@@ -1,6 +1,6 @@
 import { createServiceApp, type Logger, type ServiceApp } from '@tm/service-kit';
 import type { TodosRepository } from './todos.repository.js';
-import { todosRoutes } from './todos.routes.js';
+import { internalTodosRoutes, todosRoutes } from './todos.routes.js';
 import { TodosService } from './todos.service.js';
 
 export interface TodosAppDeps {
@@ -10,7 +10,7 @@ export interface TodosAppDeps {
   internalSecret: string;
 }
 
-/** The svc-todos Koa app (not listening): the kit's middleware stack around the task routes. */
+/** The svc-todos Koa app (not listening): the kit's middleware stack around the task routes and the gateway-only purge. */
 export function createApp({ repository, logger, internalSecret }: TodosAppDeps): ServiceApp {
   const service = new TodosService(repository);
   return createServiceApp({
@@ -18,6 +18,6 @@ export function createApp({ repository, logger, internalSecret }: TodosAppDeps):
     logger,
     internalSecret,
     ready: () => repository.ping(),
-    routes: [todosRoutes(service)],
+    routes: [todosRoutes(service), internalTodosRoutes(service)],
   });
 }

@@ -50,11 +50,12 @@ function ownedBy(userId: string, id: string): { _id: ObjectId; userId: ObjectId 
 }
 
 /**
- * Sets the requested flags in one atomic pipeline update; the first stage still sees the old values, so
- * `updatedAt` moves only when a flag really changes (idempotent repeats).
+ * Sets the requested title and flags in one atomic pipeline update; the first stage still sees the old values,
+ * so `updatedAt` moves only when a value really changes (idempotent repeats).
  */
 function setFlagsPipeline(patch: TodoPatch, now: Date): Document[] {
-  const flags: Partial<Pick<TodoDocument, 'completed' | 'isPinned'>> = {};
+  const flags: Partial<Pick<TodoDocument, 'title' | 'completed' | 'isPinned'>> = {};
+  if (patch.title !== undefined) flags.title = patch.title;
   if (patch.completed !== undefined) flags.completed = patch.completed;
   if (patch.isPinned !== undefined) flags.isPinned = patch.isPinned;
   const changed = { $or: Object.entries(flags).map(([field, value]) => ({ $ne: [`$${field}`, value] })) };
@@ -120,7 +121,7 @@ export class MongoTodosStore implements TodosRepository {
   async update(userId: string, id: string, patch: TodoPatch): Promise<TodoRecord | null> {
     const filter = ownedBy(userId, id);
     if (!filter) return null;
-    if (patch.completed === undefined && patch.isPinned === undefined) {
+    if (patch.title === undefined && patch.completed === undefined && patch.isPinned === undefined) {
       const current = await this.todos.findOne(filter);
       return current ? toRecord(current) : null;
     }
@@ -136,6 +137,11 @@ export class MongoTodosStore implements TodosRepository {
     if (!filter) return false;
     const result = await this.todos.deleteOne(filter);
     return result.deletedCount > 0;
+  }
+
+  async deleteAllForUser(userId: string): Promise<number> {
+    const result = await this.todos.deleteMany({ userId: userKey(userId) });
+    return result.deletedCount;
   }
 
   async ping(): Promise<boolean> {

@@ -64,13 +64,16 @@ function prepareStatements(db: Database.Database) {
     update: db.prepare(
       `UPDATE todos SET
          updated_at = CASE
-           WHEN completed IS NOT coalesce(@completed, completed) OR is_pinned IS NOT coalesce(@isPinned, is_pinned)
+           WHEN title IS NOT coalesce(@title, title) OR completed IS NOT coalesce(@completed, completed)
+             OR is_pinned IS NOT coalesce(@isPinned, is_pinned)
            THEN @now ELSE updated_at END,
+         title = coalesce(@title, title),
          completed = coalesce(@completed, completed),
          is_pinned = coalesce(@isPinned, is_pinned)
        WHERE id = @id AND user_id = @userId RETURNING ${COLUMNS}`,
     ),
     remove: db.prepare('DELETE FROM todos WHERE id = ? AND user_id = ?'),
+    removeAll: db.prepare('DELETE FROM todos WHERE user_id = ?'),
     ping: db.prepare('SELECT 1 AS ok'),
   };
 }
@@ -123,6 +126,7 @@ export class SqliteTodosStore implements TodosRepository {
     const row = this.statements.update.get({
       id,
       userId,
+      title: patch.title ?? null,
       completed: flag(patch.completed),
       isPinned: flag(patch.isPinned),
       now: this.now().getTime(),
@@ -132,6 +136,10 @@ export class SqliteTodosStore implements TodosRepository {
 
   async remove(userId: string, id: string): Promise<boolean> {
     return this.statements.remove.run(id, userId).changes > 0;
+  }
+
+  async deleteAllForUser(userId: string): Promise<number> {
+    return this.statements.removeAll.run(userId).changes;
   }
 
   async ping(): Promise<boolean> {

@@ -104,6 +104,20 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(await store.list(alice)).toEqual([both]);
   });
 
+  test('update sets a new title, keeps the flags and the place in the list, and is idempotent', async () => {
+    const older = await store.create(alice, 'older');
+    clock.set(clock.start + 1_000);
+    const todo = await store.create(alice, 'Buy milk');
+    await store.update(alice, todo._id, { isPinned: true });
+    clock.set(clock.start + 7_000);
+    const renamed = await store.update(alice, todo._id, { title: 'Buy oat milk' });
+    expect(renamed).toEqual({ ...todo, title: 'Buy oat milk', isPinned: true, updatedAt: clock.iso(clock.start + 7_000) });
+    clock.set(clock.start + 9_000);
+    expect(await store.update(alice, todo._id, { title: 'Buy oat milk' })).toEqual(renamed);
+    expect(await store.update(bob, todo._id, { title: 'hijacked' })).toBeNull();
+    expect(await store.list(alice)).toEqual([renamed, older]);
+  });
+
   test('update is idempotent: repeating it returns the same task, updatedAt included', async () => {
     const todo = await store.create(alice, 'task');
     clock.set(clock.start + 1_000);
@@ -133,6 +147,18 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(await store.remove(alice, drop._id)).toBe(false);
     expect(await store.list(alice)).toEqual([keep]);
     expect(await store.update(alice, drop._id, { completed: true })).toBeNull();
+  });
+
+  test('deleteAllForUser deletes every task of that user only, and answers how many', async () => {
+    await Promise.all(['one', 'two', 'three'].map((title) => store.create(alice, title)));
+    await store.update(alice, (await store.create(alice, 'pinned'))._id, { isPinned: true });
+    const bobs = await store.create(bob, "bob's");
+    expect(await store.deleteAllForUser(alice)).toBe(4);
+    expect(await store.list(alice)).toEqual([]);
+    expect(await store.list(bob)).toEqual([bobs]);
+    expect(await store.deleteAllForUser(alice)).toBe(0);
+    expect(await store.deleteAllForUser(newUserId())).toBe(0);
+    expect(await store.list(bob)).toEqual([bobs]);
   });
 
   test('ping answers while open', async () => {

@@ -25,6 +25,8 @@ export interface TodosRepository {
   update(userId: string, id: string, patch: TodoPatch): Promise<TodoRecord | null>;
   /** `false` when the user has no task with this id. */
   remove(userId: string, id: string): Promise<boolean>;
+  /** Deletes every task of the user in one statement (account deletion); resolves how many there were. */
+  deleteAllForUser(userId: string): Promise<number>;
   /** Resolves true when the store answers; readiness (`/readyz`) calls it. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

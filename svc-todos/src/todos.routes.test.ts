@@ -3,8 +3,10 @@ import { ObjectId } from 'bson';
 import {
   DeleteTodoResponse,
   ErrorBody,
+  INTERNAL_API,
   ErrorCode,
   LIMITS,
+  PurgeTodosResponse,
   TODO_TITLE_EMPTY_MESSAGE,
   TODO_TITLE_TOO_LONG_MESSAGE,
   TodoResponse,
@@ -45,6 +47,7 @@ const call = (request: SignedCall) => signedCall(server.url, request);
 const asAlice = (request: SignedCall) => call({ userId: ALICE, ...request });
 const updatePath = (id: string) => `/todo/update-todo/${id}`;
 const deletePath = (id: string) => `/todo/delete-todo/${id}`;
+const purge = { method: INTERNAL_API.purgeTodos.method, path: INTERNAL_API.purgeTodos.path };
 
 async function addTodo(title: string, userId = ALICE): Promise<Todo> {
   const response = await call({ method: 'POST', path: '/todo/add-todo', userId, body: { title } });
@@ -99,6 +102,20 @@ describe('the task flow', () => {
     expect(await asAlice({ path: '/todo/fetch-todo' })).toMatchObject({ status: 200, body: { todos: [] } });
   });
 
+  test('update-todo renames a task: trimmed, with the usual message, flags kept', async () => {
+    const todo = await addTodo('Buy milk');
+    const renamed = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { title: '  Buy oat milk  ' } } });
+    expect(renamed.status).toBe(200);
+    expect(TodoResponse.parse(renamed.body)).toMatchObject({
+      message: 'Task updated successfully',
+      todo: { _id: todo._id, title: 'Buy oat milk', completed: false, isPinned: false, createdAt: todo.createdAt },
+    });
+    const blank = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { title: '   ' } } });
+    expectError(blank, 400, ErrorCode.validation, 'with issues');
+    expect((blank.body as { message: string }).message).toBe('Enter a task before adding it.');
+    expect((await fetchTodos()).find((item) => item._id === todo._id)?.title).toBe('Buy oat milk');
+  });
+
   test('repeating an update answers the same task (idempotent)', async () => {
     const todo = await addTodo('twice');
     const request = { method: 'PUT', path: updatePath(todo._id), body: { updateData: { completed: true } } };
@@ -140,6 +157,36 @@ describe('users are isolated', () => {
     expect(deleteByBob.body).toEqual(NOT_FOUND_BODY);
     expect(await fetchTodos(ALICE)).toEqual([todo]);
     expect(await fetchTodos(BOB)).toEqual([]);
+  });
+});
+
+describe('DELETE /internal/todos (account deletion)', () => {
+  test("deletes every task of the signed-in user, answers the count, and leaves other users' tasks", async () => {
+    await addTodo('one');
+    const pinned = await addTodo('two');
+    await asAlice({ method: 'PUT', path: updatePath(pinned._id), body: { updateData: { isPinned: true, completed: true } } });
+    const bobs = await addTodo('not yours', BOB);
+
+    const purged = await asAlice(purge);
+    expect(purged.status).toBe(200);
+    expect(PurgeTodosResponse.strict().parse(purged.body)).toEqual({ message: 'All tasks deleted', deletedCount: 2 });
+    expect(await fetchTodos(ALICE)).toEqual([]);
+    expect(await fetchTodos(BOB)).toEqual([bobs]);
+  });
+
+  test('is idempotent: a repeat, or a user without tasks, answers a count of 0', async () => {
+    await addTodo('gone');
+    expect((await asAlice(purge)).body).toEqual({ message: 'All tasks deleted', deletedCount: 1 });
+    expect(await asAlice(purge)).toMatchObject({ status: 200, body: { message: 'All tasks deleted', deletedCount: 0 } });
+  });
+
+  test('is not reachable under the public /todo prefix, and only DELETE is allowed', async () => {
+    const todo = await addTodo('kept');
+    expectError(await asAlice({ method: 'DELETE', path: '/todo/internal/todos' }), 404, ErrorCode.routeNotFound, 'no issues');
+    const wrongMethod = await asAlice({ method: 'POST', path: purge.path });
+    expectError(wrongMethod, 405, ErrorCode.methodNotAllowed, 'no issues');
+    expect(wrongMethod.headers.get('allow')).toContain('DELETE');
+    expect(await store.list(ALICE)).toEqual([todo]);
   });
 });
 
@@ -223,7 +270,10 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
     ['null updateData', { body: { updateData: null } }, 400, ErrorCode.validation, 'with issues'],
     ['a string flag', { body: { updateData: { completed: 'true' } } }, 400, ErrorCode.validation, 'with issues'],
     ['a null flag', { body: { updateData: { isPinned: null } } }, 400, ErrorCode.validation, 'with issues'],
-    ['an extra key', { body: { updateData: { completed: true, title: 'renamed' } } }, 400, ErrorCode.validation, 'with issues'],
+    ['an extra key', { body: { updateData: { completed: true, owner: 'bob' } } }, 400, ErrorCode.validation, 'with issues'],
+    ['a blank title', { body: { updateData: { title: ' \u200B ' } } }, 400, ErrorCode.validation, 'with issues'],
+    ['a title over 500 characters', { body: { updateData: { title: 'x'.repeat(501) } } }, 400, ErrorCode.validation, 'with issues'],
+    ['a title that is not text', { body: { updateData: { title: 42 } } }, 400, ErrorCode.validation, 'with issues'],
     ['malformed JSON', malformed, 400, ErrorCode.malformedJson, 'no issues'],
     ['a body over 16 KiB', { body: { updateData: { completed: true }, pad: oversized.title } }, 413, ErrorCode.bodyTooLarge, 'no issues'],
     ['a text/plain body', textPlain, 415, ErrorCode.unsupportedMediaType, 'no issues'],
@@ -270,6 +320,7 @@ describe('only requests the gateway signed for a user are served', () => {
     ['add-todo', () => ({ method: 'POST', path: '/todo/add-todo', body: { title: 'sneaky' } })],
     ['update-todo', (id) => ({ method: 'PUT', path: updatePath(id), body: { updateData: { completed: true } } })],
     ['delete-todo', (id) => ({ method: 'DELETE', path: deletePath(id) })],
+    ['purge (internal)', () => purge],
   ];
 
   test.each(routes)('%s: unsigned → 401', async (_name, request) => {

@@ -1,13 +1,14 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   AddTodoRequest,
   TodoIdParams,
   UpdateTodoRequest,
   type DeleteTodoResponse,
+  type PurgeTodosResponse,
   type TodoResponse,
   type TodosResponse,
 } from '@tm/contracts';
-import { parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
+import { apiRouter, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
 import type { Context } from 'koa';
 import type { TodosService } from './todos.service.js';
 
@@ -15,6 +16,7 @@ export const TODO_MESSAGES = {
   added: 'Task added successfully',
   updated: 'Task updated successfully',
   deleted: 'Task deleted successfully',
+  purged: 'All tasks deleted',
 } as const;
 
 /** `requireUser()` has already answered 401 when there is none; this narrows the type for the handlers. */
@@ -29,7 +31,7 @@ function userIdOf(ctx: Context): string {
  * the contracts before the service is called, so a rejected request never writes anything.
  */
 export function todosRoutes(service: TodosService): Router {
-  const router = new Router({ prefix: '/todo' });
+  const router = apiRouter('/todo');
   router.use(requireUser());
 
   router.get('/fetch-todo', async (ctx) => {
@@ -56,6 +58,20 @@ export function todosRoutes(service: TodosService): Router {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
     await service.remove(userIdOf(ctx), todoId);
     const body: DeleteTodoResponse = { message: TODO_MESSAGES.deleted };
+    ctx.body = body;
+  });
+
+  return router;
+}
+
+/**
+ * `/internal/todos`: called only by the gateway (INTERNAL_API), never forwarded from the public `/api`. It
+ * deletes every task of the vouched user when their account is deleted; repeating it answers a count of 0.
+ */
+export function internalTodosRoutes(service: TodosService): Router {
+  const router = apiRouter();
+  router.delete('/internal/todos', requireUser(), async (ctx) => {
+    const body: PurgeTodosResponse = { message: TODO_MESSAGES.purged, deletedCount: await service.purge(userIdOf(ctx)) };
     ctx.body = body;
   });
 

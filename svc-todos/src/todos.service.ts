@@ -33,4 +33,9 @@ export class TodosService {
   async remove(userId: string, todoId: string): Promise<void> {
     if (!(await this.repository.remove(userId, todoId))) throw notFound();
   }
+
+  /** Deletes every task of the user (their account is being deleted); resolves how many there were. */
+  purge(userId: string): Promise<number> {
+    return this.repository.deleteAllForUser(userId);
+  }
 }

@@ -1,7 +1,7 @@
 import { createServiceApp, type Logger, type ServiceApp } from '@tm/service-kit';
 import type { PasswordHasher } from './password.hasher.js';
 import type { UsersRepository } from './users.repository.js';
-import { usersRoutes } from './users.routes.js';
+import { internalUsersRoutes, usersRoutes } from './users.routes.js';
 import { UsersService } from './users.service.js';
 
 export interface AppDeps {
@@ -12,7 +12,7 @@ export interface AppDeps {
   internalSecret: string;
 }
 
-/** The svc-users Koa app (not listening): kit middleware in the kit's order, then the `/user` routes. */
+/** The svc-users Koa app (not listening): kit middleware in the kit's order, then the `/user` and `/internal/users` routes. */
 export function createApp({ repository, hasher, logger, internalSecret }: AppDeps): ServiceApp {
   const service = new UsersService({ repository, hasher });
   return createServiceApp({
@@ -20,6 +20,6 @@ export function createApp({ repository, hasher, logger, internalSecret }: AppDep
     logger,
     internalSecret,
     ready: () => repository.ping(),
-    routes: [usersRoutes(service)],
+    routes: [usersRoutes(service), internalUsersRoutes(service)],
   });
 }

@@ -31,6 +31,11 @@ const DUPLICATE_KEY = 11000;
 const HEX_ID = /^[0-9a-f]{24}$/i;
 const PUBLIC_FIELDS = { _id: 1, fullName: 1, email: 1 } as const;
 
+/** The filter for one user, or null when `id` cannot name one (so nothing can match). */
+function byId(id: string): { _id: ObjectId } | null {
+  return HEX_ID.test(id) ? { _id: new ObjectId(id) } : null;
+}
+
 /** True for the server's duplicate-key error on the `email` index (and not, say, on `_id`). */
 export function isDuplicateEmail(error: unknown): boolean {
   if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY) return false;
@@ -73,9 +78,22 @@ export async function openMongoUsersStore(options: MongoUsersOptions): Promise<U
       return { ...PublicUser.parse(user), passwordHash };
     },
     async findById(id: string) {
-      if (!HEX_ID.test(id)) return null;
-      const doc = await users.findOne({ _id: new ObjectId(id) }, { projection: PUBLIC_FIELDS });
+      const filter = byId(id);
+      if (!filter) return null;
+      const doc = await users.findOne(filter, { projection: PUBLIC_FIELDS });
       return doc ? PublicUser.parse(PublicDocument.parse(doc)) : null;
+    },
+    async updatePasswordHash(id: string, passwordHash: string) {
+      const filter = byId(id);
+      if (!filter) return false;
+      const result = await users.updateOne(filter, { $set: { passwordHash } });
+      return result.matchedCount > 0;
+    },
+    async delete(id: string) {
+      const filter = byId(id);
+      if (!filter) return false;
+      const result = await users.deleteOne(filter);
+      return result.deletedCount > 0;
     },
     async ping() {
       const reply = await db.command({ ping: 1 });

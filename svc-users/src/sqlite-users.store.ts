@@ -53,6 +53,8 @@ export function openSqliteUsersStore(dataDir: string): UsersRepository {
   );
   const byEmail = db.prepare<[string], unknown>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?');
   const byId = db.prepare<[string], unknown>('SELECT id, full_name, email FROM users WHERE id = ?');
+  const setPasswordHash = db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?');
+  const deleteById = db.prepare<[string]>('DELETE FROM users WHERE id = ?');
   const select1 = db.prepare<[], unknown>('SELECT 1 AS ok');
 
   return {
@@ -75,6 +77,12 @@ export function openSqliteUsersStore(dataDir: string): UsersRepository {
     async findById(id: string) {
       const row = byId.get(id);
       return row === undefined ? null : toPublicUser(PublicRow.parse(row));
+    },
+    async updatePasswordHash(id: string, passwordHash: string) {
+      return setPasswordHash.run(passwordHash, id).changes > 0;
+    },
+    async delete(id: string) {
+      return deleteById.run(id).changes > 0;
     },
     async ping() {
       return select1.get() !== undefined;

@@ -91,6 +91,45 @@ function describeUsersRepositoryContract(name: string, makeHarness: () => StoreH
       expect(await second.findById(created._id)).toEqual(created);
     });
 
+    it("replaces only that user's password hash", async () => {
+      const repository = await open();
+      const [ada, grace] = [newUser(), newUser({ fullName: 'Grace Hopper' })];
+      const created = await repository.create(ada);
+      await repository.create(grace);
+      const newHash = 'scrypt$17$8$1$bmV3LXNhbHQ=$bmV3LWhhc2g=';
+      expect(await repository.updatePasswordHash(created._id, newHash)).toBe(true);
+      expect(await repository.findByEmail(ada.email)).toEqual({ ...created, passwordHash: newHash });
+      expect(await repository.findByEmail(grace.email)).toMatchObject({ passwordHash: grace.passwordHash });
+    });
+
+    it('answers false when updating the hash of an unknown id, and stores nothing', async () => {
+      const repository = await open();
+      const unknownId = '0123456789abcdef01234567';
+      expect(await repository.updatePasswordHash(unknownId, 'scrypt$17$8$1$c2FsdA==$aGFzaA==')).toBe(false);
+      expect(await repository.findById(unknownId)).toBeNull();
+    });
+
+    it('deletes a user once, frees the email and leaves other users alone', async () => {
+      const repository = await open();
+      const [ada, grace] = [newUser(), newUser({ fullName: 'Grace Hopper' })];
+      const created = await repository.create(ada);
+      const other = await repository.create(grace);
+      expect(await repository.delete(created._id)).toBe(true);
+      expect(await repository.findById(created._id)).toBeNull();
+      expect(await repository.findByEmail(ada.email)).toBeNull();
+      expect(await repository.delete(created._id)).toBe(false);
+      expect(await repository.updatePasswordHash(created._id, 'scrypt$17$8$1$c2FsdA==$aGFzaA==')).toBe(false);
+      expect(await repository.findById(other._id)).toEqual(other);
+      const again = await repository.create(newUser({ email: ada.email }));
+      expect(again._id).not.toBe(created._id);
+    });
+
+    it('answers false when deleting an unknown or malformed id', async () => {
+      const repository = await open();
+      expect(await repository.delete('0123456789abcdef01234567')).toBe(false);
+      expect(await repository.delete('not-an-id')).toBe(false);
+    });
+
     it('answers ping while open', async () => {
       const repository = await open();
       await expect(repository.ping()).resolves.toBe(true);

@@ -22,6 +22,10 @@ export interface UsersRepository {
   findByEmail(email: string): Promise<UserRecord | null>;
   /** `id` is a lower-case 24-hex id. */
   findById(id: string): Promise<PublicUser | null>;
+  /** Replaces the user's password hash; false when there is no user with this id. */
+  updatePasswordHash(id: string, passwordHash: string): Promise<boolean>;
+  /** Deletes the user (its email becomes free again); false when there was none with this id. */
+  delete(id: string): Promise<boolean>;
   /** Resolves true when the store answers; rejects or resolves false otherwise. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, UserResponse } from '@tm/contracts';
+import { ErrorCode, INTERNAL_API, MessageResponse, UserResponse } from '@tm/contracts';
+import { WEAK_PASSWORD_MESSAGE } from '@tm/password-policy';
 import { IDENTITY_HEADERS, signIdentity } from '@tm/service-kit';
 import { signedCall, TEST_SECRET } from '@tm/test-support';
 import { fastHasher, startTestService, type TestService } from './users.test-app.js';
@@ -12,6 +13,20 @@ const BAD_SIGNATURE = { message: 'Request was not signed by the gateway', code: 
 const signup = (url: string, body: unknown) => signedCall<UserResponse>(url, { method: 'POST', path: '/user/signup', body });
 const login = (url: string, body: unknown) => signedCall<UserResponse>(url, { method: 'POST', path: '/user/login', body });
 const me = (url: string, userId?: string) => signedCall<UserResponse>(url, { path: '/user/me', userId });
+const changePassword = (url: string, userId: string | undefined, body: unknown) =>
+  signedCall(url, { method: 'PUT', path: '/user/password', userId, body });
+const verifyPassword = (url: string, userId: string | undefined, body: unknown) =>
+  signedCall(url, { method: INTERNAL_API.verifyPassword.method, path: INTERNAL_API.verifyPassword.path, userId, body });
+const deleteUser = (url: string, userId?: string) =>
+  signedCall(url, { method: INTERNAL_API.deleteUser.method, path: INTERNAL_API.deleteUser.path, userId });
+
+const weakPassword = (field: string) => ({
+  message: WEAK_PASSWORD_MESSAGE,
+  code: ErrorCode.validation,
+  issues: [{ path: [field], message: WEAK_PASSWORD_MESSAGE }],
+});
+const wrongPassword = (field: string, message: string) => ({ message, code: ErrorCode.wrongPassword, issues: [{ path: [field], message }] });
+const WRONG_CURRENT_PASSWORD = wrongPassword('currentPassword', 'The current password is incorrect');
 
 async function timed<T>(call: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();
@@ -95,6 +110,152 @@ describe('svc-users accounts', () => {
     ['a malformed id', 'not-an-object-id'],
   ])('answers 401 on me for %s', async (_case, userId) => {
     expect(await me(service.url, userId)).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+  });
+});
+
+describe('svc-users weak passwords at signup', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService(fastHasher());
+  });
+  afterAll(() => service.stop());
+
+  it.each([
+    ['a common password', 'password123'],
+    ['a run of digits', '12345678'],
+    ['a keyboard row', 'qwertyuiop'],
+    ['the email itself', ada.email],
+    ['the name with a year', 'adalovelace1815'],
+  ])('refuses %s with 400 on the password field and creates no account', async (_case, password) => {
+    const refused = await signup(service.url, { ...ada, password });
+    expect(refused).toMatchObject({ status: 400 });
+    expect(refused.body).toEqual(weakPassword('password'));
+    expect(await service.repository.findByEmail(ada.email)).toBeNull();
+  });
+
+  it('accepts a passphrase', async () => {
+    expect(await signup(service.url, { ...ada, password: 'correct horse battery staple' })).toMatchObject({ status: 201 });
+  });
+});
+
+describe('svc-users with an account', () => {
+  let service: TestService;
+  let userId: string;
+  beforeEach(async () => {
+    service = await startTestService(fastHasher());
+    userId = (await signup(service.url, ada)).body.user._id;
+  });
+  afterEach(() => service.stop());
+
+  describe('password change', () => {
+    const loginWith = (password: string) => login(service.url, { email: ada.email, password });
+
+    /** The password still in force is `password`, and nothing else logs in. */
+    async function expectPasswordIs(password: string, notPasswords: string[]): Promise<void> {
+      expect(await loginWith(password)).toMatchObject({ status: 200 });
+      for (const other of notPasswords) expect(await loginWith(other)).toMatchObject({ status: 401, body: INVALID_CREDENTIALS });
+    }
+
+    it('changes the password: the old one no longer logs in, the new one does', async () => {
+      const newPassword = 'difference-engine-1837';
+      const changed = await changePassword(service.url, userId, { currentPassword: ada.password, newPassword });
+      expect(changed.status).toBe(200);
+      expect(MessageResponse.strict().parse(changed.body)).toEqual({ message: 'Password changed successfully' });
+      await expectPasswordIs(newPassword, [ada.password]);
+      expect(await me(service.url, userId)).toMatchObject({ status: 200, body: { user: { _id: userId } } });
+    });
+
+    it('refuses a wrong current password with 403 and changes nothing', async () => {
+      const refused = await changePassword(service.url, userId, { currentPassword: 'not-the-password', newPassword: 'difference-engine-1837' });
+      expect(refused).toMatchObject({ status: 403, body: WRONG_CURRENT_PASSWORD });
+      expect(refused.body).toEqual(WRONG_CURRENT_PASSWORD);
+      await expectPasswordIs(ada.password, ['difference-engine-1837']);
+    });
+
+    it.each([
+      ['a common password', 'password123'],
+      ['the email', ada.email],
+      ['the name', 'AdaLovelace'],
+    ])('refuses %s as the new password with 400 and changes nothing', async (_case, newPassword) => {
+      const refused = await changePassword(service.url, userId, { currentPassword: ada.password, newPassword });
+      expect({ status: refused.status, body: refused.body }).toEqual({ status: 400, body: weakPassword('newPassword') });
+      await expectPasswordIs(ada.password, [newPassword]);
+    });
+
+    it.each([
+      ['the same password', ada.password],
+      ['the same password in another Unicode form (NFKC)', `\uFF41${ada.password.slice(1)}`],
+    ])('refuses %s as the new one with 400', async (_case, newPassword) => {
+      const message = 'Choose a password different from your current one';
+      const refused = await changePassword(service.url, userId, { currentPassword: ada.password, newPassword });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: { message, code: ErrorCode.validation, issues: [{ path: ['newPassword'], message }] },
+      });
+      await expectPasswordIs(ada.password, []);
+    });
+
+    it.each([
+      ['an id with no account', '0123456789abcdef01234567'],
+      ['a malformed id', 'not-an-object-id'],
+      ['no signed-in user', undefined],
+    ])('answers 401 for %s', async (_case, otherId) => {
+      const refused = await changePassword(service.url, otherId, { currentPassword: ada.password, newPassword: 'difference-engine-1837' });
+      expect(refused).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+      await expectPasswordIs(ada.password, ['difference-engine-1837']);
+    });
+  });
+
+  describe('internal account calls', () => {
+    it('verifies the right password (200) and refuses a wrong one (403 on the password field)', async () => {
+      const verified = await verifyPassword(service.url, userId, { password: ada.password });
+      expect(verified.status).toBe(200);
+      expect(MessageResponse.strict().parse(verified.body)).toEqual({ message: 'Password verified' });
+      const refused = await verifyPassword(service.url, userId, { password: 'not-the-password' });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 403,
+        body: wrongPassword('password', 'The password is incorrect'),
+      });
+    });
+
+    it('deletes the account: login then fails, me is 401, and a repeat answers the same 200', async () => {
+      const other = (await signup(service.url, { ...ada, email: 'grace@example.com', fullName: 'Grace Hopper' })).body.user;
+      const deleted = await deleteUser(service.url, userId);
+      expect(deleted.status).toBe(200);
+      expect(MessageResponse.strict().parse(deleted.body)).toEqual({ message: 'Account deleted successfully' });
+      expect(await login(service.url, { email: ada.email, password: ada.password })).toMatchObject({ status: 401, body: INVALID_CREDENTIALS });
+      expect(await me(service.url, userId)).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+      expect(await deleteUser(service.url, userId)).toMatchObject({ status: 200, body: { message: 'Account deleted successfully' } });
+      expect(await me(service.url, other._id)).toMatchObject({ status: 200, body: { user: other } });
+    });
+
+    it('answers 401 to password calls for a deleted account, and frees its email', async () => {
+      await deleteUser(service.url, userId);
+      expect(await verifyPassword(service.url, userId, { password: ada.password })).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+      const change = await changePassword(service.url, userId, { currentPassword: ada.password, newPassword: 'difference-engine-1837' });
+      expect(change).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+      const again = await signup(service.url, ada);
+      expect(again.status).toBe(201);
+      expect(again.body.user._id).not.toBe(userId);
+    });
+
+    it.each([
+      ['verify-password', () => verifyPassword(service.url, undefined, { password: ada.password })],
+      ['delete', () => deleteUser(service.url)],
+    ])('%s needs a signed-in user (401) and leaves the account alone', async (_case, request) => {
+      expect(await request()).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+      expect(await me(service.url, userId)).toMatchObject({ status: 200 });
+    });
+
+    it('never answers with the password hash', async () => {
+      const bodies = [
+        (await verifyPassword(service.url, userId, { password: ada.password })).body,
+        (await verifyPassword(service.url, userId, { password: 'not-the-password' })).body,
+        (await changePassword(service.url, userId, { currentPassword: ada.password, newPassword: 'difference-engine-1837' })).body,
+        (await deleteUser(service.url, userId)).body,
+      ];
+      expect(JSON.stringify(bodies)).not.toMatch(/scrypt|passwordHash|password_hash/i);
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { ErrorBody, ErrorCode, LIMITS } from '@tm/contracts';
+import { ErrorBody, ErrorCode, INTERNAL_API, LIMITS } from '@tm/contracts';
 import { signedCall, type SignedCall } from '@tm/test-support';
 import { fastHasher, startTestService, type TestService } from './users.test-app.js';
 
@@ -51,6 +51,26 @@ const loginCases: [string, BadInput][] = [
   ['an invalid email', { call: { body: { email: 'victim', password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']], message: 'Enter a valid email address' }],
 ];
 
+const NEW_PASSWORD = 'difference-engine-1837';
+
+const changePasswordCases: [string, BadInput][] = [
+  ...bodyLevelCases,
+  ['wrong types', { call: { body: { currentPassword: 1, newPassword: false } }, status: 400, code: ErrorCode.validation, issues: [['currentPassword'], ['newPassword']], message: 'Current password must be text' }],
+  ['missing fields', { call: { body: {} }, status: 400, code: ErrorCode.validation, issues: [['currentPassword'], ['newPassword']], message: 'Current password is required' }],
+  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['currentPassword'], ['newPassword']], message: 'Current password is required' }],
+  ['an empty current password', { call: { body: { currentPassword: '', newPassword: NEW_PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['currentPassword']], message: 'Enter your current password' }],
+  ['a current password over the limit', { call: { body: { currentPassword: 'x'.repeat(LIMITS.password.max + 1), newPassword: NEW_PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['currentPassword']], message: 'Password must be at most 128 characters' }],
+  ['a new password under the limit', { call: { body: { currentPassword: PASSWORD, newPassword: 'x'.repeat(LIMITS.password.min - 1) } }, status: 400, code: ErrorCode.validation, issues: [['newPassword']], message: 'Password must be at least 8 characters' }],
+  ['a new password over the limit', { call: { body: { currentPassword: PASSWORD, newPassword: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['newPassword']], message: 'Password must be at most 128 characters' }],
+];
+
+const verifyPasswordCases: [string, BadInput][] = [
+  ...bodyLevelCases,
+  ['a wrong type', { call: { body: { password: 12345678 } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Password must be text' }],
+  ['no body at all', { call: {}, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Password is required' }],
+  ['an empty password', { call: { body: { password: '' } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Enter your current password' }],
+];
+
 function expectErrorBody(body: unknown, expected: BadInput): void {
   // Exactly {message, code, issues?}: nothing else (no stack, no echo of the input) reaches the client.
   const parsed = ErrorBody.strict().parse(body);
@@ -78,14 +98,33 @@ describe('svc-users bad input', () => {
     });
   });
 
-  describe('POST /user/login', () => {
+  describe('with an existing account', () => {
+    let userId: string;
+    let passwordHash: string | undefined;
     beforeAll(async () => {
-      // An existing account, so a refusal below cannot be the ordinary 401 for an unknown email.
+      // An existing account, so a refusal below cannot be the ordinary 401 for an unknown email or user.
       const body = { fullName: 'Ada', email: EMAIL, password: PASSWORD };
-      expect((await signedCall(service.url, { method: 'POST', path: '/user/signup', body })).status).toBe(201);
+      const created = await signedCall<{ user: { _id: string } }>(service.url, { method: 'POST', path: '/user/signup', body });
+      expect(created.status).toBe(201);
+      userId = created.body.user._id;
+      passwordHash = (await service.repository.findByEmail(EMAIL))?.passwordHash;
     });
 
-    it.each(loginCases)('refuses %s', async (_case, input) => {
+    it.each(changePasswordCases)('PUT /user/password refuses %s and changes nothing', async (_case, input) => {
+      const response = await signedCall(service.url, { method: 'PUT', path: '/user/password', userId, ...input.call });
+      expect(response.status).toBe(input.status);
+      expectErrorBody(response.body, input);
+      expect((await service.repository.findByEmail(EMAIL))?.passwordHash).toBe(passwordHash);
+    });
+
+    it.each(verifyPasswordCases)('POST /internal/users/verify-password refuses %s', async (_case, input) => {
+      const { method, path } = INTERNAL_API.verifyPassword;
+      const response = await signedCall(service.url, { method, path, userId, ...input.call });
+      expect(response.status).toBe(input.status);
+      expectErrorBody(response.body, input);
+    });
+
+    it.each(loginCases)('POST /user/login refuses %s', async (_case, input) => {
       const response = await signedCall(service.url, { method: 'POST', path: '/user/login', ...input.call });
       expect(response.status).toBe(input.status);
       expectErrorBody(response.body, input);

@@ -11,6 +11,9 @@ export function Home({ user }: { user: PublicUser | null }) {
       {user ? (
         <>
           <p>Signed in as {user.fullName}</p>
+          <p>
+            <Link to="/account">Account settings</Link>
+          </p>
           <button className="standalone-home__button" type="button" disabled={isPending} onClick={() => logout()}>
             {isPending ? 'Logging out...' : 'Logout'}
           </button>

@@ -14,6 +14,8 @@ import {
   isTimeout,
   isValidationError,
   login,
+  retryAfterSeconds,
+  tooManyAttemptsMessage,
   logout,
   signup,
   statusOf,
@@ -196,5 +198,39 @@ describe('validationIssues', () => {
     );
     expect(validationIssues(await failureOf(login({ email: newAccount().email, password: 'not the password' })))).toEqual([]);
     expect(validationIssues(new Error('boom'))).toEqual([]);
+  });
+});
+
+describe('a 429 without a message (Retry-After)', () => {
+  /** A 429 as axios rejects it, with the headers given. */
+  function tooMany(headers: Record<string, string>, data: unknown = {}) {
+    const error = new AxiosError('Request failed with status code 429', 'ERR_BAD_REQUEST');
+    error.response = { status: 429, statusText: 'Too Many Requests', data, headers, config: { headers: new axios.AxiosHeaders() } };
+    return error;
+  }
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    expect(retryAfterSeconds(tooMany({ 'retry-after': '240' }))).toBe(240);
+    expect(retryAfterSeconds(tooMany({ 'retry-after': new Date(Date.now() + 90_000).toUTCString() }))).toBeGreaterThanOrEqual(89);
+    expect(retryAfterSeconds(tooMany({}))).toBeUndefined();
+    expect(retryAfterSeconds(tooMany({ 'retry-after': 'soon' }))).toBeUndefined();
+    expect(retryAfterSeconds(new Error('boom'))).toBeUndefined();
+  });
+
+  it('says the wait in the gateway\'s words: minutes rounded up, seconds under a minute', () => {
+    expect(tooManyAttemptsMessage(240)).toBe('Too many attempts. Try again in 4 minutes.');
+    expect(tooManyAttemptsMessage(181)).toBe('Too many attempts. Try again in 4 minutes.');
+    expect(tooManyAttemptsMessage(60)).toBe('Too many attempts. Try again in 1 minute.');
+    expect(tooManyAttemptsMessage(59)).toBe('Too many attempts. Try again in 59 seconds.');
+    expect(tooManyAttemptsMessage(1)).toBe('Too many attempts. Try again in 1 second.');
+    expect(tooManyAttemptsMessage(0.2)).toBe('Too many attempts. Try again in 1 second.');
+  });
+
+  it('describeError prefers the server\'s message, else builds it from Retry-After, else the fallback', () => {
+    expect(describeError(tooMany({ 'retry-after': '240' }, { message: 'Too many attempts. Try again in 4 minutes.' }), FALLBACK)).toBe(
+      'Too many attempts. Try again in 4 minutes.',
+    );
+    expect(describeError(tooMany({ 'retry-after': '30' }), FALLBACK)).toBe('Too many attempts. Try again in 30 seconds.');
+    expect(describeError(tooMany({}), FALLBACK)).toBe(FALLBACK);
   });
 });

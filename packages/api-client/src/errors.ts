@@ -57,13 +57,48 @@ export function isValidationError(error: unknown): boolean {
   return statusOf(error) === 400 && bodyOf(error)?.code === ErrorCode.validation;
 }
 
-/** The issues of a 400 validation answer (each with the field path it concerns); none for any other error. */
-export function validationIssues(error: unknown): ValidationIssue[] {
+/** A 403 for a wrong current password (changing the password, deleting the account): the session is fine. */
+export function isWrongPassword(error: unknown): boolean {
+  return statusOf(error) === 403 && bodyOf(error)?.code === ErrorCode.wrongPassword;
+}
+
+/**
+ * The issues an error answer carries, each with the field path it concerns: a 400 validation, a 403 wrong
+ * password (on `currentPassword` or `password`). None when the answer has no well-formed `issues`.
+ */
+export function fieldIssues(error: unknown): ValidationIssue[] {
   const issues = bodyOf(error)?.issues;
-  if (!isValidationError(error) || !Array.isArray(issues)) return [];
+  if (!Array.isArray(issues)) return [];
   return issues.filter(
     (issue): issue is ValidationIssue => Array.isArray((issue as ValidationIssue | null)?.path) && typeof (issue as ValidationIssue).message === 'string',
   );
+}
+
+/** The issues of a 400 validation answer (each with the field path it concerns); none for any other error. */
+export function validationIssues(error: unknown): ValidationIssue[] {
+  return isValidationError(error) ? fieldIssues(error) : [];
+}
+
+/** Seconds to wait that a 429 (or 503) answer names in its Retry-After header: seconds or an HTTP date. */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  if (!axios.isAxiosError(error) || !error.response) return undefined;
+  const headers = error.response.headers as { get?: (name: string) => unknown; [name: string]: unknown } | undefined;
+  const raw = typeof headers?.get === 'function' ? headers.get('Retry-After') : headers?.['retry-after'];
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const text = String(raw).trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/**
+ * "Too many attempts. Try again in 4 minutes." (docs/PRODUCT.md §10.10): the gateway's sentence for a 429, rebuilt from Retry-After
+ * when its body carries no message. Minutes are rounded up; under a minute it counts seconds.
+ */
+export function tooManyAttemptsMessage(seconds: number): string {
+  const wait = Math.max(1, Math.ceil(seconds));
+  const [count, unit] = wait < 60 ? [wait, 'second'] : [Math.ceil(wait / 60), 'minute'];
+  return `Too many attempts. Try again in ${count} ${unit}${count === 1 ? '' : 's'}.`;
 }
 
 /** The server's `message` for a failed call, or `fallback` when it gave none (network error, timeout). */
@@ -74,10 +109,12 @@ export function errorMessage(error: unknown, fallback: string): string {
 
 /**
  * What to tell a person about a failed call: offline and timeout have their own words; otherwise the
- * server's message, or `fallback` when the server said nothing usable.
+ * server's message, or `fallback` when the server said nothing usable (a 429 without a message says how
+ * long to wait when its Retry-After header does).
  */
 export function describeError(error: unknown, fallback: string): string {
   if (isOffline(error)) return OFFLINE_MESSAGE;
   if (isTimeout(error)) return TIMEOUT_MESSAGE;
-  return errorMessage(error, fallback);
+  const retryAfter = statusOf(error) === 429 ? retryAfterSeconds(error) : undefined;
+  return errorMessage(error, retryAfter === undefined ? fallback : tooManyAttemptsMessage(retryAfter));
 }

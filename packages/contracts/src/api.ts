@@ -1,7 +1,16 @@
 import type { z } from 'zod';
 import { MessageResponse } from './common.js';
 import { AddTodoRequest, DeleteTodoResponse, TodoResponse, TodosResponse, UpdateTodoRequest } from './todos.js';
-import { LoginRequest, LogoutResponse, SignupRequest, UserResponse } from './users.js';
+import {
+  ChangePasswordRequest,
+  DeleteAccountRequest,
+  LoginRequest,
+  LogoutResponse,
+  SignupRequest,
+  UserResponse,
+  VerifyPasswordRequest,
+} from './users.js';
+import { PurgeTodosResponse } from './todos.js';
 
 export { API_BASE } from './limits.js';
 
@@ -21,6 +30,15 @@ export const API = {
   signup: { method: 'POST', path: '/user/signup', request: SignupRequest, response: UserResponse, status: 201 },
   login: { method: 'POST', path: '/user/login', request: LoginRequest, response: UserResponse, status: 200 },
   logout: { method: 'POST', path: '/user/logout', response: LogoutResponse, status: 200 },
+  changePassword: {
+    method: 'PUT',
+    path: '/user/password',
+    request: ChangePasswordRequest,
+    response: MessageResponse,
+    status: 200,
+  },
+  logoutAll: { method: 'POST', path: '/user/logout-all', response: MessageResponse, status: 200 },
+  deleteAccount: { method: 'DELETE', path: '/user/account', request: DeleteAccountRequest, response: MessageResponse, status: 200 },
   fetchTodos: { method: 'GET', path: '/todo/fetch-todo', response: TodosResponse, status: 200 },
   addTodo: { method: 'POST', path: '/todo/add-todo', request: AddTodoRequest, response: TodoResponse, status: 201 },
   updateTodo: {
@@ -34,6 +52,23 @@ export const API = {
 } as const satisfies Record<string, Endpoint>;
 
 export type ApiName = keyof typeof API;
+
+/**
+ * Calls between the gateway and the services that the public /api never reaches: the gateway forwards only
+ * `/api/user/*` and `/api/todo/*`, so nothing from outside can name a path under `/internal`. Each carries the
+ * gateway's signed identity like any other call.
+ */
+export const INTERNAL_API = {
+  verifyPassword: {
+    method: 'POST',
+    path: '/internal/users/verify-password',
+    request: VerifyPasswordRequest,
+    response: MessageResponse,
+    status: 200,
+  },
+  deleteUser: { method: 'DELETE', path: '/internal/users/me', response: MessageResponse, status: 200 },
+  purgeTodos: { method: 'DELETE', path: '/internal/todos', response: PurgeTodosResponse, status: 200 },
+} as const satisfies Record<string, Endpoint>;
 export type ApiResponse<N extends ApiName> = z.infer<(typeof API)[N]['response']>;
 
 /** Fills the `:todoId` parameter of a path from the table. */

@@ -49,12 +49,16 @@ describe('contracts', () => {
     expect(AddTodoRequest.parse({ title: ' a\u200Bb ' }).title).toBe('a\u200Bb');
   });
 
-  it('accepts updateData with completed and/or isPinned only', () => {
+  it('accepts updateData with a title, completed and/or isPinned only; a title follows the add rules', () => {
     expect(UpdateTodoRequest.safeParse({ updateData: { completed: true } }).success).toBe(true);
     expect(UpdateTodoRequest.safeParse({ updateData: { isPinned: false, completed: true } }).success).toBe(true);
+    expect(UpdateTodoRequest.parse({ updateData: { title: '  Buy oat milk ' } })).toEqual({ updateData: { title: 'Buy oat milk' } });
+    expect(UpdateTodoRequest.safeParse({ updateData: { completed: true, title: 'x' } }).success).toBe(true);
     expect(UpdateTodoRequest.safeParse({ updateData: {} }).success).toBe(false);
     expect(UpdateTodoRequest.safeParse({ updateData: { completed: 'true' } }).success).toBe(false);
-    expect(UpdateTodoRequest.safeParse({ updateData: { completed: true, title: 'x' } }).success).toBe(false);
+    expect(UpdateTodoRequest.safeParse({ updateData: { title: '\u200B' } }).success).toBe(false);
+    expect(UpdateTodoRequest.safeParse({ updateData: { title: 'a'.repeat(501) } }).success).toBe(false);
+    expect(UpdateTodoRequest.safeParse({ updateData: { completed: true, owner: 'x' } }).success).toBe(false);
   });
 
   it('accepts only 24-hex ids, lower-cased', () => {

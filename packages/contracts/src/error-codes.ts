@@ -5,10 +5,16 @@ export const ErrorCode = {
   malformedJson: 'BODY.MALFORMED_JSON',
   bodyTooLarge: 'BODY.TOO_LARGE',
   unsupportedMediaType: 'BODY.UNSUPPORTED_MEDIA_TYPE',
+  /** A request body sent without a Content-Length (chunked): the gateway takes only framed bodies. */
+  lengthRequired: 'BODY.LENGTH_REQUIRED',
   unauthenticated: 'AUTH.UNAUTHENTICATED',
   invalidCredentials: 'AUTH.INVALID_CREDENTIALS',
   badSignature: 'AUTH.BAD_INTERNAL_SIGNATURE',
   xsrf: 'AUTH.XSRF_TOKEN_INVALID',
+  /** A write from another site (Sec-Fetch-Site: cross-site, or an Origin that is not the app's). */
+  crossSite: 'AUTH.CROSS_SITE_REQUEST',
+  /** The current password given to change the password or delete the account is wrong (403, not 401: the session is fine). */
+  wrongPassword: 'AUTH.WRONG_PASSWORD',
   emailTaken: 'USER.EMAIL_TAKEN',
   todoNotFound: 'TODO.NOT_FOUND',
   routeNotFound: 'ROUTE.NOT_FOUND',

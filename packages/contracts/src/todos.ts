@@ -38,12 +38,13 @@ export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
 
 /**
  * PUT /todo/update-todo/:todoId. PRODUCT §4 sends a fixed `true`; the server *sets* the given values, so
- * repeating a call changes nothing (idempotent, safe to retry).
+ * repeating a call changes nothing (idempotent, safe to retry). A title follows the same rules as at add
+ * (trimmed, 1–500 characters, not invisible only).
  */
 export const TodoPatch = z
-  .strictObject({ completed: z.boolean().optional(), isPinned: z.boolean().optional() })
-  .refine((patch) => patch.completed !== undefined || patch.isPinned !== undefined, {
-    message: 'updateData must set completed and/or isPinned',
+  .strictObject({ title: TodoTitle.optional(), completed: z.boolean().optional(), isPinned: z.boolean().optional() })
+  .refine((patch) => patch.title !== undefined || patch.completed !== undefined || patch.isPinned !== undefined, {
+    message: 'updateData must set title, completed and/or isPinned',
   });
 export type TodoPatch = z.infer<typeof TodoPatch>;
 export const UpdateTodoRequest = z.object({ updateData: TodoPatch });
@@ -56,3 +57,7 @@ export type TodoResponse = z.infer<typeof TodoResponse>;
 /** DELETE /todo/delete-todo/:todoId */
 export const DeleteTodoResponse = MessageResponse;
 export type DeleteTodoResponse = z.infer<typeof DeleteTodoResponse>;
+
+/** DELETE /internal/todos (gateway → svc-todos, when an account is deleted): every task of the user is gone. */
+export const PurgeTodosResponse = MessageResponse.extend({ deletedCount: z.number().int().nonnegative() });
+export type PurgeTodosResponse = z.infer<typeof PurgeTodosResponse>;

@@ -49,3 +49,24 @@ export type UserResponse = z.infer<typeof UserResponse>;
 /** POST /user/logout */
 export const LogoutResponse = MessageResponse;
 export type LogoutResponse = z.infer<typeof LogoutResponse>;
+
+/** A password the user types to prove it is them (not held to the signup rules, like login). */
+const CurrentPassword = z
+  .string()
+  .min(1, 'Enter your current password')
+  .max(LIMITS.password.max, `Password must be at most ${LIMITS.password.max} characters`);
+
+/**
+ * PUT /user/password. The new password is held to the signup rules (and the common-password check). On
+ * success every other session of the account ends and this one is rotated (docs/PRODUCT.md §10.10).
+ */
+export const ChangePasswordRequest = z.object({ currentPassword: CurrentPassword, newPassword: Password });
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
+
+/** DELETE /user/account: the account and all its tasks are deleted, and every session of it ends. */
+export const DeleteAccountRequest = z.object({ password: CurrentPassword });
+export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequest>;
+
+/** POST /internal/users/verify-password (gateway → svc-users only; never forwarded from /api). */
+export const VerifyPasswordRequest = z.object({ password: CurrentPassword });
+export type VerifyPasswordRequest = z.infer<typeof VerifyPasswordRequest>;

@@ -74,15 +74,30 @@ export class PayloadTooLargeError extends HttpError {
 }
 
 export class UnsupportedMediaTypeError extends HttpError {
-  constructor() {
-    super(415, 'Request body must be JSON (Content-Type: application/json)', ErrorCode.unsupportedMediaType);
+  constructor(message = 'Request body must be JSON (Content-Type: application/json)') {
+    super(415, message, ErrorCode.unsupportedMediaType);
   }
 }
 
+export class LengthRequiredError extends HttpError {
+  constructor() {
+    super(411, 'Send the request body with a Content-Length header', ErrorCode.lengthRequired);
+  }
+}
+
+/** "4 minutes", "1 minute", "30 seconds": a wait in the words the login screen shows (PRODUCT §10.10). */
+export function describeWait(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/** 429 with `Retry-After` (whole seconds, at least 1) and a message that says when to try again. */
 export class TooManyRequestsError extends HttpError {
   constructor(retryAfterSeconds: number) {
-    super(429, 'Too many attempts, please try again later', ErrorCode.rateLimited, undefined, {
-      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, `Too many attempts. Try again in ${describeWait(seconds)}.`, ErrorCode.rateLimited, undefined, {
+      'Retry-After': String(seconds),
     });
   }
 }

@@ -1,11 +1,22 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
+import { apiRouter } from './router.js';
+
+/** A readiness report: whether this process can serve, and the state of each dependency it names. */
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, boolean>;
+}
 
 export interface HealthOptions {
   registry: Registry;
-  /** Resolves when every store this process needs answers; rejects (or returns false) otherwise. */
-  ready: () => Promise<boolean>;
+  /**
+   * Resolves true (or a report with `ready: true`) when this process can serve; rejects or resolves false
+   * otherwise. A report's `checks` are shown as `up`/`down`, and a ready process with a dependency down
+   * answers 200 with status `degraded`.
+   */
+  ready: () => Promise<boolean | Readiness>;
   /** True once shutdown has begun: readiness then fails so load balancers stop sending traffic. */
   draining: () => boolean;
 }
@@ -24,7 +35,7 @@ export function closeConnectionsWhileDraining(draining: () => boolean): Middlewa
 
 /** `/healthz` (the process is alive), `/readyz` (it can serve: stores reachable, not draining), `/metrics`. */
 export function healthRoutes({ registry, ready, draining }: HealthOptions): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -34,12 +45,17 @@ export function healthRoutes({ registry, ready, draining }: HealthOptions): Rout
       ctx.body = { status: 'draining' };
       return;
     }
-    const ok = await ready().catch((error: unknown) => {
+    const report = await ready().catch((error: unknown) => {
       ctx.log.warn({ err: error }, 'readiness check failed');
       return false;
     });
+    const { ready: ok, checks } = typeof report === 'boolean' ? { ready: report, checks: undefined } : report;
+    const allUp = !checks || Object.values(checks).every(Boolean);
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ready' : 'unavailable' };
+    ctx.body = {
+      status: ok ? (allUp ? 'ready' : 'degraded') : 'unavailable',
+      ...(checks ? { checks: Object.fromEntries(Object.entries(checks).map(([name, up]) => [name, up ? 'up' : 'down'])) } : {}),
+    };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = registry.contentType;

@@ -2,6 +2,7 @@ export * from './config.js';
 export * from './error-handler.middleware.js';
 export * from './errors.js';
 export * from './health.routes.js';
+export * from './router.js';
 export * from './identity.js';
 export * from './issue-messages.js';
 export * from './json-body.middleware.js';

@@ -13,9 +13,9 @@ export function notFound(): Middleware {
     if (ctx.respond === false) return;
     if (ctx.status === 404) throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}`);
     if (ctx.status === 405) {
-      throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`, ErrorCode.methodNotAllowed, undefined, {
-        Allow: ctx.response.get('Allow'),
-      });
+      // The router sets Allow for the methods it knows; a HEAD answered 405 may come without one.
+      const allow = ctx.response.get('Allow');
+      throw new HttpError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`, ErrorCode.methodNotAllowed, undefined, allow ? { Allow: allow } : {});
     }
   };
 }

@@ -38,6 +38,7 @@ export async function startStack({ web = false, port = 0, env: extra = {} }: Sta
     INTERNAL_SECRET: 'stack-internal-secret-0123456789abcdef0123',
     SESSION_KEYS: 'stack-session-key-0123456789abcdef0123456789',
     AUTH_RATE_LIMIT: '0',
+    SIGNUP_RATE_LIMIT: '0',
     ...extra,
   };
   const [users, todos] = await Promise.all([startProcess('svc-users', env), startProcess('svc-todos', env)]);

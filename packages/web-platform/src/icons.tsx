@@ -41,6 +41,15 @@ export function LogoutIcon() {
   );
 }
 
+export function UserIcon() {
+  return (
+    <svg {...base}>
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21a8 8 0 0 1 16 0" />
+    </svg>
+  );
+}
+
 export function PinIcon({ filled = false }: { filled?: boolean }) {
   return (
     <svg {...base} fill={filled ? 'currentColor' : 'none'}>

@@ -1,6 +1,6 @@
 export { AFTER_SIGN_IN_STATE, isAfterSignIn } from './after-sign-in.js';
 export { CONNECTION_PROBLEM_TITLE, ConnectionProblem } from './connection-problem.js';
-export { CheckIcon, LogoutIcon, MoonIcon, MoreIcon, OfflineIcon, PinIcon, SunIcon, TrashIcon } from './icons.js';
+export { CheckIcon, LogoutIcon, MoonIcon, MoreIcon, OfflineIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
 export { notifyError, notifySuccess } from './notify.js';
 export { OFFLINE_BANNER_TEXT, OfflineBanner } from './offline-banner.js';
 export { PlatformProviders } from './platform-providers.js';
@@ -8,5 +8,5 @@ export { createQueryClient } from './query-client.js';
 export { SESSION_ENDED_MESSAGE, endSession, sessionEnded } from './session.js';
 export { TAB_CHANNEL, connectTabs, type TabMessage } from './tab-sync.js';
 export { AppToaster } from './toaster.js';
-export { useLogout } from './use-logout.js';
+export { useLogout, useSessionEndingMutation } from './use-logout.js';
 export { onNetworkBack, useOnline } from './use-online.js';

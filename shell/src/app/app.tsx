@@ -45,6 +45,7 @@ export function AppRoutes() {
     <Frame>
       <Routes>
         <Route path="/" element={<RequireUser><Titled screen="Tasks"><RemotePage id="mfe_tasks/TaskListPage" title="task list" /></Titled></RequireUser>} />
+        <Route path="/account" element={<RequireUser><Titled screen="Account"><RemotePage id="mfe_auth/AccountPage" title="account screen" /></Titled></RequireUser>} />
         <Route path="/login" element={<RequireGuest><Titled screen="Sign in"><RemotePage id="mfe_auth/LoginPage" title="sign-in screen" /></Titled></RequireGuest>} />
         <Route path="/signup" element={<RequireGuest><Titled screen="Create account"><RemotePage id="mfe_auth/SignupPage" title="sign-up screen" /></Titled></RequireGuest>} />
         <Route path="*" element={<Navigate to="/" replace />} />

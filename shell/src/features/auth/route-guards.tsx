@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useCurrentUser } from './use-current-user';
 
-/** `/` needs a signed-in user; otherwise it redirects to /login (docs/PRODUCT.md §2). */
+/** `/` and `/account` need a signed-in user; otherwise they redirect to /login (docs/PRODUCT.md §2). */
 export function RequireUser({ children }: { children: ReactNode }) {
   const { user } = useCurrentUser();
   return user ? children : <Navigate to="/login" replace />;

@@ -1,10 +1,14 @@
 import { LogoutIcon, useLogout } from '@tm/web-platform';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../auth/use-current-user';
+import { AccountMenu } from './account-menu';
 import { ThemeToggle } from '../theme/theme-toggle';
 import './app-header.css';
 
-/** Product title, theme toggle and (when signed in) the logout button (docs/PRODUCT.md §2 Header). */
+/**
+ * Product title, theme toggle and (when signed in) the account menu and the logout button (docs/PRODUCT.md
+ * §2 Header).
+ */
 export function AppHeader() {
   const { user } = useCurrentUser();
   const logout = useLogout();
@@ -18,6 +22,7 @@ export function AppHeader() {
       </Link>
       <nav className="app-header__actions" aria-label="Application">
         <ThemeToggle />
+        {user && <AccountMenu user={user} />}
         {user && (
           <button
             type="button"

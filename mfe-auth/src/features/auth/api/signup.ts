@@ -1,5 +1,6 @@
-import { describeError, signup, statusOf, validationIssues } from '@tm/api-client';
+import { signup, statusOf } from '@tm/api-client';
 import type { SignupRequest } from '@tm/contracts';
+import { formErrors, type FormErrors } from '../form-errors';
 import { useSessionMutation } from './session-mutation';
 
 /** Shown when a failed signup carries no server message. */
@@ -8,27 +9,18 @@ export const SIGNUP_FALLBACK = 'Signup failed. Please try again.';
 export type SignupField = keyof SignupRequest;
 
 /** What went wrong with a signup, placed where the person will look: by field, or for the whole form. */
-export type SignupErrors = Partial<Record<SignupField | 'form', string>>;
+export type SignupErrors = FormErrors<SignupField>;
 
 const FIELDS: readonly SignupField[] = ['fullName', 'email', 'password'];
-
-function isField(value: unknown): value is SignupField {
-  return FIELDS.includes(value as SignupField);
-}
 
 /**
  * Sorts the server's answer to a failed signup (docs/PRODUCT.md §10.7): each validation issue goes to its
  * field, a taken email to the email field, anything else (offline, timeout, server down) to the form.
  */
 export function signupErrors(error: unknown): SignupErrors {
-  const errors: SignupErrors = {};
-  for (const { path, message } of validationIssues(error)) {
-    const field = path[0];
-    if (isField(field)) errors[field] ??= message;
-  }
-  if (statusOf(error) === 409) errors.email = describeError(error, 'An account with this email already exists');
-  if (Object.keys(errors).length === 0) errors.form = describeError(error, SIGNUP_FALLBACK);
-  return errors;
+  return formErrors(error, FIELDS, SIGNUP_FALLBACK, [
+    { field: 'email', owns: (failure) => statusOf(failure) === 409, fallback: 'An account with this email already exists' },
+  ]);
 }
 
 /** POST /user/signup (PRODUCT §7). The server signs the new user in, so on success the user lands on `/`. */

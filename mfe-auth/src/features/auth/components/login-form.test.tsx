@@ -1,6 +1,6 @@
 import { currentUserQuery, logout } from '@tm/api-client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderPage, signUpNewUser } from '@tm/web-test-support';
 import toast from 'react-hot-toast';
@@ -71,6 +71,30 @@ describe('LoginForm against the real gateway', () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(screen.getAllByText('Invalid email or password')).toEqual([banner]);
     expect(screen.queryByText(/home of/)).not.toBeInTheDocument();
+    expect(screen.getByText('probe: signed out')).toBeInTheDocument();
+  });
+
+  it('after repeated wrong passwords, shows the gateway\'s "Too many attempts" sentence in the banner', async () => {
+    const user = await signedOutUser();
+    const events = userEvent.setup();
+    renderLogin();
+    await screen.findByText('probe: signed out');
+    await events.type(screen.getByLabelText('Email'), user.email);
+
+    // The gateway's throttle per account: a few failures in a row, then each try must wait (429, Retry-After).
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 6 && !seen.some((text) => text.startsWith('Too many')); attempt += 1) {
+      await events.clear(screen.getByLabelText('Password'));
+      await events.type(screen.getByLabelText('Password'), `wrong password ${attempt}`);
+      await events.click(screen.getByRole('button', { name: 'Sign In' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled());
+      seen.push((await screen.findByRole('alert')).textContent ?? '');
+    }
+
+    expect(seen[0]).toBe('Invalid email or password');
+    expect(seen.at(-1)).toMatch(/^Too many attempts\. Try again in \d+ (second|minute)s?\.$/);
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument(); // the banner only, no toast
     expect(screen.getByText('probe: signed out')).toBeInTheDocument();
   });
 

@@ -1,19 +1,21 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
-interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
   label: string;
   name: string;
   /** Shown under the field from the start, e.g. the password rules. */
   hint?: string;
   /** What is wrong with the value, in plain words; the field is marked invalid while it is set. */
   error?: string;
+  /** Shown last, under the hint: e.g. the password strength hint. */
+  children?: ReactNode;
 }
 
 /**
  * A labelled input of the auth forms: the label is tied to the input, so clicking it focuses the field; the
  * hint and the error are tied to it too (aria-describedby), so a screen reader reads them with the field.
  */
-export function TextField({ label, hint, error, ...input }: TextFieldProps) {
+export function TextField({ label, hint, error, children, ...input }: TextFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -34,6 +36,7 @@ export function TextField({ label, hint, error, ...input }: TextFieldProps) {
           {hint}
         </p>
       )}
+      {children}
     </div>
   );
 }

@@ -1,0 +1,110 @@
+import type Router from '@koa/router';
+import { API, INTERNAL_API } from '@tm/contracts';
+import { apiRouter, jsonBody, ServiceUnavailableError } from '@tm/service-kit';
+import type { Context, Middleware } from 'koa';
+import type { AccountThrottle } from './account-throttle.js';
+import { requireSession, signedInUser, wrongPassword } from './auth.routes.js';
+import { API_PREFIX, callService } from './forward.middleware.js';
+import { rotateSession } from './session.middleware.js';
+import type { SessionStore } from './session.store.js';
+import { relay } from './upstream-answer.js';
+import { setXsrfCookie } from './xsrf.middleware.js';
+import type { Upstream } from './upstream.proxy.js';
+
+export interface AccountRoutesOptions {
+  users: Upstream;
+  todos: Upstream;
+  internalSecret: string;
+  sessionStore: SessionStore;
+  throttle: AccountThrottle;
+}
+
+/** The throttle's key for the password checks of the account page: the user, whatever the email. */
+const accountOf = (userId: string) => `user:${userId}`;
+
+/** Ends every session of the user; a store that fails here is a 503 that says what did not happen. */
+async function endAllSessions(ctx: Context, store: SessionStore, userId: string): Promise<number> {
+  try {
+    return await store.destroyUserSessions(userId);
+  } catch (error) {
+    ctx.log.error({ err: error }, 'ending the sessions of a user failed');
+    throw new ServiceUnavailableError('Your other devices could not be signed out, please try "Sign out everywhere" again');
+  }
+}
+
+/**
+ * Change password (PRODUCT §10.10): svc-users checks the current password and the new one; on success every
+ * session of the account ends and this one is rotated (a new id and XSRF token, still signed in).
+ */
+function changePassword({ users, internalSecret, sessionStore, throttle }: AccountRoutesOptions): Middleware {
+  return async (ctx) => {
+    const userId = signedInUser(ctx);
+    await throttle.check(ctx, accountOf(userId));
+    const { answer, body } = await callService(ctx, users, internalSecret, {
+      method: 'PUT',
+      path: API.changePassword.path,
+      userId,
+      body: ctx.request.body,
+      contract: API.changePassword.response,
+    });
+    if (wrongPassword(answer.status, body)) await throttle.failed(ctx, accountOf(userId));
+    if (answer.status >= 300) return relay(ctx, answer);
+    await throttle.succeeded(ctx, accountOf(userId));
+    const ended = await endAllSessions(ctx, sessionStore, userId);
+    setXsrfCookie(ctx, await rotateSession(ctx, userId));
+    ctx.log.info({ userId, endedSessions: ended }, 'password changed');
+    relay(ctx, answer);
+  };
+}
+
+/** Sign out everywhere: every session of the account ends, this one included. */
+function logoutAll({ sessionStore }: AccountRoutesOptions): Middleware {
+  return async (ctx) => {
+    const userId = signedInUser(ctx);
+    const ended = await endAllSessions(ctx, sessionStore, userId);
+    setXsrfCookie(ctx, await rotateSession(ctx, undefined));
+    ctx.log.info({ userId, endedSessions: ended }, 'signed out everywhere');
+    ctx.body = { message: 'Signed out of all devices' };
+  };
+}
+
+/**
+ * Delete the account with all its tasks (PRODUCT §10.10). Three calls, in an order that never leaves tasks
+ * without an account: the password is checked, then the tasks are deleted, then the account; each step is
+ * idempotent, so after a failure (an honest 5xx) the same request finishes the job. Then every session ends.
+ */
+function deleteAccount({ users, todos, internalSecret, sessionStore, throttle }: AccountRoutesOptions): Middleware {
+  return async (ctx) => {
+    const userId = signedInUser(ctx);
+    await throttle.check(ctx, accountOf(userId));
+    const check = await callService(ctx, users, internalSecret, {
+      ...INTERNAL_API.verifyPassword,
+      userId,
+      body: ctx.request.body,
+      contract: INTERNAL_API.verifyPassword.response,
+    });
+    if (wrongPassword(check.answer.status, check.body)) await throttle.failed(ctx, accountOf(userId));
+    if (check.answer.status >= 300) return relay(ctx, check.answer);
+    await throttle.succeeded(ctx, accountOf(userId));
+    for (const [upstream, step] of [
+      [todos, INTERNAL_API.purgeTodos],
+      [users, INTERNAL_API.deleteUser],
+    ] as const) {
+      const { answer } = await callService(ctx, upstream, internalSecret, { ...step, userId, contract: step.response });
+      if (answer.status >= 300) return relay(ctx, answer);
+    }
+    const ended = await endAllSessions(ctx, sessionStore, userId);
+    setXsrfCookie(ctx, await rotateSession(ctx, undefined));
+    ctx.log.info({ userId, endedSessions: ended }, 'account deleted');
+    ctx.body = { message: 'Account deleted successfully' };
+  };
+}
+
+/** The account page's calls under /api/user (typed in the contracts' API table). */
+export function accountRoutes(options: AccountRoutesOptions): Router {
+  const router = apiRouter(`${API_PREFIX}/user`);
+  router.put('/password', requireSession(), jsonBody(), changePassword(options));
+  router.post('/logout-all', requireSession(), logoutAll(options));
+  router.delete('/account', requireSession(), jsonBody(), deleteAccount(options));
+  return router;
+}

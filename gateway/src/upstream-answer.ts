@@ -1,0 +1,57 @@
+import { API, ErrorBody, ErrorCode } from '@tm/contracts';
+import { HttpError } from '@tm/service-kit';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { CapturedResponse } from './upstream.proxy.js';
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  response: z.ZodType;
+}
+
+/** The public API table as matchers of the paths the services see (the /api prefix removed). */
+const ROUTES: Route[] = Object.values(API).map(({ method, path, response }) => ({
+  method,
+  pattern: new RegExp(`^${path.replace(':todoId', '[^/]+')}$`),
+  response,
+}));
+
+/** The contract of a successful answer to `method url`, or undefined when the route is not in the API table. */
+export function contractOf(method: string, url: string): z.ZodType | undefined {
+  const path = url.split('?', 1)[0] ?? '';
+  return ROUTES.find((route) => route.method === method && route.pattern.test(path))?.response;
+}
+
+function invalid(service: string): HttpError {
+  return new HttpError(502, `The ${service} service gave an invalid answer`, ErrorCode.badGateway);
+}
+
+/**
+ * An upstream answer is never trusted blindly (docs/RELIABILITY.md "Upstream answers"): it must be JSON, a
+ * success must match `contract` (the route's response schema), and an error must be the usual error body.
+ * Anything else, or any status outside 2xx/4xx/5xx, becomes a 502 with the usual error body. Returns the
+ * parsed body; the bytes sent on are the service's own (checked, not serialised again).
+ */
+export function checkAnswer(service: string, answer: CapturedResponse, contract: z.ZodType | undefined): unknown {
+  const { status } = answer;
+  if (status < 200 || (status >= 300 && status < 400) || status > 599) throw invalid(service);
+  let body: unknown;
+  try {
+    if (!answer.contentType.includes('json')) throw new Error('not JSON');
+    body = JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    throw invalid(service);
+  }
+  const schema = status < 300 ? contract : ErrorBody;
+  if (!schema?.safeParse(body).success) throw invalid(service);
+  return body;
+}
+
+/** Sends a checked answer on as the service gave it (status, JSON bytes, Retry-After). */
+export function relay(ctx: Context, answer: CapturedResponse): void {
+  ctx.status = answer.status;
+  if (answer.retryAfter) ctx.set('Retry-After', answer.retryAfter);
+  ctx.type = 'application/json';
+  ctx.body = answer.body;
+}

@@ -1,0 +1,64 @@
+import { changePassword, currentUserQuery, deleteAccount, describeError, isWrongPassword, logoutAll } from '@tm/api-client';
+import type { ChangePasswordRequest, DeleteAccountRequest } from '@tm/contracts';
+import { notifyError, notifySuccess, useSessionEndingMutation } from '@tm/web-platform';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { formErrors, type FormErrors } from '../../auth/form-errors';
+
+export type ChangePasswordField = keyof ChangePasswordRequest;
+export type DeleteAccountField = keyof DeleteAccountRequest;
+
+/** Shown when a failed call carries no server message (network error, timeout, a 5xx page). */
+export const CHANGE_PASSWORD_FALLBACK = 'Your password could not be changed. Please try again.';
+export const SIGN_OUT_EVERYWHERE_FALLBACK = 'Could not sign out of all devices. Please try again.';
+export const DELETE_ACCOUNT_FALLBACK = 'Your account could not be deleted. Please try again.';
+const WRONG_PASSWORD_FALLBACK = 'The password is not correct.';
+
+const CHANGE_PASSWORD_FIELDS: readonly ChangePasswordField[] = ['currentPassword', 'newPassword'];
+const DELETE_ACCOUNT_FIELDS: readonly DeleteAccountField[] = ['password'];
+
+/**
+ * A refused password change, next to the field it concerns (docs/PRODUCT.md §10.7): a wrong current password
+ * (403) on "Current password", a new password the policy refuses (400) on "New password"; anything else
+ * (offline, timeout, server down) above the fields.
+ */
+export function changePasswordErrors(error: unknown): FormErrors<ChangePasswordField> {
+  return formErrors(error, CHANGE_PASSWORD_FIELDS, CHANGE_PASSWORD_FALLBACK, [
+    { field: 'currentPassword', owns: isWrongPassword, fallback: WRONG_PASSWORD_FALLBACK },
+  ]);
+}
+
+/** A refused deletion: a wrong password on the Password field, anything else above it. */
+export function deleteAccountErrors(error: unknown): FormErrors<DeleteAccountField> {
+  return formErrors(error, DELETE_ACCOUNT_FIELDS, DELETE_ACCOUNT_FALLBACK, [{ field: 'password', owns: isWrongPassword, fallback: WRONG_PASSWORD_FALLBACK }]);
+}
+
+/**
+ * PUT /user/password (PRODUCT §10.10). On success the server's message is toasted and the person stays signed in: the server
+ * ended every other session and rotated this one (new session and XSRF cookies, which axios reads per
+ * request), so the current user is checked again with the new cookie before the mutation settles.
+ */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['user', 'password'],
+    mutationFn: changePassword,
+    onSuccess: async ({ message }) => {
+      notifySuccess(message);
+      await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });
+    },
+  });
+}
+
+/** POST /user/logout-all (PRODUCT §10.10): ends like a logout (the platform's session-ending flow); a failure is toasted, as a logout's is (PRODUCT §8). */
+export function useSignOutEverywhere() {
+  return useSessionEndingMutation({
+    mutationKey: ['user', 'logout-all'],
+    mutationFn: logoutAll,
+    onError: (error) => notifyError(describeError(error, SIGN_OUT_EVERYWHERE_FALLBACK)),
+  });
+}
+
+/** DELETE /user/account (PRODUCT §10.10): ends like a logout; a failure is shown by the form, on its Password field or above it. */
+export function useDeleteAccount() {
+  return useSessionEndingMutation<DeleteAccountRequest>({ mutationKey: ['user', 'account', 'delete'], mutationFn: deleteAccount });
+}

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { FormAlert } from '../../auth/components/form-alert';
+import { CurrentPasswordField, NewPasswordField } from '../../auth/components/password-fields';
+import { useFormErrors } from '../../auth/form-errors';
+import { changePasswordErrors, useChangePassword, type ChangePasswordField } from '../api/account';
+import { useOneAtATime } from './use-one-at-a-time';
+import { useSubmitFocus } from './use-submit-focus';
+
+/**
+ * "Change password": the current password, a new one (with the rules and the strength hint), one request
+ * per submission, the fields disabled while it runs. A wrong current password or a refused new one is shown
+ * next to its field; anything else above the fields. On success the server's message is toasted, the fields
+ * are emptied, and the person stays signed in (docs/PRODUCT.md §10.7).
+ */
+export function ChangePasswordForm({ userInputs }: { userInputs: readonly string[] }) {
+  const { mutateAsync, isPending } = useChangePassword();
+  const once = useOneAtATime();
+  const { errors, form, refuse, reset, clear } = useFormErrors<ChangePasswordField>();
+  const { submitButton, start, settle } = useSubmitFocus(form);
+  const [newPassword, setNewPassword] = useState('');
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const target = event.currentTarget;
+    const data = new FormData(target);
+    once(() => {
+      reset();
+      start();
+      return mutateAsync(
+        { currentPassword: String(data.get('currentPassword')), newPassword: String(data.get('newPassword')) },
+        {
+          onSuccess: () => {
+            target.reset();
+            setNewPassword('');
+          },
+          onError: (error) => refuse(changePasswordErrors(error)),
+          onSettled: settle,
+        },
+      );
+    });
+  }
+
+  const clearNew = clear('newPassword');
+  return (
+    <form ref={form} className="auth-form" onSubmit={onSubmit} aria-busy={isPending || undefined}>
+      <FormAlert message={errors.form} />
+      <CurrentPasswordField
+        label="Current password"
+        name="currentPassword"
+        disabled={isPending}
+        error={errors.currentPassword}
+        onChange={clear('currentPassword')}
+      />
+      <NewPasswordField
+        label="New password"
+        name="newPassword"
+        password={newPassword}
+        userInputs={userInputs}
+        disabled={isPending}
+        error={errors.newPassword}
+        onChange={(event) => {
+          clearNew();
+          setNewPassword(event.target.value);
+        }}
+      />
+      <button ref={submitButton} className="auth-form__submit" type="submit" aria-disabled={isPending || undefined}>
+        {isPending ? 'Changing…' : 'Change password'}
+      </button>
+    </form>
+  );
+}

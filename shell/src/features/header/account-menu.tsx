@@ -1,0 +1,85 @@
+import type { PublicUser } from '@tm/api-client';
+import { UserIcon } from '@tm/web-platform';
+import { useEffect, useId, useRef, useState, type FocusEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+
+/**
+ * The header's account menu (PRODUCT §10.10): an icon button that opens a small popover with who is signed in and a link to
+ * the Account screen. On opening, the focus goes to the link; Escape closes it and puts the focus back on the
+ * button; a click outside, the focus leaving it, or any navigation closes it too.
+ */
+export function AccountMenu({ user }: { user: PublicUser }) {
+  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const link = useRef<HTMLAnchorElement>(null);
+  const popoverId = useId();
+  const captionId = useId();
+  const nameId = useId();
+  const emailId = useId();
+
+  // A navigation (the link, the brand, Back, another tab signing out) closes it.
+  const { key } = useLocation();
+  const [location, setLocation] = useState(key);
+  if (location !== key) {
+    setLocation(key);
+    setOpen(false);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    link.current?.focus();
+    const onPointerDown = (event: PointerEvent) => {
+      if (!menu.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  const onBlur = (event: FocusEvent<HTMLDivElement>) => {
+    if (event.relatedTarget && !menu.current?.contains(event.relatedTarget)) setOpen(false);
+  };
+
+  return (
+    <div ref={menu} className="account-menu" onBlur={onBlur}>
+      <button
+        ref={button}
+        type="button"
+        className="icon-button"
+        title="Account menu"
+        aria-label="Account menu"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? popoverId : undefined}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <UserIcon />
+      </button>
+      {open && (
+        <div id={popoverId} className="account-menu__popover" role="dialog" aria-labelledby={`${captionId} ${nameId}`} aria-describedby={emailId}>
+          <p id={captionId} className="account-menu__caption">
+            Signed in as
+          </p>
+          <p id={nameId} className="account-menu__name">
+            {user.fullName}
+          </p>
+          <p id={emailId} className="account-menu__email">
+            {user.email}
+          </p>
+          <Link ref={link} to="/account" className="account-menu__link">
+            Account settings
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}
