@@ -5,9 +5,15 @@
 // gateway and one svc-todos instance are restarted with SIGTERM; then every acknowledged add must be in the
 // final fetch and every session must still be valid.
 //
+// Live sync (issue #9): a few users also hold an event stream open through gateway #1 directly, while the
+// writes go through nginx to both gateways and both svc-todos (which share changes through Redis pub/sub).
+// Every acknowledged add of a subscribed user must arrive as a change event on that stream, also across the
+// restarts (the stream resumes from its last event id); the report counts events delivered, late (> 1 s after
+// the add was acknowledged) and missing.
+//
 //   node scripts/scale-proof.mjs [--seconds 60] [--rate 300] [--users 16] [--json]
 //
-// Exit code 0 only when: lost acknowledged writes = 0, invalid sessions = 0, error rate < 0.1 %.
+// Exit code 0 only when: lost acknowledged writes = 0, invalid sessions = 0, error rate < 0.1 %, missing events = 0.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,19 +22,22 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
-import { ApiClient, startProcess, tempDir } from '@tm/test-support';
+import { ApiClient, openEventStream, startProcess, tempDir } from '@tm/test-support';
 
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
     rate: { type: 'string', default: '300' },
     users: { type: 'string', default: '16' },
+    subscribers: { type: 'string', default: '4' },
     json: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(args.seconds);
 const RATE = Number(args.rate);
 const USERS = Number(args.users);
+const SUBSCRIBERS = Math.min(Number(args.subscribers), USERS);
+const LATE_MS = 1000;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const log = (...parts) => console.error('[scale-proof]', ...parts);
 
@@ -130,7 +139,7 @@ async function main() {
     SHUTDOWN_DRAIN_MS: '1500',
     LOG_LEVEL: 'warn',
   };
-  const startTodos = (port) => startProcess('svc-todos', { ...secrets, PORT: String(port), LOG_LEVEL: 'info' });
+  const startTodos = (port) => startProcess('svc-todos', { ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL });
   const gatewayEnv = (port) => ({
     ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL, TRUST_PROXY: 'true', AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0',
     USERS_URL: `http://127.0.0.1:${ports.users}`, TODOS_URL: `http://127.0.0.1:${ports.todosLb}`,
@@ -161,7 +170,7 @@ async function signUpUsers(base) {
       const email = `scale-${Date.now()}-${i + j}@example.com`;
       const res = await client.post('/api/user/signup', { fullName: `Scale ${i + j}`, email, password: 'correct horse battery' });
       if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-      return { client, acked: new Set(), added: 0 };
+      return { client, acked: new Set(), ackedAt: new Map(), added: 0 };
     });
     users.push(...(await Promise.all(batch)));
   }
@@ -208,6 +217,7 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
           }
           if (user.acked.has(id)) duplicateIds += 1;
           user.acked.add(id);
+          user.ackedAt.set(id, Date.now());
           context.lastId = id;
         }
       },
@@ -228,6 +238,7 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
       onResponse: (status, body) => count(status, body),
     },
   ];
+  const sync = await subscribe(users.slice(0, SUBSCRIBERS), `http://127.0.0.1:${ports.gateways[0]}`);
   log(`load: ${RATE} req/s for ${SECONDS} s, restarting gateway #1 at ${Math.round(SECONDS * 0.3)} s and svc-todos #1 at ${Math.round(SECONDS * 0.6)} s`);
   const load = Promise.all(
     users.map((user) =>
@@ -254,6 +265,7 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
     }));
   })();
   const [result] = await Promise.all([load, plan]);
+  const syncReport = await sync.finish();
 
   let lost = 0;
   let invalidSessions = 0;
@@ -284,8 +296,63 @@ async function prove(base, running, { startGateway, startTodos, ports }) {
   report.unreadable201 = unreadable.length;
   report.unreadableSamples = unreadable.slice(0, 3);
   report.duplicateIds = duplicateIds;
-  report.ok = report.accountingConsistent && lost === 0 && invalidSessions === 0 && unauthorised === 0 && report.errorRate < 0.001 && restarts.every((r) => r.exitCode === 0);
+  report.sync = syncReport;
+  report.ok = syncReport.missing === 0 && syncReport.watched > 0 && report.accountingConsistent && lost === 0 && invalidSessions === 0 && unauthorised === 0 && report.errorRate < 0.001 && restarts.every((r) => r.exitCode === 0);
   return report;
+}
+
+/**
+ * Opens one event stream per subscriber on gateway #1 (not through nginx), starting after the list's cursor,
+ * and at the end matches every acknowledged add of those users against the change events received.
+ */
+async function subscribe(subscribers, gatewayA) {
+  const streams = [];
+  for (const user of subscribers) {
+    const list = await user.client.get('/api/todo/fetch-todo');
+    if (list.status !== 200) throw new Error(`fetch before subscribing failed: ${list.status}`);
+    const stream = openEventStream(`${gatewayA}/api/todo/events?after=${list.body.cursor}`, {
+      headers: () => ({ cookie: user.client.cookieHeader() }),
+      types: ['change', 'ready', 'reset'],
+      reopenAfterMs: 500,
+    });
+    await stream.waitFor((e) => e.type === 'ready', 5000);
+    streams.push({ user, stream });
+  }
+  return {
+    async finish() {
+      const seenAt = new Map();
+      const collect = () => {
+        for (const { stream } of streams) {
+          for (const event of stream.events) {
+            if (event.type !== 'change') continue;
+            for (const todo of JSON.parse(event.data).saved) if (!seenAt.has(todo._id)) seenAt.set(todo._id, event.at);
+          }
+        }
+      };
+      const missingIds = () => streams.flatMap(({ user }) => [...user.acked].filter((id) => !seenAt.has(id)));
+      // Give the last writes a moment to arrive, then count.
+      for (let waited = 0; waited < 5000; waited += 250) {
+        collect();
+        if (missingIds().length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      collect();
+      const delays = streams.flatMap(({ user }) => [...user.ackedAt].filter(([id]) => seenAt.has(id)).map(([id, at]) => Math.max(0, seenAt.get(id) - at)));
+      delays.sort((a, b) => a - b);
+      const report = {
+        subscribers: streams.length,
+        watched: streams.reduce((n, { user }) => n + user.acked.size, 0),
+        eventsDelivered: streams.reduce((n, { stream }) => n + stream.events.filter((e) => e.type === 'change').length, 0),
+        late: delays.filter((d) => d > LATE_MS).length,
+        missing: missingIds().length,
+        resets: streams.reduce((n, { stream }) => n + stream.events.filter((e) => e.type === 'reset').length, 0),
+        streamOpens: streams.reduce((n, { stream }) => n + stream.opens, 0),
+        delayMs: { p50: delays[Math.floor(delays.length * 0.5)] ?? 0, p95: delays[Math.floor(delays.length * 0.95)] ?? 0, max: delays.at(-1) ?? 0 },
+      };
+      for (const { stream } of streams) stream.close();
+      return report;
+    },
+  };
 }
 
 const report = await main();
@@ -296,6 +363,8 @@ else {
   console.log(`restarts: ${report.restarts.map((r) => `${r.label} exit ${r.exitCode} (${r.ms} ms)`).join(', ')}`);
   console.log(`sessions rejected during load ${report.sessionsRejectedDuringLoad}, invalid after ${report.invalidSessionsAfter}`);
   console.log(`acknowledged adds ${report.acknowledgedAdds}, lost ${report.lostAcknowledgedWrites}; statuses ${JSON.stringify(report.statuses)}`);
+  const { sync } = report;
+  console.log(`live sync: ${sync.subscribers} streams on gateway #1, ${sync.eventsDelivered} change events, ${sync.watched} acknowledged adds watched, late (> 1 s) ${sync.late}, missing ${sync.missing}, resets ${sync.resets}, stream opens ${sync.streamOpens}; delay p50 ${sync.delayMs.p50} ms, p95 ${sync.delayMs.p95} ms, max ${sync.delayMs.max} ms`);
   for (const f of report.failures) console.log(`  failure at ${f.at}: ${f.status} ${f.body}`);
   console.log(report.ok ? 'PROOF OK' : 'PROOF FAILED');
 }

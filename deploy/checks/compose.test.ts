@@ -288,7 +288,7 @@ describe('compose.yaml', () => {
   it('starts each tier once what it needs is healthy', () => {
     const healthy = (...names: string[]) => Object.fromEntries(names.map((name) => [name, 'service_healthy']));
     expect(dependsOn(service(compose, 'svc-users'))).toEqual(healthy('mongo'));
-    expect(dependsOn(service(compose, 'svc-todos'))).toEqual(healthy('mongo'));
+    expect(dependsOn(service(compose, 'svc-todos'))).toEqual(healthy('mongo', 'redis'));
     expect(dependsOn(service(compose, 'gateway'))).toEqual(healthy('redis', 'svc-users', 'svc-todos'));
     expect(dependsOn(service(compose, 'lb'))).toEqual(healthy('gateway', 'shell', 'mfe-auth', 'mfe-tasks'));
   });

@@ -262,6 +262,11 @@ function scenarioProblems(options: Options, exports: Exports): string[] {
         optional('maxVUs', isCount);
         optional('timeUnit', duration);
         break;
+      case 'constant-vus':
+        need('vus', (v) => isCount(v) && (v as number) > 0);
+        need('duration', duration);
+        optional('gracefulStop', duration);
+        break;
       case 'ramping-arrival-rate':
         need('stages', stages);
         need('preAllocatedVUs', isCount);
@@ -338,10 +343,14 @@ describe('k6 scripts', () => {
       expect(optionsOf('smoke.js', { ITERATIONS: '5' }).options.scenarios?.smoke?.iterations).toBe(5);
     });
 
-    it('load.js: browse and a separate, low-rate login scenario; error, check and per-endpoint p95 thresholds', () => {
+    it('load.js: browse, a separate low-rate login, and held live streams; error, check and per-endpoint p95 thresholds', () => {
       const { options } = optionsOf('load.js');
+      // A held stream ends by its own timeout, so the error rate is judged per request scenario.
+      expect(options.thresholds?.http_req_failed).toBeUndefined();
       expect(options.thresholds).toMatchObject({
-        http_req_failed: ['rate<0.01'],
+        'http_req_failed{scenario:browse}': ['rate<0.01'],
+        'http_req_failed{scenario:login}': ['rate<0.01'],
+        stream_held: ['rate>0.99'],
         checks: ['rate>0.99'],
         'http_req_duration{name:fetch-todo}': ['p(95)<300'],
         'http_req_duration{name:add-todo}': ['p(95)<300'],
@@ -351,7 +360,8 @@ describe('k6 scripts', () => {
         auth_rate_limited: ['count==0'],
       });
       const scenarios = options.scenarios ?? {};
-      expect(Object.keys(scenarios).sort()).toEqual(['browse', 'login']);
+      expect(Object.keys(scenarios).sort()).toEqual(['browse', 'login', 'streams']);
+      expect(scenarios.streams).toMatchObject({ executor: 'constant-vus', exec: 'stream', vus: 20 });
       expect(scenarios.browse).toMatchObject({ executor: 'constant-arrival-rate', exec: 'browse' });
       expect(scenarios.login).toMatchObject({ executor: 'constant-arrival-rate', exec: 'signIn', rate: 1, timeUnit: '1s' });
       expect(scenarios.login?.exec).not.toBe(scenarios.browse?.exec);

@@ -434,10 +434,11 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     }
     // Behind the ingress controller: client IPs and https come from X-Forwarded-*.
     expect(literal(effectiveEnv(mainContainer('gateway')), 'TRUST_PROXY')).toBe('true');
-    // The services never see the cookie keys or Redis; the gateway never sees MongoDB.
-    for (const name of ['svc-users', 'svc-todos']) {
-      expect([...effectiveEnv(mainContainer(name)).keys()].filter((key) => ['SESSION_KEYS', 'REDIS_URL'].includes(key))).toEqual([]);
-    }
+    // The services never see the cookie keys; only svc-todos (change notifications) joins the gateway on
+    // Redis; the gateway never sees MongoDB.
+    for (const name of ['svc-users', 'svc-todos']) expect(effectiveEnv(mainContainer(name)).has('SESSION_KEYS')).toBe(false);
+    expect(effectiveEnv(mainContainer('svc-users')).has('REDIS_URL')).toBe(false);
+    expect(effectiveEnv(mainContainer('svc-todos')).has('REDIS_URL')).toBe(true);
     expect(effectiveEnv(mainContainer('gateway')).has('MONGO_URL')).toBe(false);
     // The shell writes /remotes.json from these.
     const shellEnv = effectiveEnv(mainContainer('shell'));

@@ -10,7 +10,7 @@
  */
 import { check, sleep } from 'k6';
 import http from 'k6/http';
-import { Counter, Trend } from 'k6/metrics';
+import { Counter, Rate, Trend } from 'k6/metrics';
 
 /**
  * @typedef {import('k6/http').Response} Response
@@ -452,6 +452,37 @@ export function deleteTodo(id) {
 // ---------------------------------------------------------------------------------------------------------
 // Flows
 // ---------------------------------------------------------------------------------------------------------
+
+/** Live streams held open for their whole planned time (a stream cut short by the server counts false). */
+export const streamHeld = new Rate('stream_held');
+
+/**
+ * k6 error code of a request that ran into its own `timeout`: for a live stream held open on purpose, that
+ * is the expected end (k6 has no streaming reads; the response is read until the timeout).
+ */
+const REQUEST_TIMEOUT_ERROR = 1050;
+
+/**
+ * Hold `GET /api/todo/events` (Server-Sent Events) open for `seconds`, as a page with the list open does. k6
+ * reads a response whole, so the request ends by its own timeout; that end is the success. Its
+ * `http_req_failed` entry is that timeout, which is why load.js puts its error-rate thresholds on the other
+ * scenarios and judges streams by `stream_held` instead.
+ * @param {number} seconds
+ * @returns {boolean} whether the stream stayed open until the timeout
+ */
+export function holdEventStream(seconds) {
+  const res = http.get(`${API}/todo/events`, {
+    jar: sessionJar(),
+    headers: { Accept: 'text/event-stream' },
+    tags: { name: 'todo-events' },
+    timeout: `${seconds}s`,
+  });
+  const held = res.error_code === REQUEST_TIMEOUT_ERROR;
+  streamHeld.add(held);
+  if (res.status === 401) signedIn = false;
+  check(res, { 'todo-events: held open until the planned end': () => held });
+  return held;
+}
 
 /**
  * Make sure this VU is signed in: on its first iteration (or after its session was lost) visit, then

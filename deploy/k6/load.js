@@ -1,10 +1,14 @@
 /**
- * Load test at a steady, realistic rate, two scenarios side by side:
+ * Load test at a steady, realistic rate, three scenarios side by side:
  *  - browse: users working on their task list (fetch, add, complete, pin, delete), a constant arrival
  *    rate of BROWSE_RATE lists per second; each VU signs up its own account once, in its first iteration;
  *  - login: a low, fixed rate of full logins (visit, login, me, logout) on accounts made in setup().
  *    Password hashing (scrypt, ~450 ms of a core each) is the expensive call: it has its own scenario and
- *    rate, so it neither starves nor hides the task calls.
+ *    rate, so it neither starves nor hides the task calls;
+ *  - streams: STREAM_VUS signed-in pages holding the live event stream (GET /api/todo/events) open,
+ *    STREAM_SECONDS at a time, so what open streams cost the gateway and svc-todos shows in the figures
+ *    of the other two. Each held stream ends by its own timeout (k6 reads responses whole): the error-rate
+ *    thresholds are therefore per scenario, and streams are judged by `stream_held`.
  *
  *   k6 run -e BASE_URL=https://tasks.example.com deploy/k6/load.js
  *
@@ -18,6 +22,7 @@ import {
   envInteger,
   envNumber,
   envString,
+  holdEventStream,
   login,
   logout,
   me,
@@ -42,6 +47,9 @@ const LOGIN_VUS = envInteger('LOGIN_VUS', 2);
 const LOGIN_MAX_VUS = envInteger('LOGIN_MAX_VUS', 20);
 /** Accounts the login scenario cycles through (signed up in setup()). */
 const LOGIN_ACCOUNTS = Math.max(1, envInteger('LOGIN_ACCOUNTS', 3));
+/** Pages holding a live stream open, and how long each holds it before opening a new one. */
+const STREAM_VUS = envInteger('STREAM_VUS', 20);
+const STREAM_SECONDS = envInteger('STREAM_SECONDS', 30);
 /** p95 limits in milliseconds: task calls, and login/signup (scrypt). */
 const TODO_P95_MS = envNumber('TODO_P95_MS', 300);
 const AUTH_P95_MS = envNumber('AUTH_P95_MS', 2000);
@@ -69,9 +77,18 @@ export const options = {
       preAllocatedVUs: LOGIN_VUS,
       maxVUs: Math.max(LOGIN_VUS, LOGIN_MAX_VUS),
     },
+    streams: {
+      executor: 'constant-vus',
+      exec: 'stream',
+      vus: STREAM_VUS,
+      duration: DURATION,
+      gracefulStop: `${STREAM_SECONDS + 5}s`,
+    },
   },
   thresholds: {
-    http_req_failed: ['rate<0.01'],
+    'http_req_failed{scenario:browse}': ['rate<0.01'],
+    'http_req_failed{scenario:login}': ['rate<0.01'],
+    stream_held: ['rate>0.99'],
     checks: ['rate>0.99'],
     'http_req_duration{name:fetch-todo}': [`p(95)<${TODO_P95_MS}`],
     'http_req_duration{name:add-todo}': [`p(95)<${TODO_P95_MS}`],
@@ -110,6 +127,12 @@ export function signIn(data) {
   if (!login(account)) return;
   me(200, account.email);
   logout();
+}
+
+/** Scenario `streams`: a signed-in page keeps the live stream open (it signs up once, in its first iteration). */
+export function stream() {
+  if (!ensureSignedIn('stream')) return;
+  holdEventStream(STREAM_SECONDS);
 }
 
 /** `k6 run --vus N --duration D load.js` (no scenarios) runs the browse flow. */

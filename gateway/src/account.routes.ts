@@ -3,6 +3,7 @@ import { API, INTERNAL_API } from '@tm/contracts';
 import { apiRouter, jsonBody, ServiceUnavailableError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { AccountThrottle } from './account-throttle.js';
+import type { LiveStreams } from './events.relay.js';
 import { requireSession, signedInUser, wrongPassword } from './auth.routes.js';
 import { API_PREFIX, callService } from './forward.middleware.js';
 import { rotateSession } from './session.middleware.js';
@@ -17,15 +18,22 @@ export interface AccountRoutesOptions {
   internalSecret: string;
   sessionStore: SessionStore;
   throttle: AccountThrottle;
+  /** Live streams of this process: the calls that end every session of the user end the user's streams. */
+  streams: LiveStreams;
 }
 
 /** The throttle's key for the password checks of the account page: the user, whatever the email. */
 const accountOf = (userId: string) => `user:${userId}`;
 
-/** Ends every session of the user; a store that fails here is a 503 that says what did not happen. */
-async function endAllSessions(ctx: Context, store: SessionStore, userId: string): Promise<number> {
+/**
+ * Ends every session of the user, and the user's live streams in this process (other instances end theirs
+ * at their next session check); a store that fails here is a 503 that says what did not happen.
+ */
+async function endAllSessions(ctx: Context, { sessionStore: store, streams }: AccountRoutesOptions, userId: string): Promise<number> {
   try {
-    return await store.destroyUserSessions(userId);
+    const ended = await store.destroyUserSessions(userId);
+    streams.endUser(userId);
+    return ended;
   } catch (error) {
     ctx.log.error({ err: error }, 'ending the sessions of a user failed');
     throw new ServiceUnavailableError('Your other devices could not be signed out, please try "Sign out everywhere" again');
@@ -36,7 +44,8 @@ async function endAllSessions(ctx: Context, store: SessionStore, userId: string)
  * Change password (PRODUCT §10.10): svc-users checks the current password and the new one; on success every
  * session of the account ends and this one is rotated (a new id and XSRF token, still signed in).
  */
-function changePassword({ users, internalSecret, sessionStore, throttle }: AccountRoutesOptions): Middleware {
+function changePassword(options: AccountRoutesOptions): Middleware {
+  const { users, internalSecret, throttle } = options;
   return async (ctx) => {
     const userId = signedInUser(ctx);
     await throttle.check(ctx, accountOf(userId));
@@ -50,7 +59,7 @@ function changePassword({ users, internalSecret, sessionStore, throttle }: Accou
     if (wrongPassword(answer.status, body)) await throttle.failed(ctx, accountOf(userId));
     if (answer.status >= 300) return relay(ctx, answer);
     await throttle.succeeded(ctx, accountOf(userId));
-    const ended = await endAllSessions(ctx, sessionStore, userId);
+    const ended = await endAllSessions(ctx, options, userId);
     setXsrfCookie(ctx, await rotateSession(ctx, userId));
     ctx.log.info({ userId, endedSessions: ended }, 'password changed');
     relay(ctx, answer);
@@ -58,10 +67,10 @@ function changePassword({ users, internalSecret, sessionStore, throttle }: Accou
 }
 
 /** Sign out everywhere: every session of the account ends, this one included. */
-function logoutAll({ sessionStore }: AccountRoutesOptions): Middleware {
+function logoutAll(options: AccountRoutesOptions): Middleware {
   return async (ctx) => {
     const userId = signedInUser(ctx);
-    const ended = await endAllSessions(ctx, sessionStore, userId);
+    const ended = await endAllSessions(ctx, options, userId);
     setXsrfCookie(ctx, await rotateSession(ctx, undefined));
     ctx.log.info({ userId, endedSessions: ended }, 'signed out everywhere');
     ctx.body = { message: 'Signed out of all devices' };
@@ -73,7 +82,8 @@ function logoutAll({ sessionStore }: AccountRoutesOptions): Middleware {
  * without an account: the password is checked, then the tasks are deleted, then the account; each step is
  * idempotent, so after a failure (an honest 5xx) the same request finishes the job. Then every session ends.
  */
-function deleteAccount({ users, todos, internalSecret, sessionStore, throttle }: AccountRoutesOptions): Middleware {
+function deleteAccount(options: AccountRoutesOptions): Middleware {
+  const { users, todos, internalSecret, throttle } = options;
   return async (ctx) => {
     const userId = signedInUser(ctx);
     await throttle.check(ctx, accountOf(userId));
@@ -93,7 +103,7 @@ function deleteAccount({ users, todos, internalSecret, sessionStore, throttle }:
       const { answer } = await callService(ctx, upstream, internalSecret, { ...step, userId, contract: step.response });
       if (answer.status >= 300) return relay(ctx, answer);
     }
-    const ended = await endAllSessions(ctx, sessionStore, userId);
+    const ended = await endAllSessions(ctx, options, userId);
     setXsrfCookie(ctx, await rotateSession(ctx, undefined));
     ctx.log.info({ userId, endedSessions: ended }, 'account deleted');
     ctx.body = { message: 'Account deleted successfully' };

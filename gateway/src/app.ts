@@ -15,7 +15,9 @@ import { AccountThrottle } from './account-throttle.js';
 import { accountRoutes } from './account.routes.js';
 import { authRoutes, otherUserRoutes, todoRoutes } from './auth.routes.js';
 import type { GatewayConfig } from './config.js';
+import { LiveStreams } from './events.relay.js';
 import { API_PREFIX } from './forward.middleware.js';
+import { openApiRoutes } from './openapi.routes.js';
 import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-session.store.js';
@@ -40,6 +42,7 @@ export interface GatewayDeps {
     | 'authRateLimit'
     | 'signupRateLimit'
     | 'accountThrottle'
+    | 'events'
   >;
   sessionStore: SessionStore;
   logger: Logger;
@@ -51,9 +54,12 @@ export interface GatewayDeps {
 
 export interface Gateway {
   app: Koa;
+  /** Shutdown begins: readiness turns 503, live streams end (the pages reconnect elsewhere) and new ones are refused. */
   drain: () => void;
-  /** Closes upstream keep-alive sockets (the session store is the caller's to close). */
+  /** Ends live streams and closes upstream sockets (the session store is the caller's to close). */
   close: () => void;
+  /** The live streams open in this process. */
+  streams: LiveStreams;
 }
 
 /** Only under /api: static files and health checks neither create sessions nor need XSRF tokens. */
@@ -89,9 +95,10 @@ const noStore: Middleware = async (ctx, next) => {
 
 /**
  * The gateway, middleware in one visible order: request id + logging → metrics → error handler → health →
- * security headers → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit → cross-site
- * check → session → session lifetime → XSRF → 404 (on the way back) → auth, account and todo routes (the
- * services' answers checked before they are sent on).
+ * security headers → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit →
+ * the OpenAPI document (public, cacheable: no session) → cross-site check → session → session lifetime →
+ * XSRF → 404 (on the way back) → auth, account and todo routes (the services' answers checked before they
+ * are sent on; the live stream relayed as a stream).
  */
 export function createApp({ config, sessionStore, logger, redis, web = {} }: GatewayDeps): Gateway {
   const app = new Koa({ proxy: config.trustProxy, keys: config.sessionKeys });
@@ -104,6 +111,13 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   const signupRateLimit = rateLimit({ ...config.signupRateLimit, redis, keyPrefix: 'tm:rl:signup' });
   const throttle = new AccountThrottle({ ...config.accountThrottle, redis });
   const { internalSecret } = config;
+  const streams = new LiveStreams({
+    limits: config.events,
+    sessionStore,
+    lifetime: config.session,
+    logger,
+    registry: metrics.registry,
+  });
 
   app.use(requestLogger({ logger, trustIncomingId: false }));
   app.use(metrics.middleware);
@@ -115,22 +129,26 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(staticSite(web));
   app.use(onlyUnderApi(noStore));
   app.use(onlyUnderApi(framedRequests(LIMITS.bodyBytes)));
+  app.use(openApiRoutes().routes());
   app.use(onlyUnderApi(crossSiteProtection({ allowedOrigins: config.allowedOrigins })));
   app.use(onlyUnderApi(sessions(app, { store: sessionStore, lifetime: config.session })));
   app.use(onlyUnderApi(sessionLifetime(config.session)));
   app.use(onlyUnderApi(xsrfProtection()));
   app.use(notFound());
-  app.use(authRoutes({ users, internalSecret, authRateLimit, signupRateLimit, throttle }).routes());
-  app.use(accountRoutes({ users, todos, internalSecret, sessionStore, throttle }).routes());
+  app.use(authRoutes({ users, internalSecret, authRateLimit, signupRateLimit, throttle, streams }).routes());
+  app.use(accountRoutes({ users, todos, internalSecret, sessionStore, throttle, streams }).routes());
   app.use(otherUserRoutes(users, internalSecret).routes());
-  app.use(todoRoutes(todos, internalSecret).routes());
+  app.use(todoRoutes(todos, internalSecret, streams).routes());
   app.silent = true;
   return {
     app,
+    streams,
     drain: () => {
       draining = true;
+      streams.drain();
     },
     close: () => {
+      streams.close();
       users.close();
       todos.close();
     },

@@ -3,8 +3,9 @@ import { API, ErrorCode, LIMITS, type UserResponse } from '@tm/contracts';
 import { apiRouter, jsonBody, UnauthorizedError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { AccountThrottle } from './account-throttle.js';
+import { eventsRelay, type LiveStreams } from './events.relay.js';
 import { API_PREFIX, callService, forwardTo } from './forward.middleware.js';
-import { rotateSession, sessionOf } from './session.middleware.js';
+import { rotateSession, sessionIdOf, sessionOf } from './session.middleware.js';
 import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 import type { Upstream } from './upstream.proxy.js';
@@ -17,6 +18,8 @@ export interface AuthRoutesOptions {
   /** Per client IP, on signup only (mass account creation). */
   signupRateLimit: Middleware;
   throttle: AccountThrottle;
+  /** Live streams of this process: a logout ends the session's. */
+  streams: LiveStreams;
 }
 
 /** 401 unless the session belongs to a signed-in user. */
@@ -73,21 +76,26 @@ function signIn(kind: 'signup' | 'login', { users, internalSecret, throttle }: A
   };
 }
 
-/** Logout destroys the session server-side; a replayed old cookie then finds nothing and gets 401. */
-function signOut(): Middleware {
+/**
+ * Logout destroys the session server-side; a replayed old cookie then finds nothing and gets 401. The
+ * session's live streams in this process end with it (other instances notice at their next session check).
+ */
+function signOut(streams: LiveStreams): Middleware {
   return async (ctx) => {
+    const sessionId = sessionIdOf(ctx);
     setXsrfCookie(ctx, await rotateSession(ctx, undefined));
+    if (sessionId) streams.endSession(sessionId, 'logout');
     ctx.body = { message: 'Logged out successfully' };
   };
 }
 
 /** Routes under /api/user for signing in and out; the account page's calls are in account.routes.ts. */
 export function authRoutes(options: AuthRoutesOptions): Router {
-  const { users, internalSecret, authRateLimit, signupRateLimit } = options;
+  const { users, internalSecret, authRateLimit, signupRateLimit, streams } = options;
   const router = apiRouter(`${API_PREFIX}/user`);
   router.post('/signup', authRateLimit, signupRateLimit, jsonBody(), signIn('signup', options));
   router.post('/login', authRateLimit, jsonBody(), signIn('login', options));
-  router.post('/logout', signOut());
+  router.post('/logout', signOut(streams));
   router.get('/me', requireSession(), forwardTo(users, internalSecret, signedInUser));
   return router;
 }
@@ -99,9 +107,13 @@ export function otherUserRoutes(users: Upstream, internalSecret: string): Router
   return router;
 }
 
-/** Routes under /api/todo: every one needs a signed-in user. */
-export function todoRoutes(todos: Upstream, internalSecret: string): Router {
+/**
+ * Routes under /api/todo: every one needs a signed-in user. The live stream is relayed as a stream
+ * (events.relay.ts); every other call is forwarded with the page's `X-Client-Id` and its answer checked.
+ */
+export function todoRoutes(todos: Upstream, internalSecret: string, streams: LiveStreams): Router {
   const router = apiRouter(`${API_PREFIX}/todo`);
-  router.all('/{*rest}', requireSession(), forwardTo(todos, internalSecret, signedInUser));
+  router.get(API.todoEvents.path.slice('/todo'.length), requireSession(), eventsRelay({ todos, internalSecret, streams }));
+  router.all('/{*rest}', requireSession(), forwardTo(todos, internalSecret, signedInUser, { clientId: true }));
   return router;
 }

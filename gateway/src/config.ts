@@ -40,6 +40,12 @@ const GatewayEnv = BaseEnv.extend({
   /** Signups per client IP per window; 0 turns the limit off. */
   SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
   SIGNUP_RATE_WINDOW_S: z.coerce.number().int().positive().default(60 * 60),
+  /** Live task streams (GET /api/todo/events) one session may hold at once; more are answered 429. */
+  EVENTS_MAX_PER_SESSION: z.coerce.number().int().positive().default(5),
+  /** Live task streams this gateway process holds at most; more are answered 503 (another instance takes them). */
+  EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(1000),
+  /** How often each open stream's session is looked up again, to end streams whose session ended elsewhere. */
+  EVENTS_SESSION_CHECK_MS: z.coerce.number().int().positive().default(15_000),
   /** Built frontends to serve in all-in-one mode (`pnpm start`); unset when nginx serves them. */
   SHELL_DIST: optionalText,
   AUTH_DIST: optionalText,
@@ -64,6 +70,7 @@ export interface GatewayConfig {
   authRateLimit: { points: number; windowSeconds: number };
   signupRateLimit: { points: number; windowSeconds: number };
   accountThrottle: { failLimit: number; windowSeconds: number; lockoutSeconds: number };
+  events: { maxPerSession: number; maxStreams: number; sessionCheckMs: number };
   web: { shell?: string; auth?: string; tasks?: string };
   shutdownDrainMs: number;
 }
@@ -94,6 +101,11 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       failLimit: parsed.ACCOUNT_FAIL_LIMIT,
       windowSeconds: parsed.ACCOUNT_FAIL_WINDOW_S,
       lockoutSeconds: parsed.ACCOUNT_LOCKOUT_S,
+    },
+    events: {
+      maxPerSession: parsed.EVENTS_MAX_PER_SESSION,
+      maxStreams: parsed.EVENTS_MAX_STREAMS,
+      sessionCheckMs: parsed.EVENTS_SESSION_CHECK_MS,
     },
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     web: { shell: absolute(parsed.SHELL_DIST), auth: absolute(parsed.AUTH_DIST), tasks: absolute(parsed.TASKS_DIST) },

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@tm/contracts';
+import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode } from '@tm/contracts';
 import { IDENTITY_HEADERS, NotFoundError, REQUEST_ID_HEADER, signIdentity } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
@@ -13,17 +13,30 @@ const STRIPPED_HEADERS = ['cookie', 'x-xsrf-token', ...Object.values(IDENTITY_HE
 /** `.` and `..` segments (plain or percent-encoded), empty segments and encoded slashes: nothing a real client sends. */
 const PATH_TRICKS = /(^|\/)(\.|%2e){1,2}(\/|$)|\/\/|%2f|%5c|\\/i;
 
+export interface ForwardOptions {
+  /** Pass the page's `X-Client-Id` on (svc-todos: the change events carry it back as `origin`); else it is dropped. */
+  clientId?: boolean;
+}
+
+/** The page's `X-Client-Id` when it is well-formed (CLIENT_ID_PATTERN), else undefined. */
+export function clientIdOf(ctx: Context): string | undefined {
+  const value = ctx.get(CLIENT_ID_HEADER);
+  return CLIENT_ID_PATTERN.test(value) ? value : undefined;
+}
+
 /**
  * Prepares the raw request for a service: the /api prefix removed, client-sent identity headers, cookies
- * and the XSRF header dropped, and the gateway's signed statement of who is calling added. A path with dot
- * segments or encoded slashes is refused with 404 here, so a forwarded path always stays under the
- * service's public prefix (`/user/…`, `/todo/…`) and never reaches `/internal`.
+ * and the XSRF header dropped (and `X-Client-Id` unless wanted and well-formed), and the gateway's signed
+ * statement of who is calling added. A path with dot segments or encoded slashes is refused with 404 here,
+ * so a forwarded path always stays under the service's public prefix (`/user/…`, `/todo/…`) and never
+ * reaches `/internal`.
  */
-export function prepareForUpstream(ctx: Context, secret: string, userId: string): void {
+export function prepareForUpstream(ctx: Context, secret: string, userId: string, options: ForwardOptions = {}): void {
   const req = ctx.req;
   if (PATH_TRICKS.test(ctx.path)) throw new NotFoundError(`Route not found: ${ctx.method} ${ctx.path}`, ErrorCode.routeNotFound);
   req.url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
   for (const header of STRIPPED_HEADERS) Reflect.deleteProperty(req.headers, header);
+  if (!(options.clientId && clientIdOf(ctx))) Reflect.deleteProperty(req.headers, CLIENT_ID_HEADER.toLowerCase());
   Object.assign(
     req.headers,
     signIdentity(secret, { method: req.method ?? 'GET', url: req.url, userId, requestId: ctx.requestId }),
@@ -55,9 +68,9 @@ export async function callService(ctx: Context, upstream: Upstream, secret: stri
  * Forwards the request to `upstream` as `userId` (or anonymously with ''), checks the answer against the
  * route's contract, and sends it on. HEAD answers carry no body to check.
  */
-export function forwardTo(upstream: Upstream, secret: string, userOf: (ctx: Context) => string): Middleware {
+export function forwardTo(upstream: Upstream, secret: string, userOf: (ctx: Context) => string, options: ForwardOptions = {}): Middleware {
   return async (ctx) => {
-    prepareForUpstream(ctx, secret, userOf(ctx));
+    prepareForUpstream(ctx, secret, userOf(ctx), options);
     const answer = await upstream.capture(ctx.req, ctx.res);
     if (ctx.method === 'HEAD') {
       ctx.status = answer.status;

@@ -41,6 +41,10 @@ type RouteName =
   | 'add-todo'
   | 'update-todo'
   | 'delete-todo'
+  | 'restore-todo'
+  | 'complete-all'
+  | 'clear-completed'
+  | 'events'
   | 'unknown';
 
 /** Where a cookie or token of a forged request comes from. */
@@ -102,7 +106,9 @@ let fiveHundreds = 0;
 const SESSION_CHANGING: ReadonlySet<RouteName> = new Set(['signup', 'login', 'logout', 'logout-all', 'password', 'account']);
 
 beforeAll(async () => {
-  stack = await startStack();
+  // svc-todos' sweep removes expired deleted tasks in the background: a write no request made, which the
+  // write detector below would blame on whatever request was in flight. Once at start-up is all it does here.
+  stack = await startStack({}, { TODO_SWEEP_INTERVAL_MS: String(60 * 60 * 1000) });
   agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const open = (file: string) => new Database(path.join(stack.services.dataDir, file), { readonly: true, fileMustExist: true });
 
@@ -185,7 +191,9 @@ function fingerprintOfVictim(): string {
 }
 
 function fuzzerTodoIds(): string[] {
-  return (db.todos.prepare('SELECT id FROM todos WHERE user_id = ? ORDER BY created_at DESC, id DESC').all(fuzzer.id) as { id: string }[]).map((r) => r.id);
+  return (
+    db.todos.prepare('SELECT id FROM todos WHERE user_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC').all(fuzzer.id) as { id: string }[]
+  ).map((r) => r.id);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -991,6 +999,16 @@ function carriesFuzzerSession(request: FuzzRequest): boolean {
   return c.kind === 'garbage' && tokenOk && c.cookie.includes('{{own.');
 }
 
+/**
+ * Whether the request could open the fuzzer's live stream (a signed-in GET of /api/todo/events): a stream
+ * never ends, so the events campaign leaves every request carrying the fuzzer's session out (the stream
+ * itself is tested in events.test.ts).
+ */
+function carriesFuzzerCookies(request: FuzzRequest): boolean {
+  const { credentials: c } = request;
+  return c.kind === 'own' || (c.kind === 'forged' && c.sid === 'own' && c.sig === 'own') || (c.kind === 'garbage' && c.cookie.includes('{{own.'));
+}
+
 interface Campaign {
   route: RouteName;
   runs: number;
@@ -1092,10 +1110,51 @@ const CAMPAIGNS: Campaign[] = [
       requests(methodOf('DELETE'), idPath('/api/todo/delete-todo'), bodies(aimedObjects(['todoId', 'userId'], { todoId: '{{victim.todo0}}' }, true), { mostlyNone: true })),
   },
   {
+    route: 'restore-todo',
+    runs: 700,
+    requests: () =>
+      requests(methodOf('POST'), idPath('/api/todo/restore-todo'), bodies(aimedObjects(['todoId', 'userId'], { todoId: '{{victim.todo0}}' }, true), { mostlyNone: true })),
+  },
+  {
+    route: 'complete-all',
+    runs: 700,
+    requests: () =>
+      requests(methodOf('PUT'), routePath('/api/todo/complete-all'), bodies(aimedObjects(['completed', 'userId', 'todoId'], { completed: true, userId: '{{victim.id}}' }, true))),
+  },
+  {
+    route: 'clear-completed',
+    runs: 500,
+    requests: () =>
+      requests(methodOf('DELETE'), routePath('/api/todo/clear-completed'), bodies(aimedObjects(['userId', 'completed'], { userId: '{{victim.id}}' }, true), { mostlyNone: true })),
+  },
+  {
+    route: 'events',
+    runs: 500,
+    requests: () =>
+      requests(methodOf('GET'), routePath('/api/todo/events'), bodies(aimedObjects(['after', 'userId'], { userId: '{{victim.id}}' }, true), { mostlyNone: true })).filter(
+        (request) => !carriesFuzzerCookies(request),
+      ),
+  },
+  {
     route: 'unknown',
     runs: 1100,
     requests: () => {
-      const known = fc.constantFrom('signup', 'login', 'me', 'logout', 'fetch-todo', 'add-todo', 'update-todo', 'delete-todo', 'password', 'account');
+      const known = fc.constantFrom(
+        'signup',
+        'login',
+        'me',
+        'logout',
+        'fetch-todo',
+        'add-todo',
+        'update-todo',
+        'delete-todo',
+        'restore-todo',
+        'complete-all',
+        'clear-completed',
+        'events',
+        'password',
+        'account',
+      );
       const paths = fc.oneof(
         fc.tuple(fc.constantFrom('/api/', '/api/user/', '/api/todo/', '/'), encodedSegment).map(([prefix, segment]) => prefix + segment),
         fc.tuple(fc.constantFrom('/api/user/', '/api/todo/'), known, encodedSegment).map(([prefix, name, segment]) => `${prefix}${name}/${segment}x`),

@@ -1,6 +1,7 @@
 import { Agent, createServer, request } from 'node:http';
 import { once } from 'node:events';
 import { ApiClient, startProcess, tempDir, TEST_SECRET } from '@tm/test-support';
+import { openStream } from './test-event-stream.js';
 import { newUser, startServices, type Services } from './test-stack.js';
 
 let services: Services;
@@ -16,7 +17,7 @@ const secrets = { INTERNAL_SECRET: TEST_SECRET, SESSION_KEYS: 'process-test-sess
 describe('the gateway process', () => {
   it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0 within 10 s', async () => {
     const slow = createServer((_req, res) => {
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"todos":[]}'), 1500);
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"todos":[],"cursor":"0"}'), 1500);
     });
     slow.listen(0, '127.0.0.1');
     await once(slow, 'listening');
@@ -37,7 +38,7 @@ describe('the gateway process', () => {
       const exitCode = gateway.stop('SIGTERM');
       const answer = await inFlight;
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ todos: [] });
+      expect(answer.body).toEqual({ todos: [], cursor: '0' });
       expect(await exitCode).toBe(0);
       expect(Date.now() - started).toBeLessThan(10_000);
       await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();
@@ -77,6 +78,37 @@ describe('the gateway process', () => {
       expect(await exitCode).toBe(0);
     } finally {
       agent.destroy();
+      await gateway.stop('SIGKILL');
+      data.remove();
+    }
+  });
+
+  it('on SIGTERM ends its live streams at once (the pages reconnect elsewhere) and they do not hold the exit', async () => {
+    const data = tempDir('tm-proc-');
+    const gateway = await startProcess('gateway', {
+      ...secrets,
+      DATA_DIR: data.dir,
+      USERS_URL: services.users.url,
+      TODOS_URL: services.todos.url,
+      SHUTDOWN_DRAIN_MS: '1000',
+    });
+    try {
+      const client = new ApiClient(gateway.url);
+      await client.get('/api/user/me');
+      expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+      const streams = [
+        await openStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() }),
+        await openStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() }),
+      ];
+      await Promise.all(streams.map((live) => live.waitFor((event) => event.event === 'ready')));
+      const started = Date.now();
+      const exitCode = gateway.stop('SIGTERM');
+      for (const live of streams) await expect(live.ended(1000)).resolves.toBe('end');
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await exitCode).toBe(0);
+      // The drain window, then the idle sockets are closed: far from the 9 s a held stream would cost.
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
       await gateway.stop('SIGKILL');
       data.remove();
     }

@@ -1,6 +1,7 @@
 import type { UserResponse } from '@tm/contracts';
 import { ApiClient } from '@tm/test-support';
 import { connectRedis, redisSessionStore } from './redis-session.store.js';
+import { openStream } from './test-event-stream.js';
 import { newUser, startGateway, startServices, type Services } from './test-stack.js';
 
 const redisUrl = process.env.REDIS_URL;
@@ -60,6 +61,52 @@ if (!redisUrl) {
         expect(down.body).toEqual({ message: expect.stringMatching(/temporarily unavailable/), code: 'SERVICE.UNAVAILABLE' });
         expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
         expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+      } finally {
+        await gateway.close();
+      }
+    });
+
+    it('a live stream on one instance ends when the user signs out everywhere on another', async () => {
+      const checks = { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } };
+      const [a, b] = await Promise.all([gatewayOnRedis(checks), gatewayOnRedis(checks)]);
+      try {
+        const onA = new ApiClient(a.url);
+        await onA.get('/api/user/me');
+        expect((await onA.post('/api/user/signup', newUser('Streaming'))).status).toBe(201);
+        const live = await openStream(`${a.url}/api/todo/events`, { cookie: onA.cookieHeader() });
+        await live.waitFor((event) => event.event === 'ready');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(live.isEnded).toBe(false);
+        const onB = new ApiClient(b.url);
+        for (const [name, value] of onA.cookies) onB.cookies.set(name, value);
+        expect((await onB.post('/api/user/logout-all')).status).toBe(200);
+        await expect(live.ended(2000)).resolves.toBe('end');
+        expect(a.streams.size).toBe(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('keeps live streams open while the session store cannot be read (a blip must not drop every page)', async () => {
+      const redis = await connectRedis(redisUrl!);
+      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+      const store = redisSessionStore(redis);
+      const gateway = await startGateway(
+        urls,
+        { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } },
+        { ...store, close: async () => undefined },
+        redis,
+      );
+      try {
+        const client = new ApiClient(gateway.url);
+        await client.get('/api/user/me');
+        expect((await client.post('/api/user/signup', newUser('Blip'))).status).toBe(201);
+        const live = await openStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() });
+        await live.waitFor((event) => event.event === 'ready');
+        redis.destroy();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(live.isEnded).toBe(false);
+        live.close();
       } finally {
         await gateway.close();
       }

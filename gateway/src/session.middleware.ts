@@ -105,6 +105,26 @@ export async function rotateSession(ctx: Context, userId: string | undefined): P
   return session.xsrf;
 }
 
+/**
+ * Whether a signed-in session is past its absolute lifetime or idle too long at `now` ('absolute' / 'idle'),
+ * or still holds (undefined). A session without timestamps (from before they were kept) counts from `now`.
+ */
+export function sessionExpiry(session: SessionData, { idleTimeoutMs, absoluteTimeoutMs }: SessionLifetime, now: number): 'absolute' | 'idle' | undefined {
+  const signedInAt = session.signedInAt ?? now;
+  const seenAt = session.seenAt ?? signedInAt;
+  if (now - seenAt >= idleTimeoutMs) return 'idle';
+  if (now - signedInAt >= absoluteTimeoutMs) return 'absolute';
+  return undefined;
+}
+
+/**
+ * The id under which the request's session is stored (the signed cookie's value), or undefined when the
+ * request brought no valid session cookie. A signed-in session always came with one.
+ */
+export function sessionIdOf(ctx: Context): string | undefined {
+  return ctx.cookies.get(SESSION_COOKIE, { signed: true }) || undefined;
+}
+
 /** How often at most a session's `seenAt` is written back: a store write per minute, not per request. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -113,16 +133,17 @@ const TOUCH_EVERY_MS = 60_000;
  * "Sessions"). A session past either limit is signed out (a new anonymous id; the XSRF token is kept so the
  * request itself goes on to an honest 401, not a 403); a live one is touched at most once a minute.
  */
-export function sessionLifetime({ idleTimeoutMs, absoluteTimeoutMs }: SessionLifetime): Middleware {
-  const touchEvery = Math.min(TOUCH_EVERY_MS, idleTimeoutMs / 2);
+export function sessionLifetime(lifetime: SessionLifetime): Middleware {
+  const touchEvery = Math.min(TOUCH_EVERY_MS, lifetime.idleTimeoutMs / 2);
   return async (ctx, next) => {
     const session = sessionOf(ctx);
     if (session.userId) {
       const now = Date.now();
       const signedInAt = session.signedInAt ?? now;
       const seenAt = session.seenAt ?? signedInAt;
-      if (now - signedInAt >= absoluteTimeoutMs || now - seenAt >= idleTimeoutMs) {
-        ctx.log.info({ idle: now - seenAt >= idleTimeoutMs }, 'session expired');
+      const expired = sessionExpiry(session, lifetime, now);
+      if (expired) {
+        ctx.log.info({ idle: expired === 'idle' }, 'session expired');
         forgetUser(session);
         await session.regenerate();
       } else if (now - seenAt >= touchEvery || session.signedInAt === undefined) {

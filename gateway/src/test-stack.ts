@@ -1,6 +1,6 @@
 import { createLogger } from '@tm/service-kit';
 import { listen, startProcess, tempDir, TEST_SECRET, type RunningProcess, type Started } from '@tm/test-support';
-import { createApp, type GatewayDeps } from './app.js';
+import { createApp, type Gateway, type GatewayDeps } from './app.js';
 import type { SessionStore } from './session.store.js';
 import { openSqliteSessionStore } from './sqlite-session.store.js';
 
@@ -11,10 +11,10 @@ export interface Services {
   stop: () => Promise<void>;
 }
 
-/** Starts svc-users and svc-todos as real processes (from their builds) on ephemeral ports. */
-export async function startServices(): Promise<Services> {
+/** Starts svc-users and svc-todos as real processes (from their builds) on ephemeral ports; `env` adds variables to both. */
+export async function startServices(extraEnv: Record<string, string> = {}): Promise<Services> {
   const data = tempDir('tm-gw-');
-  const env = { DATA_DIR: data.dir, INTERNAL_SECRET: TEST_SECRET };
+  const env = { ...extraEnv, DATA_DIR: data.dir, INTERNAL_SECRET: TEST_SECRET };
   const [users, todos] = await Promise.all([startProcess('svc-users', env), startProcess('svc-todos', env)]);
   return {
     dataDir: data.dir,
@@ -29,6 +29,9 @@ export async function startServices(): Promise<Services> {
 
 export interface TestGateway extends Started {
   sessionStore: SessionStore;
+  /** Begins shutdown as SIGTERM would (server.ts calls it first). */
+  drain: Gateway['drain'];
+  streams: Gateway['streams'];
 }
 
 type ConfigOverrides = Partial<GatewayDeps['config']>;
@@ -46,6 +49,7 @@ export function testGatewayConfig(upstreams: { usersUrl: string; todosUrl: strin
     authRateLimit: { points: 0, windowSeconds: 60 },
     signupRateLimit: { points: 0, windowSeconds: 60 },
     accountThrottle: { failLimit: 0, windowSeconds: 900, lockoutSeconds: 900 },
+    events: { maxPerSession: 5, maxStreams: 1000, sessionCheckMs: 15_000 },
     ...overrides,
   };
 }
@@ -67,6 +71,8 @@ export async function startGateway(
   return {
     ...started,
     sessionStore,
+    drain: gateway.drain,
+    streams: gateway.streams,
     close: async () => {
       await started.close();
       gateway.close();
@@ -76,8 +82,11 @@ export async function startGateway(
 }
 
 /** Services + gateway, the usual setup of an API test file. */
-export async function startStack(overrides: ConfigOverrides = {}): Promise<{ services: Services; gateway: TestGateway; stop: () => Promise<void> }> {
-  const services = await startServices();
+export async function startStack(
+  overrides: ConfigOverrides = {},
+  serviceEnv: Record<string, string> = {},
+): Promise<{ services: Services; gateway: TestGateway; stop: () => Promise<void> }> {
+  const services = await startServices(serviceEnv);
   const gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url }, overrides);
   return {
     services,

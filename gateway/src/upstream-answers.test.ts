@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { ApiClient } from '@tm/test-support';
+import { openStream } from './test-event-stream.js';
 import { newUser, startGateway, startServices, type Services, type TestGateway } from './test-stack.js';
 
 /**
@@ -86,6 +87,10 @@ describe('upstream answers are checked before they are sent on', () => {
     ['add: the wrong shape', 'POST', '/api/todo/add-todo', json(201, { ok: true })],
     ['update: plain text', 'PUT', `/api/todo/update-todo/${'b'.repeat(24)}`, { status: 200, type: 'text/plain', body: 'done' }],
     ['delete: JSON null', 'DELETE', `/api/todo/delete-todo/${'c'.repeat(24)}`, json(200, null)],
+    ['restore: a todo without its flags', 'POST', `/api/todo/restore-todo/${'e'.repeat(24)}`, json(200, { message: 'ok', todo: { _id: 'e'.repeat(24), title: 'x' } })],
+    ['complete-all: a negative count', 'PUT', '/api/todo/complete-all', json(200, { message: 'ok', count: -1 })],
+    ['clear-completed: no count', 'DELETE', '/api/todo/clear-completed', json(200, { message: 'ok' })],
+    ['fetch: a list without its cursor', 'GET', '/api/todo/fetch-todo', json(200, { todos: [] })],
     ['an unknown route answered 200', 'GET', '/api/todo/secret-admin', json(200, { message: 'ok' })],
     ['a status outside HTTP\'s classes', 'GET', '/api/todo/fetch-todo', { status: 600, type: 'application/json', body: '{"message":"?"}' }],
   ])('%s gives 502 with the usual error body', async (_label, method, path, reply) => {
@@ -105,6 +110,84 @@ describe('upstream answers are checked before they are sent on', () => {
         expect(answer.body).toEqual({ message: 'Todo not found', code: 'TODO.NOT_FOUND' });
       },
     );
+  });
+});
+
+describe('the live stream: an answer that is not a stream is checked like any other', () => {
+  async function streamFrom(reply: (path: string) => Reply, overrides: Parameters<typeof startGateway>[1] = {}) {
+    const todos = await brokenService(reply);
+    const gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: todos.url }, overrides);
+    try {
+      const client = new ApiClient(gateway.url);
+      await client.get('/api/user/me');
+      expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+      const started = Date.now();
+      const answer = await openStream(`${gateway.url}/api/todo/events?after=0`, { cookie: client.cookieHeader() });
+      return { answer, ms: Date.now() - started, open: gateway.streams.size };
+    } finally {
+      await gateway.close();
+      await todos.close();
+    }
+  }
+
+  it.each([
+    ['JSON with status 200', json(200, { message: 'ok' })],
+    ['an HTML error page', { status: 500, type: 'text/html', body: '<h1>oops</h1>' }],
+    ['204 without a body', { status: 204, type: 'text/event-stream', body: '' }],
+    ['an error without a message', json(400, { code: 'VALIDATION_FAILED' })],
+  ])('%s gives 502 with the usual error body', async (_label, reply) => {
+    const { answer, open } = await streamFrom(() => reply as Reply);
+    expect(answer.status).toBe(502);
+    expect(answer.body).toEqual(badGateway);
+    expect(open).toBe(0);
+  });
+
+  it('a well-formed refusal is passed on as JSON; the path and query the service saw are the public ones', async () => {
+    let seen = '';
+    const { answer } = await streamFrom((path) => {
+      seen = path;
+      return json(400, { message: 'The cursor must be a whole number', code: 'VALIDATION_FAILED' });
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ message: 'The cursor must be a whole number', code: 'VALIDATION_FAILED' });
+    expect(seen).toBe('/todo/events?after=0');
+  });
+
+  it('a service that sends no head within the upstream timeout gives 504; none listening gives 503', async () => {
+    // Signed up through a gateway on the real services (a password hash takes longer than the short timeout).
+    const usual = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url });
+    const client = new ApiClient(usual.url);
+    await client.get('/api/user/me');
+    expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+    await usual.close();
+    const cookie = client.cookieHeader();
+
+    const silent = createServer(() => undefined);
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    const gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: url }, { upstreamTimeoutMs: 400 });
+    try {
+      const started = Date.now();
+      const slow = await openStream(`${gateway.url}/api/todo/events`, { cookie });
+      expect(slow.status).toBe(504);
+      expect(slow.body).toEqual({ message: 'The todos service took too long to answer', code: 'UPSTREAM.TIMEOUT' });
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(gateway.streams.size).toBe(0);
+    } finally {
+      await gateway.close();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+    const nowhere = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: url });
+    try {
+      const refused = await openStream(`${nowhere.url}/api/todo/events`, { cookie });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual(expect.objectContaining({ code: 'UPSTREAM.UNAVAILABLE' }));
+      expect(nowhere.streams.size).toBe(0);
+    } finally {
+      await nowhere.close();
+    }
   });
 });
 

@@ -28,6 +28,13 @@ export interface Upstream {
   capture(req: IncomingMessage, res: ServerResponse): Promise<CapturedResponse>;
   /** Makes a request of the gateway's own and reads the answer. */
   call(call: UpstreamCall): Promise<CapturedResponse>;
+  /**
+   * Opens a long-lived request (the live stream): resolves with the answer as soon as its head arrives,
+   * within the timeout (else the usual 504/503/502); after that there is no time limit, and the body is the
+   * caller's to read. `signal` aborts it at any point. Streams use sockets of their own, so they never
+   * hold the keep-alive pool the other calls share.
+   */
+  open(call: Omit<UpstreamCall, 'body'>, signal: AbortSignal): Promise<IncomingMessage>;
   close(): void;
 }
 
@@ -70,6 +77,7 @@ export function upstreamError(name: string, error: NodeJS.ErrnoException): HttpE
  */
 export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Upstream {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const streamAgent = new Agent({ keepAlive: false });
   const pending = new WeakMap<IncomingMessage, Pending>();
   const fail = (error: Error) => upstreamError(name, error);
   const proxy = createProxyMiddleware({
@@ -114,8 +122,30 @@ export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Up
         outgoing.on('error', (error) => reject(fail(error)));
         outgoing.end(payload);
       }),
-    close: () => agent.destroy(),
+    open: ({ method, path, headers }, signal) =>
+      new Promise<IncomingMessage>((resolve, reject) => {
+        const outgoing = request(new URL(path, target), { method, agent: streamAgent, headers, signal });
+        const timer = setTimeout(() => outgoing.destroy(new UpstreamTimeout('upstream timeout')), timeoutMs);
+        outgoing.on('response', (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        });
+        outgoing.on('error', (error) => {
+          clearTimeout(timer);
+          reject(fail(error));
+        });
+        outgoing.end();
+      }),
+    close: () => {
+      agent.destroy();
+      streamAgent.destroy();
+    },
   };
+}
+
+/** Reads an answer of {@link Upstream.open} in full (an error answer, not a stream), as the other calls are read. */
+export function captureAnswer(name: string, answer: IncomingMessage): Promise<CapturedResponse> {
+  return new Promise((resolve, reject) => collect(answer, { resolve, reject }, (error) => upstreamError(name, error)));
 }
 
 function collect(answer: IncomingMessage, waiting: Pending, fail: (error: Error) => HttpError): void {

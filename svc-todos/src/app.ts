@@ -1,4 +1,6 @@
 import { createServiceApp, type Logger, type ServiceApp } from '@tm/service-kit';
+import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
+import { TodoEventStreams, type EventStreamOptions } from './todo-events.stream.js';
 import type { TodosRepository } from './todos.repository.js';
 import { internalTodosRoutes, todosRoutes } from './todos.routes.js';
 import { TodosService } from './todos.service.js';
@@ -8,16 +10,39 @@ export interface TodosAppDeps {
   logger: Logger;
   /** Shared with the gateway; verifies the signed identity on every request. */
   internalSecret: string;
+  /** Carries "the feed moved" to the live streams of every process; in-process when not given. */
+  bus?: TodoEventBus;
+  /** Live stream settings (heartbeat, cap, ...); the defaults suit production. */
+  events?: Partial<EventStreamOptions>;
 }
 
-/** The svc-todos Koa app (not listening): the kit's middleware stack around the task routes and the gateway-only purge. */
-export function createApp({ repository, logger, internalSecret }: TodosAppDeps): ServiceApp {
+export interface TodosApp extends ServiceApp {
+  /** The open live streams (their count, for tests and metrics). */
+  streams: TodoEventStreams;
+}
+
+/**
+ * The svc-todos Koa app (not listening): the kit's middleware stack around the task routes, the live
+ * stream and the gateway-only purge. Every committed write is announced on the bus; `drain` (called when
+ * shutdown starts) also ends every open stream, so its page reconnects to another instance at once.
+ */
+export function createApp({ repository, logger, internalSecret, bus = new InProcessTodoEventBus(), events }: TodosAppDeps): TodosApp {
   const service = new TodosService(repository);
-  return createServiceApp({
+  const streams = new TodoEventStreams(service, bus, logger, events);
+  repository.onCommit((notice) => bus.publish(notice));
+  const { app, drain } = createServiceApp({
     name: 'svc-todos',
     logger,
     internalSecret,
     ready: () => repository.ping(),
-    routes: [todosRoutes(service), internalTodosRoutes(service)],
+    routes: [todosRoutes(service, streams), internalTodosRoutes(service)],
   });
+  return {
+    app,
+    streams,
+    drain: () => {
+      drain();
+      streams.closeAll();
+    },
+  };
 }

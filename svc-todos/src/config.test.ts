@@ -22,6 +22,43 @@ describe('loadTodosConfig', () => {
     expect(loadTodosConfig({ ...env, MONGO_URL: '' }).MONGO_URL).toBeUndefined();
   });
 
+  test('live changes and Undo: defaults (no Redis, 60 s restore window, 10 min of events, 15 s heartbeat, 2000 streams)', () => {
+    const config = loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET });
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config).toMatchObject({
+      TODO_RESTORE_WINDOW_MS: 60_000,
+      TODO_EVENTS_RETENTION_MS: 600_000,
+      TODO_SWEEP_INTERVAL_MS: 30_000,
+      TODO_EVENTS_HEARTBEAT_MS: 15_000,
+      TODO_EVENTS_MAX_STREAMS: 2_000,
+    });
+  });
+
+  test('reads REDIS_URL (empty means unset) and the live-change settings; bad values stop start-up naming them', () => {
+    const env = {
+      DATA_DIR: dir.dir,
+      INTERNAL_SECRET: SECRET,
+      REDIS_URL: 'redis://cache:6379',
+      TODO_RESTORE_WINDOW_MS: '120000',
+      TODO_EVENTS_RETENTION_MS: '300000',
+      TODO_SWEEP_INTERVAL_MS: '5000',
+      TODO_EVENTS_HEARTBEAT_MS: '20000',
+      TODO_EVENTS_MAX_STREAMS: '50',
+    };
+    expect(loadTodosConfig(env)).toMatchObject({
+      REDIS_URL: 'redis://cache:6379',
+      TODO_RESTORE_WINDOW_MS: 120_000,
+      TODO_EVENTS_RETENTION_MS: 300_000,
+      TODO_SWEEP_INTERVAL_MS: 5_000,
+      TODO_EVENTS_HEARTBEAT_MS: 20_000,
+      TODO_EVENTS_MAX_STREAMS: 50,
+    });
+    expect(loadTodosConfig({ ...env, REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+    expect(() => loadTodosConfig({ ...env, REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);
+    expect(() => loadTodosConfig({ ...env, TODO_RESTORE_WINDOW_MS: 'soon' })).toThrow(/TODO_RESTORE_WINDOW_MS/);
+    expect(() => loadTodosConfig({ ...env, TODO_EVENTS_MAX_STREAMS: '0' })).toThrow(/TODO_EVENTS_MAX_STREAMS/);
+  });
+
   test('a bad PORT stops start-up with a message naming it', () => {
     expect(() => loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, PORT: 'eighty' })).toThrow(/PORT/);
   });

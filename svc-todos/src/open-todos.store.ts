@@ -1,11 +1,11 @@
 import { MongoTodosStore } from './mongo-todos.store.js';
 import { SqliteTodosStore } from './sqlite-todos.store.js';
-import type { StoreClock, TodosRepository } from './todos.repository.js';
+import type { StoreOptions, TodosRepository } from './todos.repository.js';
 
-export interface OpenTodosStoreOptions extends StoreClock {
+export interface OpenTodosStoreOptions extends StoreOptions {
   /** Folder of the embedded SQLite file; used when no MongoDB URL is given. */
   dataDir: string;
-  /** When set, the tasks live in MongoDB instead (ARCHITECTURE: Storage). */
+  /** When set, the tasks live in MongoDB instead (ARCHITECTURE: Storage); it must be a replica set. */
   mongoUrl?: string;
   mongoDb: string;
   mongoServerSelectionTimeoutMS?: number;
@@ -13,14 +13,9 @@ export interface OpenTodosStoreOptions extends StoreClock {
 
 /** Opens the store the configuration asks for: MongoDB when a URL is given, else the embedded SQLite file. */
 export async function openTodosStore(options: OpenTodosStoreOptions): Promise<TodosRepository> {
-  const { dataDir, mongoUrl, mongoDb, mongoServerSelectionTimeoutMS, now } = options;
+  const { dataDir, mongoUrl, mongoDb, mongoServerSelectionTimeoutMS, ...storeOptions } = options;
   if (mongoUrl) {
-    return MongoTodosStore.open({
-      url: mongoUrl,
-      dbName: mongoDb,
-      serverSelectionTimeoutMS: mongoServerSelectionTimeoutMS,
-      now,
-    });
+    return MongoTodosStore.open({ url: mongoUrl, dbName: mongoDb, serverSelectionTimeoutMS: mongoServerSelectionTimeoutMS, ...storeOptions });
   }
-  return SqliteTodosStore.open({ dataDir, now });
+  return SqliteTodosStore.open({ dataDir, ...storeOptions });
 }

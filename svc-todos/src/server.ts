@@ -2,13 +2,43 @@ import { createLogger, runMain, runServer } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { loadTodosConfig } from './config.js';
 import { openTodosStore } from './open-todos.store.js';
+import { createTodoEventBus } from './todo-event-bus.js';
 
 runMain('svc-todos', async () => {
   const config = loadTodosConfig();
   const logger = createLogger('svc-todos', config.LOG_LEVEL);
-  // Never log MONGO_URL itself: it may carry credentials.
-  logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'opening store');
-  const repository = await openTodosStore({ dataDir: config.DATA_DIR, mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB });
-  const { app, drain } = createApp({ repository, logger, internalSecret: config.INTERNAL_SECRET });
-  await runServer({ app, port: config.PORT, host: config.HOST, logger, close: () => repository.close(), onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS });
+  // Never log MONGO_URL or REDIS_URL themselves: they may carry credentials.
+  logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite', bus: config.REDIS_URL ? 'redis' : 'in-process' }, 'opening store');
+  const repository = await openTodosStore({
+    dataDir: config.DATA_DIR,
+    mongoUrl: config.MONGO_URL,
+    mongoDb: config.MONGO_DB,
+    restoreWindowMs: config.TODO_RESTORE_WINDOW_MS,
+    eventRetentionMs: config.TODO_EVENTS_RETENTION_MS,
+  });
+  const bus = createTodoEventBus(config.REDIS_URL, logger);
+  const sweep = () => {
+    repository.sweep().then(
+      (result) => {
+        if (result.purgedTodos > 0 || result.trimmedEvents > 0) logger.debug(result, 'swept deleted tasks and old events');
+      },
+      (error: unknown) => logger.warn({ err: error }, 'sweep failed; retried on the next tick'),
+    );
+  };
+  sweep();
+  const sweeper = setInterval(sweep, config.TODO_SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  const { app, drain } = createApp({
+    repository,
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    bus,
+    events: { heartbeatMs: config.TODO_EVENTS_HEARTBEAT_MS, maxStreams: config.TODO_EVENTS_MAX_STREAMS },
+  });
+  const close = async () => {
+    clearInterval(sweeper);
+    await bus.close();
+    await repository.close();
+  };
+  await runServer({ app, port: config.PORT, host: config.HOST, logger, close, onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS });
 });

@@ -2,9 +2,22 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ObjectId } from 'bson';
-import type { TodoPatch } from '@tm/contracts';
+import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { z } from 'zod';
-import type { StoreClock, TodoRecord, TodosRepository } from './todos.repository.js';
+import {
+  byListOrder,
+  CommitListeners,
+  DEFAULT_EVENT_RETENTION_MS,
+  DEFAULT_RESTORE_WINDOW_MS,
+  type ChangeNotice,
+  type CommitListener,
+  type FeedPosition,
+  type StoreOptions,
+  type SweepResult,
+  type TodoList,
+  type TodoRecord,
+  type TodosRepository,
+} from './todos.repository.js';
 
 export const SQLITE_FILE = 'todos.sqlite';
 
@@ -16,13 +29,36 @@ const SCHEMA = `
     completed INTEGER NOT NULL CHECK (completed IN (0, 1)),
     is_pinned INTEGER NOT NULL CHECK (is_pinned IN (0, 1)),
     created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at INTEGER NOT NULL,
+    -- Set while the task is deleted but still restorable (soft delete); NULL for a live task.
+    deleted_at INTEGER
   ) STRICT;
+  -- The change feed (outbox): one row per committed write. AUTOINCREMENT: ids only grow, never reused,
+  -- even after the oldest rows are trimmed, so a stream's position stays meaningful.
+  CREATE TABLE IF NOT EXISTS todo_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    origin TEXT,
+    saved TEXT NOT NULL,
+    removed TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS todo_events_user_id ON todo_events (user_id, id);
+  CREATE INDEX IF NOT EXISTS todo_events_created ON todo_events (created_at);
+  -- 'trimmed_through': the highest event id removed for age (the stream's reset watermark).
+  CREATE TABLE IF NOT EXISTS todo_feed (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+`;
+
+// Created after the migration below, which may first have to add deleted_at to an older file.
+const INDEXES = `
   -- id as the last column lets the listing's tiebreak come from the index too (no separate sort step).
   CREATE INDEX IF NOT EXISTS todos_user_pinned_created ON todos (user_id, is_pinned, created_at, id);
+  -- Only deleted rows, so the sweep finds the expired ones without a scan; live tasks cost nothing here.
+  CREATE INDEX IF NOT EXISTS todos_deleted_at ON todos (deleted_at) WHERE deleted_at IS NOT NULL;
 `;
 
 const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at';
+const TRIMMED_THROUGH = 'trimmed_through';
 
 // zod at the database edge: a row that does not look like a task is a bug we want to hear about.
 const TodoRow = z.object({
@@ -33,6 +69,16 @@ const TodoRow = z.object({
   created_at: z.number().int(),
   updated_at: z.number().int(),
 });
+
+const EventRow = z.object({
+  id: z.number().int().positive(),
+  origin: z.string().nullable(),
+  saved: z.string(),
+  removed: z.string(),
+});
+const SavedJson = z.array(Todo);
+const RemovedJson = z.array(ObjectIdString);
+const NumberRow = z.object({ value: z.number().int().nullable() });
 
 function toRecord(row: unknown): TodoRecord {
   const r = TodoRow.parse(row);
@@ -46,58 +92,116 @@ function toRecord(row: unknown): TodoRecord {
   };
 }
 
-/** SQLite cannot bind booleans; `null` means "leave this column as it is". */
-function flag(value: boolean | undefined): 0 | 1 | null {
-  return value === undefined ? null : value ? 1 : 0;
+function toEvent(row: unknown): TodoChangeEvent {
+  const r = EventRow.parse(row);
+  return {
+    id: String(r.id),
+    origin: r.origin,
+    saved: SavedJson.parse(JSON.parse(r.saved)),
+    removed: RemovedJson.parse(JSON.parse(r.removed)),
+  };
 }
+
+function numberOf(row: unknown): number {
+  return NumberRow.parse(row ?? { value: null }).value ?? 0;
+}
+
+const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
 function prepareStatements(db: Database.Database) {
   return {
     list: db.prepare(
-      `SELECT ${COLUMNS} FROM todos WHERE user_id = ? ORDER BY is_pinned DESC, created_at DESC, id DESC`,
+      `SELECT ${COLUMNS} FROM todos WHERE user_id = ? AND deleted_at IS NULL
+       ORDER BY is_pinned DESC, created_at DESC, id DESC`,
     ),
+    // sqlite_sequence holds the highest id AUTOINCREMENT ever handed out, trimmed rows included.
+    cursor: db.prepare("SELECT seq AS value FROM sqlite_sequence WHERE name = 'todo_events'"),
+    trimmedThrough: db.prepare(`SELECT value FROM todo_feed WHERE key = '${TRIMMED_THROUGH}'`),
+    findLive: db.prepare(`SELECT ${COLUMNS} FROM todos WHERE id = ? AND user_id = ? AND deleted_at IS NULL`),
     insert: db.prepare(
       `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at)
        VALUES (@id, @userId, @title, 0, 0, @now, @now) RETURNING ${COLUMNS}`,
     ),
-    // Right-hand sides all see the old row, so the CASE compares old values with the requested ones.
     update: db.prepare(
-      `UPDATE todos SET
-         updated_at = CASE
-           WHEN title IS NOT coalesce(@title, title) OR completed IS NOT coalesce(@completed, completed)
-             OR is_pinned IS NOT coalesce(@isPinned, is_pinned)
-           THEN @now ELSE updated_at END,
-         title = coalesce(@title, title),
-         completed = coalesce(@completed, completed),
-         is_pinned = coalesce(@isPinned, is_pinned)
-       WHERE id = @id AND user_id = @userId RETURNING ${COLUMNS}`,
+      `UPDATE todos SET title = @title, completed = @completed, is_pinned = @isPinned, updated_at = @now
+       WHERE id = @id AND user_id = @userId AND deleted_at IS NULL RETURNING ${COLUMNS}`,
     ),
-    remove: db.prepare('DELETE FROM todos WHERE id = ? AND user_id = ?'),
+    softDelete: db.prepare(
+      'UPDATE todos SET deleted_at = @now WHERE id = @id AND user_id = @userId AND deleted_at IS NULL',
+    ),
+    restore: db.prepare(
+      `UPDATE todos SET deleted_at = NULL
+       WHERE id = @id AND user_id = @userId AND deleted_at IS NOT NULL AND deleted_at > @deletedAfter
+       RETURNING ${COLUMNS}`,
+    ),
+    setAllCompleted: db.prepare(
+      `UPDATE todos SET completed = @completed, updated_at = @now
+       WHERE user_id = @userId AND deleted_at IS NULL AND completed <> @completed RETURNING ${COLUMNS}`,
+    ),
+    clearCompleted: db.prepare(
+      `UPDATE todos SET deleted_at = @now
+       WHERE user_id = @userId AND deleted_at IS NULL AND completed = 1 RETURNING ${COLUMNS}`,
+    ),
+    countLive: db.prepare('SELECT count(*) AS value FROM todos WHERE user_id = ? AND deleted_at IS NULL'),
     removeAll: db.prepare('DELETE FROM todos WHERE user_id = ?'),
+    removeAllEvents: db.prepare('DELETE FROM todo_events WHERE user_id = ?'),
+    appendEvent: db.prepare(
+      `INSERT INTO todo_events (user_id, origin, saved, removed, created_at)
+       VALUES (@userId, @origin, @saved, @removed, @now) RETURNING id AS value`,
+    ),
+    eventsAfter: db.prepare(
+      'SELECT id, origin, saved, removed FROM todo_events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?',
+    ),
+    purgeExpired: db.prepare('DELETE FROM todos WHERE deleted_at IS NOT NULL AND deleted_at <= ?'),
+    lastExpiredEvent: db.prepare('SELECT max(id) AS value FROM todo_events WHERE created_at <= ?'),
+    trimEvents: db.prepare('DELETE FROM todo_events WHERE id <= ?'),
+    raiseWatermark: db.prepare(
+      `INSERT INTO todo_feed (key, value) VALUES ('${TRIMMED_THROUGH}', @id)
+       ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)`,
+    ),
     ping: db.prepare('SELECT 1 AS ok'),
   };
 }
 
-export interface SqliteTodosOptions extends StoreClock {
+/** Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree. */
+function migrate(db: Database.Database): void {
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('todos') as Array<{ name: string }>;
+  if (!columns.some((column) => column.name === 'deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
+}
+
+export interface SqliteTodosOptions extends StoreOptions {
   /** Folder holding `todos.sqlite`; created when missing. */
   dataDir: string;
   /** How long a write waits for another connection's lock before failing. */
   busyTimeoutMs?: number;
 }
 
-/** The embedded store: one SQLite file in WAL mode under `DATA_DIR`. */
+/**
+ * The embedded store: one SQLite file in WAL mode under `DATA_DIR`, possibly shared by several processes.
+ * Every write runs in a `BEGIN IMMEDIATE` transaction (it takes the write lock up front, waiting up to the
+ * busy timeout, so a read-then-write never fails on another process's commit), together with its event.
+ */
 export class SqliteTodosStore implements TodosRepository {
   private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly listeners = new CommitListeners();
 
   private constructor(
     private readonly db: Database.Database,
     private readonly now: () => Date,
+    private readonly restoreWindowMs: number,
+    private readonly eventRetentionMs: number,
   ) {
     this.statements = prepareStatements(db);
   }
 
   /** Opens (creating if needed) `<dataDir>/todos.sqlite` with its schema. */
-  static open({ dataDir, busyTimeoutMs = 5_000, now = () => new Date() }: SqliteTodosOptions): SqliteTodosStore {
+  static open({
+    dataDir,
+    busyTimeoutMs = 5_000,
+    now = () => new Date(),
+    restoreWindowMs = DEFAULT_RESTORE_WINDOW_MS,
+    eventRetentionMs = DEFAULT_EVENT_RETENTION_MS,
+  }: SqliteTodosOptions): SqliteTodosStore {
     mkdirSync(dataDir, { recursive: true });
     const db = new Database(path.join(dataDir, SQLITE_FILE));
     try {
@@ -105,41 +209,147 @@ export class SqliteTodosStore implements TodosRepository {
       // NORMAL is durable across process crashes in WAL mode; only an OS crash may lose the last commits.
       db.pragma('synchronous = NORMAL');
       db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-      db.exec(SCHEMA);
-      return new SqliteTodosStore(db, now);
+      db.transaction(() => {
+        db.exec(SCHEMA);
+        migrate(db);
+        db.exec(INDEXES);
+      }).immediate();
+      return new SqliteTodosStore(db, now, restoreWindowMs, eventRetentionMs);
     } catch (error) {
       db.close();
       throw error;
     }
   }
 
-  async list(userId: string): Promise<TodoRecord[]> {
-    return this.statements.list.all(userId).map(toRecord);
+  /** Runs `work` as one write transaction and tells the listeners about its event once it committed. */
+  private write<T>(work: (now: number) => { result: T; notice: ChangeNotice | null }): T {
+    const { result, notice } = this.db.transaction(work).immediate(this.now().getTime());
+    this.listeners.notify(notice);
+    return result;
   }
 
-  async create(userId: string, title: string): Promise<TodoRecord> {
-    const id = new ObjectId().toHexString();
-    return toRecord(this.statements.insert.get({ id, userId, title, now: this.now().getTime() }));
-  }
-
-  async update(userId: string, id: string, patch: TodoPatch): Promise<TodoRecord | null> {
-    const row = this.statements.update.get({
-      id,
+  /** Appends the write's event; called inside the write's transaction. */
+  private appendEvent(userId: string, origin: string | null, now: number, saved: TodoRecord[], removed: string[]): ChangeNotice {
+    const row = this.statements.appendEvent.get({
       userId,
-      title: patch.title ?? null,
-      completed: flag(patch.completed),
-      isPinned: flag(patch.isPinned),
-      now: this.now().getTime(),
+      origin,
+      saved: JSON.stringify(saved),
+      removed: JSON.stringify(removed),
+      now,
     });
-    return row === undefined ? null : toRecord(row);
+    return { userId, id: String(numberOf(row)) };
   }
 
-  async remove(userId: string, id: string): Promise<boolean> {
-    return this.statements.remove.run(id, userId).changes > 0;
+  async list(userId: string): Promise<TodoList> {
+    // One read transaction: in WAL mode it sees one snapshot, so the cursor matches the rows exactly.
+    return this.db.transaction(() => ({
+      todos: this.statements.list.all(userId).map(toRecord),
+      cursor: String(numberOf(this.statements.cursor.get())),
+    })).deferred();
+  }
+
+  async create(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
+    const id = new ObjectId().toHexString();
+    return this.write((now) => {
+      const todo = toRecord(this.statements.insert.get({ id, userId, title, now }));
+      return { result: todo, notice: this.appendEvent(userId, origin, now, [todo], []) };
+    });
+  }
+
+  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null): Promise<TodoRecord | null> {
+    return this.write((now) => {
+      const row = this.statements.findLive.get(id, userId);
+      if (row === undefined) return { result: null, notice: null };
+      const current = toRecord(row);
+      const next = {
+        title: patch.title ?? current.title,
+        completed: patch.completed ?? current.completed,
+        isPinned: patch.isPinned ?? current.isPinned,
+      };
+      if (next.title === current.title && next.completed === current.completed && next.isPinned === current.isPinned) {
+        // Nothing changes: updatedAt stays, and no event is appended (a repeat is invisible to other pages).
+        return { result: current, notice: null };
+      }
+      const todo = toRecord(this.statements.update.get({
+        id,
+        userId,
+        title: next.title,
+        completed: bit(next.completed),
+        isPinned: bit(next.isPinned),
+        now,
+      }));
+      return { result: todo, notice: this.appendEvent(userId, origin, now, [todo], []) };
+    });
+  }
+
+  async remove(userId: string, id: string, origin: string | null = null): Promise<boolean> {
+    return this.write((now) => {
+      if (this.statements.softDelete.run({ id, userId, now }).changes === 0) return { result: false, notice: null };
+      return { result: true, notice: this.appendEvent(userId, origin, now, [], [id.toLowerCase()]) };
+    });
+  }
+
+  async restore(userId: string, id: string, origin: string | null = null): Promise<TodoRecord | null> {
+    return this.write((now) => {
+      const row = this.statements.restore.get({ id, userId, deletedAfter: now - this.restoreWindowMs });
+      if (row === undefined) return { result: null, notice: null };
+      const todo = toRecord(row);
+      return { result: todo, notice: this.appendEvent(userId, origin, now, [todo], []) };
+    });
+  }
+
+  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<TodoRecord[]> {
+    return this.write((now) => {
+      const changed = this.statements.setAllCompleted.all({ userId, completed: bit(completed), now }).map(toRecord).sort(byListOrder);
+      if (changed.length === 0) return { result: changed, notice: null };
+      return { result: changed, notice: this.appendEvent(userId, origin, now, changed, []) };
+    });
+  }
+
+  async clearCompleted(userId: string, origin: string | null = null): Promise<TodoRecord[]> {
+    return this.write((now) => {
+      const cleared = this.statements.clearCompleted.all({ userId, now }).map(toRecord).sort(byListOrder);
+      if (cleared.length === 0) return { result: cleared, notice: null };
+      return { result: cleared, notice: this.appendEvent(userId, origin, now, [], cleared.map((todo) => todo._id)) };
+    });
   }
 
   async deleteAllForUser(userId: string): Promise<number> {
-    return this.statements.removeAll.run(userId).changes;
+    return this.write(() => {
+      const count = numberOf(this.statements.countLive.get(userId));
+      this.statements.removeAll.run(userId);
+      this.statements.removeAllEvents.run(userId);
+      return { result: count, notice: null };
+    });
+  }
+
+  async eventsAfter(userId: string, afterId: string, limit: number): Promise<TodoChangeEvent[]> {
+    return this.statements.eventsAfter.all(userId, BigInt(afterId), limit).map(toEvent);
+  }
+
+  async feedPosition(): Promise<FeedPosition> {
+    return this.db.transaction(() => ({
+      cursor: String(numberOf(this.statements.cursor.get())),
+      trimmedThrough: String(numberOf(this.statements.trimmedThrough.get())),
+    })).deferred();
+  }
+
+  async sweep(): Promise<SweepResult> {
+    return this.write((now) => {
+      const purgedTodos = this.statements.purgeExpired.run(now - this.restoreWindowMs).changes;
+      const last = numberOf(this.statements.lastExpiredEvent.get(now - this.eventRetentionMs));
+      let trimmedEvents = 0;
+      if (last > 0) {
+        // By id, not by time: afterwards every id up to the watermark is gone and every id above it kept.
+        trimmedEvents = this.statements.trimEvents.run(last).changes;
+        this.statements.raiseWatermark.run({ id: last });
+      }
+      return { result: { purgedTodos, trimmedEvents }, notice: null };
+    });
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    return this.listeners.add(listener);
   }
 
   async ping(): Promise<boolean> {

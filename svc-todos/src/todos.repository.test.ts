@@ -3,12 +3,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 // The driver's ObjectId, so `toBeInstanceOf` compares against the class the driver deserialises into.
 import { MongoClient, ObjectId } from 'mongodb';
-import { Todo } from '@tm/contracts';
+import { Todo, TodoChangeEvent } from '@tm/contracts';
 import { tempDir } from '@tm/test-support';
-import { MongoTodosStore, TODOS_COLLECTION } from './mongo-todos.store.js';
+import { EVENTS_COLLECTION, MongoTodosStore, TODOS_COLLECTION } from './mongo-todos.store.js';
 import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
-import type { TodosRepository } from './todos.repository.js';
+import type { ChangeNotice, StoreOptions, TodosRepository } from './todos.repository.js';
 
 /** A controllable clock: tests decide every `createdAt`/`updatedAt`. */
 function fakeClock(start = Date.parse('2025-01-01T00:00:00.000Z')) {
@@ -25,13 +25,20 @@ type Clock = ReturnType<typeof fakeClock>;
 
 interface StoreHarness {
   /** Opens a store for one test; closed by the suite after it. */
-  open: (clock: Clock) => Promise<TodosRepository>;
+  open: (clock: Clock, options?: StoreOptions) => Promise<TodosRepository>;
+}
+
+/** The tasks of `userId` (the list without its cursor). */
+async function todosOf(store: TodosRepository, userId: string): Promise<Todo[]> {
+  return (await store.list(userId)).todos;
 }
 
 const newUserId = () => new ObjectId().toHexString();
 const unknownId = () => new ObjectId().toHexString();
 
 /** The behaviour every adapter must share (ARCHITECTURE: Storage, one contract suite for both). */
+const withoutId = ({ id: _id, ...rest }: TodoChangeEvent) => rest;
+
 function describeTodosRepositoryContract(harness: StoreHarness): void {
   let store: TodosRepository;
   let clock: Clock;
@@ -63,12 +70,12 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const title = `Café ☕ 'quoted' "double" %_ \\ ${'x'.repeat(480)}`;
     const todos = await Promise.all(Array.from({ length: 20 }, () => store.create(alice, title)));
     expect(new Set(todos.map((todo) => todo._id)).size).toBe(20);
-    expect((await store.list(alice)).every((todo) => todo.title === title)).toBe(true);
+    expect((await todosOf(store, alice)).every((todo) => todo.title === title)).toBe(true);
   });
 
   test('a new user has an empty list', async () => {
     await store.create(alice, 'only mine');
-    expect(await store.list(bob)).toEqual([]);
+    expect(await todosOf(store, bob)).toEqual([]);
   });
 
   test('lists pinned first, then newest first, with the id as tiebreak', async () => {
@@ -81,12 +88,12 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const middle = await store.create(alice, 'middle');
     clock.set(t + 3_000);
     const sameMsLater = await store.create(alice, 'same ms, created later');
-    expect((await store.list(alice)).map((todo) => todo.title)).toEqual([
+    expect((await todosOf(store, alice)).map((todo) => todo.title)).toEqual([
       sameMsLater.title, newest.title, middle.title, oldest.title,
     ]);
     await store.update(alice, oldest._id, { isPinned: true });
     await store.update(alice, middle._id, { isPinned: true });
-    expect((await store.list(alice)).map((todo) => todo._id)).toEqual([
+    expect((await todosOf(store, alice)).map((todo) => todo._id)).toEqual([
       middle._id, oldest._id, sameMsLater._id, newest._id,
     ]);
   });
@@ -101,7 +108,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(pinned).toEqual({ ...todo, completed: true, isPinned: true, updatedAt: clock.iso(clock.start + 9_000) });
     const both = await store.update(alice, todo._id, { completed: false, isPinned: false });
     expect(both).toMatchObject({ completed: false, isPinned: false, createdAt: todo.createdAt });
-    expect(await store.list(alice)).toEqual([both]);
+    expect(await todosOf(store, alice)).toEqual([both]);
   });
 
   test('update sets a new title, keeps the flags and the place in the list, and is idempotent', async () => {
@@ -115,7 +122,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     clock.set(clock.start + 9_000);
     expect(await store.update(alice, todo._id, { title: 'Buy oat milk' })).toEqual(renamed);
     expect(await store.update(bob, todo._id, { title: 'hijacked' })).toBeNull();
-    expect(await store.list(alice)).toEqual([renamed, older]);
+    expect(await todosOf(store, alice)).toEqual([renamed, older]);
   });
 
   test('update is idempotent: repeating it returns the same task, updatedAt included', async () => {
@@ -134,8 +141,8 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const todo = await store.create(alice, 'private');
     expect(await store.update(bob, todo._id, { completed: true, isPinned: true })).toBeNull();
     expect(await store.remove(bob, todo._id)).toBe(false);
-    expect(await store.list(alice)).toEqual([todo]);
-    expect(await store.list(bob)).toEqual([]);
+    expect(await todosOf(store, alice)).toEqual([todo]);
+    expect(await todosOf(store, bob)).toEqual([]);
     expect(await store.update(alice, unknownId(), { completed: true })).toBeNull();
     expect(await store.remove(alice, unknownId())).toBe(false);
   });
@@ -145,7 +152,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const drop = await store.create(alice, 'drop');
     expect(await store.remove(alice, drop._id)).toBe(true);
     expect(await store.remove(alice, drop._id)).toBe(false);
-    expect(await store.list(alice)).toEqual([keep]);
+    expect(await todosOf(store, alice)).toEqual([keep]);
     expect(await store.update(alice, drop._id, { completed: true })).toBeNull();
   });
 
@@ -154,11 +161,296 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     await store.update(alice, (await store.create(alice, 'pinned'))._id, { isPinned: true });
     const bobs = await store.create(bob, "bob's");
     expect(await store.deleteAllForUser(alice)).toBe(4);
-    expect(await store.list(alice)).toEqual([]);
-    expect(await store.list(bob)).toEqual([bobs]);
+    expect(await todosOf(store, alice)).toEqual([]);
+    expect(await todosOf(store, bob)).toEqual([bobs]);
     expect(await store.deleteAllForUser(alice)).toBe(0);
     expect(await store.deleteAllForUser(newUserId())).toBe(0);
-    expect(await store.list(bob)).toEqual([bobs]);
+    expect(await todosOf(store, bob)).toEqual([bobs]);
+  });
+
+  describe('change feed', () => {
+    const eventsOf = (userId: string, after = '0', limit = 100) => store.eventsAfter(userId, after, limit);
+
+    test('the list carries the feed position; a new user has no events', async () => {
+      const { todos, cursor } = await store.list(alice);
+      expect(todos).toEqual([]);
+      expect(cursor).toMatch(/^\d+$/);
+      expect(await eventsOf(alice)).toEqual([]);
+      expect(await store.feedPosition()).toEqual({ cursor, trimmedThrough: expect.stringMatching(/^\d+$/) });
+    });
+
+    test('every write appends exactly one event, in order, with its origin, saved tasks and removed ids', async () => {
+      const start = (await store.list(alice)).cursor;
+      const todo = await store.create(alice, 'a', 'page-1');
+      clock.set(clock.start + 1_000);
+      const done = await store.update(alice, todo._id, { completed: true }, 'page-2');
+      await store.update(alice, todo._id, { completed: true }, 'page-2');
+      await store.remove(alice, todo._id);
+      const restored = await store.restore(alice, todo._id, 'page-1');
+      const events = await eventsOf(alice, start);
+      expect(events.map(withoutId)).toEqual([
+        { origin: 'page-1', saved: [todo], removed: [] },
+        { origin: 'page-2', saved: [done], removed: [] },
+        { origin: null, saved: [], removed: [todo._id] },
+        { origin: 'page-1', saved: [restored], removed: [] },
+      ]);
+      const ids = events.map((event) => BigInt(event.id));
+      expect(ids[0]).toBeGreaterThan(BigInt(start));
+      expect([...ids].sort((x, y) => (x < y ? -1 : 1))).toEqual(ids);
+      expect(new Set(ids).size).toBe(ids.length);
+      events.forEach((event) => expect(TodoChangeEvent.parse(event)).toEqual(event));
+      const { todos, cursor } = await store.list(alice);
+      expect(todos).toEqual([restored]);
+      expect(cursor).toBe(events.at(-1)?.id);
+    });
+
+    test('writes that change nothing append nothing', async () => {
+      const todo = await store.create(alice, 'same');
+      await store.update(alice, todo._id, { isPinned: true });
+      const { cursor } = await store.list(alice);
+      await store.update(alice, todo._id, { isPinned: true, title: 'same' });
+      await store.update(alice, unknownId(), { completed: true });
+      await store.update(bob, todo._id, { completed: true });
+      await store.remove(bob, todo._id);
+      await store.remove(alice, unknownId());
+      await store.restore(alice, todo._id);
+      await store.restore(bob, todo._id);
+      await store.setAllCompleted(alice, false);
+      await store.clearCompleted(alice);
+      expect(await eventsOf(alice, cursor)).toEqual([]);
+      expect(await eventsOf(bob)).toEqual([]);
+      expect((await store.feedPosition()).cursor).toBe(cursor);
+    });
+
+    test("events are per user, and eventsAfter pages through them in id order", async () => {
+      const start = (await store.list(alice)).cursor;
+      const mine: Todo[] = [];
+      for (const title of ['1', '2', '3', '4', '5']) {
+        mine.push(await store.create(alice, title));
+        if (title === '2' || title === '4') await store.create(bob, `bob ${title}`);
+      }
+      const first = await eventsOf(alice, start, 2);
+      expect(first.map((event) => event.saved[0]?.title)).toEqual(['1', '2']);
+      const rest = await eventsOf(alice, first[1]?.id, 10);
+      expect(rest.map((event) => event.saved[0]?.title)).toEqual(['3', '4', '5']);
+      expect((await eventsOf(bob, start)).map((event) => event.saved[0]?.title)).toEqual(['bob 2', 'bob 4']);
+      expect(await eventsOf(alice, rest[2]?.id)).toEqual([]);
+    });
+
+    test('onCommit hears each event once, after its commit; a failing listener never fails the write', async () => {
+      const notices: ChangeNotice[] = [];
+      const readable: Array<Promise<TodoChangeEvent[]>> = [];
+      const off = store.onCommit((notice) => {
+        notices.push(notice);
+        readable.push(store.eventsAfter(notice.userId, String(BigInt(notice.id) - 1n), 1));
+      });
+      const offFailing = store.onCommit(() => {
+        throw new Error('bus down');
+      });
+      const todo = await store.create(alice, 'heard', 'page');
+      await store.update(alice, todo._id, { completed: true });
+      await store.update(alice, todo._id, { completed: true });
+      await store.setAllCompleted(alice, true);
+      await store.clearCompleted(alice);
+      await store.deleteAllForUser(bob);
+      expect(notices.map((notice) => notice.userId)).toEqual([alice, alice, alice]);
+      const events = await eventsOf(alice);
+      expect(notices.map((notice) => notice.id)).toEqual(events.map((event) => event.id));
+      // Each notice came after its commit: the event was already readable from inside the listener.
+      expect((await Promise.all(readable)).map((found) => found[0]?.id)).toEqual(notices.map((notice) => notice.id));
+      off();
+      offFailing();
+      await store.create(alice, 'unheard');
+      expect(notices).toHaveLength(3);
+    });
+
+    test('sweep trims events past the retention and raises the watermark to the highest trimmed id', async () => {
+      const short = await harness.open(clock, { eventRetentionMs: 60_000 });
+      try {
+        const t = clock.start;
+        clock.set(t + 10_000);
+        await short.create(alice, 'old');
+        clock.set(t + 30_000);
+        await short.create(alice, 'also old');
+        clock.set(t + 90_000);
+        const recent = await short.create(alice, 'recent');
+        const [, second, third] = await short.eventsAfter(alice, '0', 10);
+        clock.set(t + 100_000);
+        const swept = await short.sweep();
+        expect(swept.trimmedEvents).toBeGreaterThanOrEqual(2);
+        expect((await short.eventsAfter(alice, '0', 10)).map(withoutId)).toEqual([{ origin: null, saved: [recent], removed: [] }]);
+        const position = await short.feedPosition();
+        expect(BigInt(position.trimmedThrough)).toBeGreaterThanOrEqual(BigInt(second?.id ?? 'x'));
+        expect(BigInt(position.trimmedThrough)).toBeLessThan(BigInt(third?.id ?? 'x'));
+        expect(BigInt(position.cursor)).toBeGreaterThanOrEqual(BigInt(third?.id ?? 'x'));
+        // Ids keep growing after a trim: a resumed stream can always tell old from new.
+        const next = await short.create(alice, 'next');
+        const [latest] = await short.eventsAfter(alice, third?.id ?? 'x', 10);
+        expect(latest?.saved).toEqual([next]);
+        expect(BigInt(latest?.id ?? '0')).toBeGreaterThan(BigInt(position.cursor));
+      } finally {
+        await short.close();
+      }
+    });
+  });
+
+  describe('soft delete and restore', () => {
+    test('a deleted task is invisible to list, update, remove and the bulk calls', async () => {
+      const todo = await store.create(alice, 'gone');
+      const kept = await store.create(alice, 'kept');
+      expect(await store.remove(alice, todo._id)).toBe(true);
+      expect(await todosOf(store, alice)).toEqual([kept]);
+      expect(await store.update(alice, todo._id, { completed: true })).toBeNull();
+      expect(await store.remove(alice, todo._id)).toBe(false);
+      expect(await store.setAllCompleted(alice, true)).toEqual([expect.objectContaining({ _id: kept._id })]);
+      expect((await store.clearCompleted(alice)).map((cleared) => cleared._id)).toEqual([kept._id]);
+      // Still restorable, untouched by the bulk calls made while it was deleted.
+      expect(await store.restore(alice, todo._id)).toEqual(todo);
+    });
+
+    test('restore brings the task back exactly: same id, title, flags, timestamps and place in the list', async () => {
+      const t = clock.start;
+      clock.set(t + 1_000);
+      await store.create(alice, 'oldest');
+      clock.set(t + 2_000);
+      const middle = await store.create(alice, 'middle');
+      clock.set(t + 3_000);
+      await store.create(alice, 'newest');
+      clock.set(t + 4_000);
+      await store.update(alice, middle._id, { isPinned: true, completed: true, title: 'middle, edited' });
+      const before = await todosOf(store, alice);
+      const original = before.find((todo) => todo._id === middle._id);
+      clock.set(t + 10_000);
+      await store.remove(alice, middle._id);
+      expect(await todosOf(store, alice)).toEqual(before.filter((todo) => todo._id !== middle._id));
+      clock.set(t + 40_000);
+      expect(await store.restore(alice, middle._id)).toEqual(original);
+      expect(await todosOf(store, alice)).toEqual(before);
+    });
+
+    test('restore works within the window only, once, and only for the owner', async () => {
+      const t = clock.start;
+      const early = await store.create(alice, 'restored just in time');
+      const late = await store.create(alice, 'restored too late');
+      await store.remove(alice, early._id);
+      await store.remove(alice, late._id);
+      clock.set(t + 59_999);
+      expect(await store.restore(bob, early._id)).toBeNull();
+      expect(await store.restore(alice, early._id)).toEqual(early);
+      expect(await store.restore(alice, early._id)).toBeNull();
+      clock.set(t + 60_000);
+      expect(await store.restore(alice, late._id)).toBeNull();
+      expect(await store.restore(alice, unknownId())).toBeNull();
+      expect(await todosOf(store, alice)).toEqual([early]);
+    });
+
+    test('the restore window is configurable', async () => {
+      const short = await harness.open(clock, { restoreWindowMs: 5_000 });
+      try {
+        const a = await short.create(alice, 'a');
+        const b = await short.create(alice, 'b');
+        await short.remove(alice, a._id);
+        await short.remove(alice, b._id);
+        clock.set(clock.start + 4_999);
+        expect(await short.restore(alice, a._id)).toEqual(a);
+        clock.set(clock.start + 5_000);
+        expect(await short.restore(alice, b._id)).toBeNull();
+      } finally {
+        await short.close();
+      }
+    });
+
+    test('sweep removes deleted tasks past the window for good, and keeps the ones still restorable', async () => {
+      const t = clock.start;
+      const expired = await store.create(alice, 'expired');
+      const recent = await store.create(alice, 'recent');
+      const live = await store.create(alice, 'live');
+      clock.set(t + 1_000);
+      await store.remove(alice, expired._id);
+      clock.set(t + 30_000);
+      await store.remove(alice, recent._id);
+      clock.set(t + 61_000);
+      expect((await store.sweep()).purgedTodos).toBeGreaterThanOrEqual(1);
+      // Back within its window, the swept task still cannot come back: it is gone, not merely too old.
+      clock.set(t + 2_000);
+      expect(await store.restore(alice, expired._id)).toBeNull();
+      clock.set(t + 61_000);
+      expect(await store.restore(alice, recent._id)).toEqual(recent);
+      expect(await todosOf(store, alice)).toEqual([live, recent]);
+    });
+
+    test("deleteAllForUser also removes deleted tasks and the user's events, and appends nothing", async () => {
+      await store.create(alice, 'one');
+      await store.create(alice, 'two');
+      const deleted = await store.create(alice, 'deleted');
+      await store.remove(alice, deleted._id);
+      await store.create(bob, "bob's");
+      const bobsEvents = await eventsOf(bob);
+      const { cursor } = await store.feedPosition();
+      expect(await store.deleteAllForUser(alice)).toBe(2);
+      expect(await store.restore(alice, deleted._id)).toBeNull();
+      expect(await eventsOf(alice)).toEqual([]);
+      expect(await eventsOf(bob)).toEqual(bobsEvents);
+      expect((await store.feedPosition()).cursor).toBe(cursor);
+    });
+
+    function eventsOf(userId: string): Promise<TodoChangeEvent[]> {
+      return store.eventsAfter(userId, '0', 100);
+    }
+  });
+
+  describe('bulk calls', () => {
+    test('setAllCompleted(true) changes only the active tasks, moves only their updatedAt, in one event', async () => {
+      const t = clock.start;
+      const active = await store.create(alice, 'active');
+      clock.set(t + 1_000);
+      const done = await store.update(alice, (await store.create(alice, 'done'))._id, { completed: true });
+      clock.set(t + 2_000);
+      const pinned = await store.update(alice, (await store.create(alice, 'pinned'))._id, { isPinned: true });
+      const bobs = await store.create(bob, "bob's");
+      const { cursor } = await store.list(alice);
+      clock.set(t + 9_000);
+      const changed = await store.setAllCompleted(alice, true, 'page');
+      const at = clock.iso(t + 9_000);
+      expect(changed).toEqual([
+        { ...pinned, completed: true, updatedAt: at },
+        { ...active, completed: true, updatedAt: at },
+      ]);
+      expect(await todosOf(store, alice)).toEqual([changed[0], done, changed[1]]);
+      expect((await store.eventsAfter(alice, cursor, 10)).map(withoutId)).toEqual([{ origin: 'page', saved: changed, removed: [] }]);
+      expect(await todosOf(store, bob)).toEqual([bobs]);
+      clock.set(t + 10_000);
+      expect(await store.setAllCompleted(alice, true)).toEqual([]);
+      expect(await todosOf(store, alice)).toEqual([changed[0], done, changed[1]]);
+    });
+
+    test('setAllCompleted(false) marks every completed task active again', async () => {
+      const a = await store.create(alice, 'a');
+      const b = await store.create(alice, 'b');
+      await store.setAllCompleted(alice, true);
+      clock.set(clock.start + 5_000);
+      const changed = await store.setAllCompleted(alice, false);
+      const at = clock.iso(clock.start + 5_000);
+      expect(changed).toEqual([{ ...b, updatedAt: at }, { ...a, updatedAt: at }]);
+      expect(await store.setAllCompleted(alice, false)).toEqual([]);
+    });
+
+    test('clearCompleted deletes the completed tasks softly, in one event; each can still be restored', async () => {
+      const open = await store.create(alice, 'open');
+      const first = await store.update(alice, (await store.create(alice, 'first'))._id, { completed: true });
+      const second = await store.update(alice, (await store.create(alice, 'second'))._id, { completed: true });
+      const bobs = await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true });
+      const { cursor } = await store.list(alice);
+      const cleared = await store.clearCompleted(alice, 'page');
+      expect(cleared).toEqual([second, first]);
+      expect(await todosOf(store, alice)).toEqual([open]);
+      expect((await store.eventsAfter(alice, cursor, 10)).map(withoutId)).toEqual([
+        { origin: 'page', saved: [], removed: [second?._id, first?._id] },
+      ]);
+      expect(await todosOf(store, bob)).toEqual([bobs]);
+      expect(await store.clearCompleted(alice)).toEqual([]);
+      expect(await store.restore(alice, first?._id ?? '')).toEqual(first);
+    });
   });
 
   test('ping answers while open', async () => {
@@ -176,7 +468,9 @@ describe('SqliteTodosStore', () => {
   };
 
   describe('repository contract', () => {
-    describeTodosRepositoryContract({ open: async (clock) => SqliteTodosStore.open({ dataDir: freshDir(), now: clock.now }) });
+    describeTodosRepositoryContract({
+      open: async (clock, options) => SqliteTodosStore.open({ dataDir: freshDir(), now: clock.now, ...options }),
+    });
   });
 
   test('creates the data folder and one todos.sqlite file in WAL mode', async () => {
@@ -189,10 +483,135 @@ describe('SqliteTodosStore', () => {
     const db = new Database(file, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'todos'").all();
-      expect(indexes).toContainEqual({ name: 'todos_user_pinned_created' });
+      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();
+      expect(indexes).toEqual(expect.arrayContaining([
+        { name: 'todos_user_pinned_created' },
+        { name: 'todos_deleted_at' },
+        { name: 'todo_events_user_id' },
+        { name: 'todo_events_created' },
+      ]));
+      // The sweep finds expired deleted tasks through the partial index, not by reading every task.
+      const plan = db.prepare('EXPLAIN QUERY PLAN DELETE FROM todos WHERE deleted_at IS NOT NULL AND deleted_at <= 0').all();
+      expect(JSON.stringify(plan)).toContain('todos_deleted_at');
     } finally {
       db.close();
+    }
+  });
+
+  /** Makes every event insert fail inside the write's transaction (a trigger), as a full disk or a bug would. */
+  function breakEventInserts(dataDir: string): () => void {
+    const db = new Database(path.join(dataDir, SQLITE_FILE));
+    db.exec("CREATE TRIGGER fail_events BEFORE INSERT ON todo_events BEGIN SELECT RAISE(ABORT, 'event insert failed'); END");
+    return () => {
+      db.exec('DROP TRIGGER fail_events');
+      db.close();
+    };
+  }
+
+  test('a write whose event cannot be stored changes nothing: a write and its event commit together', async () => {
+    const dataDir = freshDir();
+    const clock = fakeClock();
+    const store = SqliteTodosStore.open({ dataDir, now: clock.now });
+    const userId = newUserId();
+    try {
+      const open = await store.create(userId, 'open');
+      await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
+      const deleted = await store.create(userId, 'deleted');
+      await store.remove(userId, deleted._id);
+      const before = await store.list(userId);
+      const eventsBefore = await store.eventsAfter(userId, '0', 100);
+      const notices: ChangeNotice[] = [];
+      store.onCommit((notice) => notices.push(notice));
+      const repair = breakEventInserts(dataDir);
+      clock.set(clock.start + 5_000);
+      // better-sqlite3's errors come from outside jest's realm (not `instanceof Error` here): match the message.
+      const failure = { message: 'event insert failed' };
+      // The bulk update runs first in its transaction; the failing event insert must roll it back.
+      await expect(store.setAllCompleted(userId, true)).rejects.toMatchObject(failure);
+      await expect(store.setAllCompleted(userId, false)).rejects.toMatchObject(failure);
+      await expect(store.clearCompleted(userId)).rejects.toMatchObject(failure);
+      await expect(store.create(userId, 'new')).rejects.toMatchObject(failure);
+      await expect(store.update(userId, open._id, { isPinned: true })).rejects.toMatchObject(failure);
+      await expect(store.remove(userId, open._id)).rejects.toMatchObject(failure);
+      await expect(store.restore(userId, deleted._id)).rejects.toMatchObject(failure);
+      expect(await store.list(userId)).toEqual(before);
+      expect(await store.eventsAfter(userId, '0', 100)).toEqual(eventsBefore);
+      expect(notices).toEqual([]);
+      repair();
+      expect(await store.setAllCompleted(userId, true)).toEqual([{ ...open, completed: true, updatedAt: clock.iso(clock.start + 5_000) }]);
+      expect(await store.restore(userId, deleted._id)).toEqual(deleted);
+      expect(notices).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('sweep deletes expired rows from the file, so deleted tasks and old events do not pile up', async () => {
+    const dataDir = freshDir();
+    const clock = fakeClock();
+    const store = SqliteTodosStore.open({ dataDir, now: clock.now });
+    const userId = newUserId();
+    try {
+      for (let i = 0; i < 5; i += 1) await store.remove(userId, (await store.create(userId, `t${i}`))._id);
+      const kept = await store.create(userId, 'kept');
+      clock.set(clock.start + 10 * 60_000);
+      expect(await store.sweep()).toEqual({ purgedTodos: 5, trimmedEvents: 11 });
+      expect(await store.sweep()).toEqual({ purgedTodos: 0, trimmedEvents: 0 });
+      const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+      try {
+        expect(db.prepare('SELECT count(*) AS n FROM todos').get()).toEqual({ n: 1 });
+        expect(db.prepare('SELECT count(*) AS n FROM todo_events').get()).toEqual({ n: 0 });
+      } finally {
+        db.close();
+      }
+      expect(await store.feedPosition()).toEqual({ cursor: '11', trimmedThrough: '11' });
+      expect((await store.list(userId)).todos).toEqual([kept]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('opens a file from before soft delete and the change feed, and keeps its tasks', async () => {
+    const dataDir = freshDir();
+    const userId = newUserId();
+    const id = new ObjectId().toHexString();
+    const old = new Database(path.join(dataDir, SQLITE_FILE));
+    old.exec(`
+      CREATE TABLE todos (
+        id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT NOT NULL,
+        completed INTEGER NOT NULL CHECK (completed IN (0, 1)), is_pinned INTEGER NOT NULL CHECK (is_pinned IN (0, 1)),
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX todos_user_pinned_created ON todos (user_id, is_pinned, created_at, id);
+    `);
+    old.prepare('INSERT INTO todos VALUES (?, ?, ?, 1, 0, 1000, 2000)').run(id, userId, 'from before');
+    old.close();
+    const stores = [SqliteTodosStore.open({ dataDir }), SqliteTodosStore.open({ dataDir })];
+    try {
+      const todo = { _id: id, title: 'from before', completed: true, isPinned: false, createdAt: '1970-01-01T00:00:01.000Z', updatedAt: '1970-01-01T00:00:02.000Z' };
+      expect(await stores[1]?.list(userId)).toEqual({ todos: [todo], cursor: '0' });
+      expect(await stores[0]?.remove(userId, id)).toBe(true);
+      expect(await stores[1]?.restore(userId, id)).toEqual(todo);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  test('two processes on one file: one feed, ids in commit order, each sees the other', async () => {
+    const dataDir = freshDir();
+    const userId = newUserId();
+    const [one, two] = [SqliteTodosStore.open({ dataDir }), SqliteTodosStore.open({ dataDir })];
+    try {
+      const created: Todo[] = [];
+      for (let i = 0; i < 6; i += 1) created.push(await (i % 2 === 0 ? one : two).create(userId, `t${i}`));
+      await two.setAllCompleted(userId, true);
+      const events = await one.eventsAfter(userId, '0', 100);
+      expect(events.map((event) => event.id)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+      expect(events.slice(0, 6).map((event) => event.saved[0]?._id)).toEqual(created.map((todo) => todo._id));
+      expect((await one.list(userId)).cursor).toBe('7');
+      expect((await two.list(userId)).todos.every((todo) => todo.completed)).toBe(true);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
     }
   });
 
@@ -205,7 +624,7 @@ describe('SqliteTodosStore', () => {
     await first.close();
     const second = SqliteTodosStore.open({ dataDir });
     try {
-      expect(await second.list(userId)).toEqual([pinned]);
+      expect(await todosOf(second, userId)).toEqual([pinned]);
     } finally {
       await second.close();
     }
@@ -262,7 +681,7 @@ describeMongo('MongoTodosStore', () => {
 
   describe('repository contract', () => {
     describeTodosRepositoryContract({
-      open: (clock) => MongoTodosStore.open({ url: mongoUrl ?? '', dbName, now: clock.now }),
+      open: (clock, options) => MongoTodosStore.open({ url: mongoUrl ?? '', dbName, now: clock.now, ...options }),
     });
   });
 
@@ -277,6 +696,37 @@ describeMongo('MongoTodosStore', () => {
       expect(raw?.createdAt).toBeInstanceOf(Date);
       const indexes = await admin.db(dbName).collection(TODOS_COLLECTION).indexes();
       expect(indexes.map((index) => index.key)).toContainEqual({ userId: 1, isPinned: -1, createdAt: -1, _id: -1 });
+      expect(indexes.map((index) => index.key)).toContainEqual({ deletedAt: 1 });
+      const eventIndexes = await admin.db(dbName).collection(EVENTS_COLLECTION).indexes();
+      expect(eventIndexes.map((index) => index.key)).toEqual(expect.arrayContaining([{ userId: 1, _id: 1 }, { createdAt: 1 }]));
+      const event = await admin.db(dbName).collection(EVENTS_COLLECTION).findOne({ 'saved._id': todo._id });
+      expect(typeof event?._id).toBe('number');
+      expect(event?.userId).toBeInstanceOf(ObjectId);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a write whose event cannot be stored changes nothing: one transaction (needs a replica set)', async () => {
+    const store = await MongoTodosStore.open({ url: mongoUrl ?? '', dbName });
+    const userId = newUserId();
+    const events = admin.db(dbName).collection(EVENTS_COLLECTION);
+    try {
+      const open = await store.create(userId, 'open');
+      await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
+      const before = await store.list(userId);
+      // A validator no event can pass: the event insert fails after the task update inside the transaction.
+      await admin.db(dbName).command({ collMod: EVENTS_COLLECTION, validator: { userId: { $exists: false } }, validationAction: 'error' });
+      try {
+        await expect(store.setAllCompleted(userId, true)).rejects.toThrow();
+        await expect(store.clearCompleted(userId)).rejects.toThrow();
+        await expect(store.create(userId, 'new')).rejects.toThrow();
+        await expect(store.remove(userId, open._id)).rejects.toThrow();
+      } finally {
+        await admin.db(dbName).command({ collMod: EVENTS_COLLECTION, validator: {}, validationLevel: 'off' });
+      }
+      expect(await store.list(userId)).toEqual(before);
+      expect(await events.countDocuments({ userId: new ObjectId(userId) })).toBe(3);
     } finally {
       await store.close();
     }

@@ -1,7 +1,32 @@
-import type { Todo, TodoPatch } from '@tm/contracts';
+import type { Todo, TodoChangeEvent, TodoPatch } from '@tm/contracts';
 
 /** A task as every store returns it: the public `Todo` shape (24-hex `_id`, ISO timestamps). */
 export type TodoRecord = Todo;
+
+/** A task list read together with the change feed's position (docs/PRODUCT.md §10.11.5). */
+export interface TodoList {
+  todos: TodoRecord[];
+  /** The feed's position when the list was read: every change up to it is in `todos`, none after it. */
+  cursor: string;
+}
+
+/**
+ * Where the change feed stands: `cursor` is the highest event id handed out so far ("0" before any), and
+ * `trimmedThrough` the highest id already trimmed for age. A reader resuming after an id below
+ * `trimmedThrough` may have lost events and must start over from the list.
+ */
+export interface FeedPosition {
+  cursor: string;
+  trimmedThrough: string;
+}
+
+/** Sent after a write committed: which user's feed moved, and to which event id. */
+export interface ChangeNotice {
+  userId: string;
+  id: string;
+}
+
+export type CommitListener = (notice: ChangeNotice) => void;
 
 /** Options every store adapter accepts. */
 export interface StoreClock {
@@ -9,25 +34,117 @@ export interface StoreClock {
   now?: () => Date;
 }
 
+export interface StoreOptions extends StoreClock {
+  /** How long a deleted task can be restored (PRODUCT §10.11.4); after that it is removed for good. */
+  restoreWindowMs?: number;
+  /** How long change events are kept for streams that resume (PRODUCT §10.11.5). */
+  eventRetentionMs?: number;
+}
+
+export const DEFAULT_RESTORE_WINDOW_MS = 60_000;
+export const DEFAULT_EVENT_RETENTION_MS = 10 * 60_000;
+
+/** What one {@link TodosRepository.sweep} removed. */
+export interface SweepResult {
+  /** Deleted tasks whose restore window had closed. */
+  purgedTodos: number;
+  /** Change events older than the retention. */
+  trimmedEvents: number;
+}
+
 /**
  * Where the tasks of every user live. Every call is scoped to `userId`: another user's task id behaves
  * exactly like an unknown id, so a caller can never tell the two apart.
+ *
+ * **Soft delete.** `remove` only marks a task deleted; from then on it is invisible to every call but
+ * `restore`, which brings it back unchanged within the restore window. {@link sweep} removes it for good
+ * afterwards (restore checks the window itself, so a late sweep never extends it).
+ *
+ * **Change feed (outbox).** Every write that changes something appends exactly one event to the feed in
+ * the same transaction: a global, increasing id, the user, the writing page's `origin`, the tasks as they
+ * now are (`saved`) and the ids that are gone (`removed`). Writes that change nothing (a repeated update, a
+ * bulk call with nothing to do, an unknown id) append nothing. The account purge appends nothing either:
+ * it also drops the user's events, and the user's streams end with the account. After a commit the store
+ * tells its {@link onCommit} listeners, so live streams wake up.
  */
 export interface TodosRepository {
-  /** The user's tasks, pinned first, then newest first (`createdAt` desc, then `_id` desc). */
-  list(userId: string): Promise<TodoRecord[]>;
-  /** Stores a new task: not completed, not pinned, `createdAt === updatedAt`. */
-  create(userId: string, title: string): Promise<TodoRecord>;
   /**
-   * Sets the given flags (idempotent). `updatedAt` moves only when a value actually changes, so repeating
-   * a call returns exactly the same task. `null` when the user has no task with this id.
+   * The user's tasks, pinned first, then newest first (`createdAt` desc, then `_id` desc), with the feed's
+   * position read in the same snapshot.
    */
-  update(userId: string, id: string, patch: TodoPatch): Promise<TodoRecord | null>;
-  /** `false` when the user has no task with this id. */
-  remove(userId: string, id: string): Promise<boolean>;
-  /** Deletes every task of the user in one statement (account deletion); resolves how many there were. */
+  list(userId: string): Promise<TodoList>;
+  /** Stores a new task: not completed, not pinned, `createdAt === updatedAt`. */
+  create(userId: string, title: string, origin?: string | null): Promise<TodoRecord>;
+  /**
+   * Sets the given title and flags (idempotent). `updatedAt` moves, and an event is appended, only when a
+   * value actually changes, so repeating a call returns exactly the same task. `null` when the user has no
+   * (undeleted) task with this id.
+   */
+  update(userId: string, id: string, patch: TodoPatch, origin?: string | null): Promise<TodoRecord | null>;
+  /** Marks the task deleted (soft delete). `false` when the user has no (undeleted) task with this id. */
+  remove(userId: string, id: string, origin?: string | null): Promise<boolean>;
+  /**
+   * Undoes a delete made less than the restore window ago: the task comes back exactly as it was (same id,
+   * title, flags, `createdAt`, `updatedAt`). `null` when there is no such deleted task, or it is too late.
+   */
+  restore(userId: string, id: string, origin?: string | null): Promise<TodoRecord | null>;
+  /**
+   * Marks every task of the user complete (`true`) or active, in one transaction; resolves the tasks it
+   * changed (their `updatedAt` moved), in list order. Tasks already in that state are left untouched.
+   */
+  setAllCompleted(userId: string, completed: boolean, origin?: string | null): Promise<TodoRecord[]>;
+  /** Deletes (softly) every completed task of the user in one transaction; resolves the tasks it deleted. */
+  clearCompleted(userId: string, origin?: string | null): Promise<TodoRecord[]>;
+  /**
+   * Removes every task of the user for good, deleted or not, and the user's change events (account
+   * deletion); resolves how many (undeleted) tasks there were.
+   */
   deleteAllForUser(userId: string): Promise<number>;
+  /** The user's change events with an id above `afterId`, in id order, at most `limit`. */
+  eventsAfter(userId: string, afterId: string, limit: number): Promise<TodoChangeEvent[]>;
+  feedPosition(): Promise<FeedPosition>;
+  /** Removes deleted tasks past the restore window and trims events past the retention. */
+  sweep(): Promise<SweepResult>;
+  /** Calls `listener` after each committed write that appended an event; returns the unsubscribe. */
+  onCommit(listener: CommitListener): () => void;
   /** Resolves true when the store answers; readiness (`/readyz`) calls it. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** The listeners of one store: each is called after a commit; one failing never affects the write or the others. */
+export class CommitListeners {
+  private readonly listeners = new Set<CommitListener>();
+
+  add(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  notify(notice: ChangeNotice | null): void {
+    if (!notice) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(notice);
+      } catch {
+        // A listener's failure (a bus that is down) must not fail a write that already committed.
+      }
+    }
+  }
+}
+
+/** Compares decimal event ids of any length without losing precision. */
+export function compareEventIds(a: string, b: string): number {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The list's order: pinned first, then newest first, then the higher id (ISO timestamps compare as text). */
+export function byListOrder(a: TodoRecord, b: TodoRecord): number {
+  if (a.isPinned !== b.isPinned) return a.isPinned ? -1 : 1;
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a._id === b._id ? 0 : a._id < b._id ? 1 : -1;
 }

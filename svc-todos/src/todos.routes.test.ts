@@ -7,6 +7,7 @@ import {
   ErrorCode,
   LIMITS,
   PurgeTodosResponse,
+  TODO_TITLE_EDIT_EMPTY_MESSAGE,
   TODO_TITLE_EMPTY_MESSAGE,
   TODO_TITLE_TOO_LONG_MESSAGE,
   TodoResponse,
@@ -44,6 +45,8 @@ afterEach(async () => {
 });
 
 const call = (request: SignedCall) => signedCall(server.url, request);
+/** What the store holds for a user (read directly, not through the routes under test). */
+const stored = async (userId = ALICE) => (await store.list(userId)).todos;
 const asAlice = (request: SignedCall) => call({ userId: ALICE, ...request });
 const updatePath = (id: string) => `/todo/update-todo/${id}`;
 const deletePath = (id: string) => `/todo/delete-todo/${id}`;
@@ -98,8 +101,9 @@ describe('the task flow', () => {
     expectError(await asAlice({ method: 'DELETE', path: deletePath(todo._id) }), 404, ErrorCode.todoNotFound, 'no issues');
   });
 
-  test('an empty list is an empty array', async () => {
-    expect(await asAlice({ path: '/todo/fetch-todo' })).toMatchObject({ status: 200, body: { todos: [] } });
+  test('an empty list is an empty array, at feed position "0"', async () => {
+    expect(await asAlice({ path: '/todo/fetch-todo' })).toMatchObject({ status: 200, body: { todos: [], cursor: '0' } });
+    expect(TodosResponse.strict().parse((await asAlice({ path: '/todo/fetch-todo' })).body)).toEqual({ todos: [], cursor: '0' });
   });
 
   test('update-todo renames a task: trimmed, with the usual message, flags kept', async () => {
@@ -112,7 +116,7 @@ describe('the task flow', () => {
     });
     const blank = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { title: '   ' } } });
     expectError(blank, 400, ErrorCode.validation, 'with issues');
-    expect((blank.body as { message: string }).message).toBe('Enter a task before adding it.');
+    expect((blank.body as { message: string }).message).toBe(TODO_TITLE_EDIT_EMPTY_MESSAGE);
     expect((await fetchTodos()).find((item) => item._id === todo._id)?.title).toBe('Buy oat milk');
   });
 
@@ -186,7 +190,7 @@ describe('DELETE /internal/todos (account deletion)', () => {
     const wrongMethod = await asAlice({ method: 'POST', path: purge.path });
     expectError(wrongMethod, 405, ErrorCode.methodNotAllowed, 'no issues');
     expect(wrongMethod.headers.get('allow')).toContain('DELETE');
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 });
 
@@ -208,7 +212,7 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
     ['a text/plain body', textPlain, 415, ErrorCode.unsupportedMediaType, 'no issues'],
   ])('add-todo: %s', async (_name, request, status, code, issues) => {
     expectError(await asAlice({ method: 'POST', path: '/todo/add-todo', ...request }), status, code, issues);
-    expect(await store.list(ALICE)).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   test('add-todo: a blank title is refused in plain words; the issues name the field', async () => {
@@ -280,7 +284,7 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
   ])('update-todo: %s', async (_name, request, status, code, issues) => {
     const todo = await addTodo('unchanged');
     expectError(await asAlice({ method: 'PUT', path: updatePath(todo._id), ...request }), status, code, issues);
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 
   const badIds = [
@@ -297,20 +301,20 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
       400, ErrorCode.validation, 'with issues',
     );
     expect(body.issues?.[0]?.path).toEqual(['todoId']);
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 
   test.each(badIds)('delete-todo: a %s id', async (_name, id) => {
     const todo = await addTodo('kept');
     const body = expectError(await asAlice({ method: 'DELETE', path: deletePath(id) }), 400, ErrorCode.validation, 'with issues');
     expect(body.issues?.[0]?.path).toEqual(['todoId']);
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 
   test('delete-todo: a text/plain body is refused before anything is deleted', async () => {
     const todo = await addTodo('kept');
     expectError(await asAlice({ method: 'DELETE', path: deletePath(todo._id), ...textPlain }), 415, ErrorCode.unsupportedMediaType, 'no issues');
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 });
 
@@ -320,6 +324,10 @@ describe('only requests the gateway signed for a user are served', () => {
     ['add-todo', () => ({ method: 'POST', path: '/todo/add-todo', body: { title: 'sneaky' } })],
     ['update-todo', (id) => ({ method: 'PUT', path: updatePath(id), body: { updateData: { completed: true } } })],
     ['delete-todo', (id) => ({ method: 'DELETE', path: deletePath(id) })],
+    ['restore-todo', (id) => ({ method: 'POST', path: `/todo/restore-todo/${id}` })],
+    ['complete-all', () => ({ method: 'PUT', path: '/todo/complete-all', body: { completed: true } })],
+    ['clear-completed', () => ({ method: 'DELETE', path: '/todo/clear-completed' })],
+    ['events', () => ({ path: '/todo/events' })],
     ['purge (internal)', () => purge],
   ];
 
@@ -333,20 +341,20 @@ describe('only requests the gateway signed for a user are served', () => {
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ message: 'Request was not signed by the gateway', code: ErrorCode.badSignature });
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 
   test.each(routes)('%s: signed with the wrong secret → 401', async (_name, request) => {
     const todo = await addTodo('untouched');
     const response = await asAlice({ ...request(todo._id), secret: `${TEST_SECRET}-but-wrong` });
     expectError(response, 401, ErrorCode.badSignature, 'no issues');
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 
   test.each(routes)('%s: signed without a user → 401 not signed in', async (_name, request) => {
     const todo = await addTodo('untouched');
     expectError(await call(request(todo._id)), 401, ErrorCode.unauthenticated, 'no issues');
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 
   test('a stale signature → 401', async () => {
@@ -369,7 +377,7 @@ describe('only requests the gateway signed for a user are served', () => {
     expectError(response, 401, ErrorCode.badSignature, 'no issues');
     const swapped = await call({ method: 'DELETE', path: deletePath(todo._id), userId: BOB, headers: { [IDENTITY_HEADERS.userId]: ALICE } });
     expectError(swapped, 401, ErrorCode.badSignature, 'no issues');
-    expect(await store.list(ALICE)).toEqual([todo]);
+    expect(await stored()).toEqual([todo]);
   });
 });
 

@@ -1,8 +1,14 @@
 import type Router from '@koa/router';
 import {
   AddTodoRequest,
+  CLIENT_ID_HEADER,
+  CLIENT_ID_PATTERN,
+  CompleteAllRequest,
+  EVENTS_AFTER_PARAM,
+  EventCursor,
   TodoIdParams,
   UpdateTodoRequest,
+  type BulkTodosResponse,
   type DeleteTodoResponse,
   type PurgeTodosResponse,
   type TodoResponse,
@@ -10,13 +16,24 @@ import {
 } from '@tm/contracts';
 import { apiRouter, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
 import type { Context } from 'koa';
+import { z } from 'zod';
+import type { TodoEventStreams } from './todo-events.stream.js';
 import type { TodosService } from './todos.service.js';
+
+const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 export const TODO_MESSAGES = {
   added: 'Task added successfully',
   updated: 'Task updated successfully',
   deleted: 'Task deleted successfully',
+  restored: 'Task restored',
   purged: 'All tasks deleted',
+  markedComplete: (n: number) => `${count(n, 'task', 'tasks')} marked complete`,
+  markedActive: (n: number) => `${count(n, 'task', 'tasks')} marked active`,
+  allAlreadyComplete: 'All tasks are already complete',
+  allAlreadyActive: 'All tasks are already active',
+  cleared: (n: number) => `${count(n, 'completed task', 'completed tasks')} cleared`,
+  nothingToClear: 'No completed tasks to clear',
 } as const;
 
 /** `requireUser()` has already answered 401 when there is none; this narrows the type for the handlers. */
@@ -27,21 +44,40 @@ function userIdOf(ctx: Context): string {
 }
 
 /**
+ * The writing page's id (`X-Client-Id`), carried back as the change event's `origin` so that page can skip
+ * its own echo. Anything not matching the pattern (absent, too long, odd characters) counts as no origin.
+ */
+function originOf(ctx: Context): string | null {
+  const value = ctx.get(CLIENT_ID_HEADER);
+  return CLIENT_ID_PATTERN.test(value) ? value : null;
+}
+
+const LastEventIdHeader = z.object({ 'Last-Event-ID': EventCursor });
+const EventsQuery = z.object({ [EVENTS_AFTER_PARAM]: EventCursor.optional() });
+
+/** Where a stream resumes: `Last-Event-ID` (a reconnect) wins over `?after=` (the first connect); else now. */
+function resumePointOf(ctx: Context): string | null {
+  const lastEventId = ctx.get('Last-Event-ID');
+  if (lastEventId !== '') return parseOr400(LastEventIdHeader, { 'Last-Event-ID': lastEventId })['Last-Event-ID'];
+  return parseOr400(EventsQuery, ctx.query)[EVENTS_AFTER_PARAM] ?? null;
+}
+
+/**
  * The task routes as the gateway forwards them (its `/api` prefix stripped). Every input is parsed with
  * the contracts before the service is called, so a rejected request never writes anything.
  */
-export function todosRoutes(service: TodosService): Router {
+export function todosRoutes(service: TodosService, streams: TodoEventStreams): Router {
   const router = apiRouter('/todo');
   router.use(requireUser());
 
   router.get('/fetch-todo', async (ctx) => {
-    const body: TodosResponse = { todos: await service.list(userIdOf(ctx)) };
+    const body: TodosResponse = await service.list(userIdOf(ctx));
     ctx.body = body;
   });
 
   router.post('/add-todo', async (ctx) => {
     const { title } = parseOr400(AddTodoRequest, ctx.request.body);
-    const body: TodoResponse = { message: TODO_MESSAGES.added, todo: await service.add(userIdOf(ctx), title) };
+    const body: TodoResponse = { message: TODO_MESSAGES.added, todo: await service.add(userIdOf(ctx), title, originOf(ctx)) };
     ctx.status = 201;
     ctx.body = body;
   });
@@ -49,16 +85,47 @@ export function todosRoutes(service: TodosService): Router {
   router.put('/update-todo/:todoId', async (ctx) => {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
     const { updateData } = parseOr400(UpdateTodoRequest, ctx.request.body);
-    const todo = await service.update(userIdOf(ctx), todoId, updateData);
+    const todo = await service.update(userIdOf(ctx), todoId, updateData, originOf(ctx));
     const body: TodoResponse = { message: TODO_MESSAGES.updated, todo };
     ctx.body = body;
   });
 
   router.delete('/delete-todo/:todoId', async (ctx) => {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
-    await service.remove(userIdOf(ctx), todoId);
+    await service.remove(userIdOf(ctx), todoId, originOf(ctx));
     const body: DeleteTodoResponse = { message: TODO_MESSAGES.deleted };
     ctx.body = body;
+  });
+
+  router.post('/restore-todo/:todoId', async (ctx) => {
+    const { todoId } = parseOr400(TodoIdParams, ctx.params);
+    const body: TodoResponse = { message: TODO_MESSAGES.restored, todo: await service.restore(userIdOf(ctx), todoId, originOf(ctx)) };
+    ctx.body = body;
+  });
+
+  router.put('/complete-all', async (ctx) => {
+    const { completed } = parseOr400(CompleteAllRequest, ctx.request.body);
+    const changed = (await service.completeAll(userIdOf(ctx), completed, originOf(ctx))).length;
+    const message = completed
+      ? changed === 0 ? TODO_MESSAGES.allAlreadyComplete : TODO_MESSAGES.markedComplete(changed)
+      : changed === 0 ? TODO_MESSAGES.allAlreadyActive : TODO_MESSAGES.markedActive(changed);
+    const body: BulkTodosResponse = { message, count: changed };
+    ctx.body = body;
+  });
+
+  router.delete('/clear-completed', async (ctx) => {
+    const cleared = (await service.clearCompleted(userIdOf(ctx), originOf(ctx))).length;
+    const body: BulkTodosResponse = {
+      message: cleared === 0 ? TODO_MESSAGES.nothingToClear : TODO_MESSAGES.cleared(cleared),
+      count: cleared,
+    };
+    ctx.body = body;
+  });
+
+  // Server-Sent Events: see TodoEventStreams for the wire format (docs/PRODUCT.md §10.11.5).
+  router.get('/events', async (ctx) => {
+    const userId = userIdOf(ctx);
+    await streams.serve(ctx, userId, resumePointOf(ctx));
   });
 
   return router;

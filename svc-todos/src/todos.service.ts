@@ -1,41 +1,72 @@
-import { ErrorCode, type TodoPatch } from '@tm/contracts';
+import { ErrorCode, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { NotFoundError } from '@tm/service-kit/errors';
-import type { TodoRecord, TodosRepository } from './todos.repository.js';
+import type { FeedPosition, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
 /** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */
 export const TODO_NOT_FOUND_MESSAGE = 'Task not found';
+/** Undo too late, or of a task that was never deleted (or is someone else's): PRODUCT §10.11.4. */
+export const TODO_NOT_RESTORABLE_MESSAGE = 'This task can no longer be restored.';
 
 function notFound(): NotFoundError {
   return new NotFoundError(TODO_NOT_FOUND_MESSAGE, ErrorCode.todoNotFound);
 }
 
-/** The task use cases of one signed-in user. Inputs arrive validated (contracts); no Koa, no driver here. */
+/**
+ * The task use cases of one signed-in user. Inputs arrive validated (contracts); no Koa, no driver here.
+ * `origin` is the writing page's client id (or null), carried back in the change event it causes.
+ */
 export class TodosService {
   constructor(private readonly repository: TodosRepository) {}
 
-  /** Pinned first, then newest first. */
-  list(userId: string): Promise<TodoRecord[]> {
+  /** Pinned first, then newest first, with the change feed's position read in the same snapshot. */
+  list(userId: string): Promise<TodoList> {
     return this.repository.list(userId);
   }
 
-  add(userId: string, title: string): Promise<TodoRecord> {
-    return this.repository.create(userId, title);
+  add(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
+    return this.repository.create(userId, title, origin);
   }
 
-  /** Sets the given flags; throws {@link NotFoundError} when the user has no such task. */
-  async update(userId: string, todoId: string, patch: TodoPatch): Promise<TodoRecord> {
-    const todo = await this.repository.update(userId, todoId, patch);
+  /** Sets the given title and flags; throws {@link NotFoundError} when the user has no such task. */
+  async update(userId: string, todoId: string, patch: TodoPatch, origin: string | null = null): Promise<TodoRecord> {
+    const todo = await this.repository.update(userId, todoId, patch, origin);
     if (!todo) throw notFound();
     return todo;
   }
 
-  /** Throws {@link NotFoundError} when the user has no such task. */
-  async remove(userId: string, todoId: string): Promise<void> {
-    if (!(await this.repository.remove(userId, todoId))) throw notFound();
+  /** Deletes softly (restorable for a while); throws {@link NotFoundError} when the user has no such task. */
+  async remove(userId: string, todoId: string, origin: string | null = null): Promise<void> {
+    if (!(await this.repository.remove(userId, todoId, origin))) throw notFound();
+  }
+
+  /** Undoes a recent delete; throws a 404 `TODO.NOT_RESTORABLE` when there is nothing (left) to restore. */
+  async restore(userId: string, todoId: string, origin: string | null = null): Promise<TodoRecord> {
+    const todo = await this.repository.restore(userId, todoId, origin);
+    if (!todo) throw new NotFoundError(TODO_NOT_RESTORABLE_MESSAGE, ErrorCode.todoNotRestorable);
+    return todo;
+  }
+
+  /** Marks every task complete or active, all or nothing; resolves the tasks that changed. */
+  completeAll(userId: string, completed: boolean, origin: string | null = null): Promise<TodoRecord[]> {
+    return this.repository.setAllCompleted(userId, completed, origin);
+  }
+
+  /** Deletes every completed task, all or nothing; resolves the tasks deleted. */
+  clearCompleted(userId: string, origin: string | null = null): Promise<TodoRecord[]> {
+    return this.repository.clearCompleted(userId, origin);
   }
 
   /** Deletes every task of the user (their account is being deleted); resolves how many there were. */
   purge(userId: string): Promise<number> {
     return this.repository.deleteAllForUser(userId);
+  }
+
+  /** The user's changes after `afterId`, oldest first, at most `limit`. */
+  changesAfter(userId: string, afterId: string, limit: number): Promise<TodoChangeEvent[]> {
+    return this.repository.eventsAfter(userId, afterId, limit);
+  }
+
+  feedPosition(): Promise<FeedPosition> {
+    return this.repository.feedPosition();
   }
 }

@@ -1,10 +1,10 @@
-import { addTodo, fetchTodos, login, logout } from '@tm/api-client';
+import { addTodo, fetchTodos, login, logout, updateTodo } from '@tm/api-client';
 import { renderPage, signUpNewUser } from '@tm/web-test-support';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { goOffline, playedSources, stubAudioPlay } from '../test/browser-stubs';
+import { goOffline, playedSources, stubAudioPlay, stubDialog } from '../test/browser-stubs';
 import TaskListPage from './task-list-page';
 
 const input = () => screen.getByRole('textbox', { name: 'New task' });
@@ -176,6 +176,39 @@ describe('the task list page', () => {
     for (const control of [...container.querySelectorAll('button, input')]) {
       expect(control).not.toHaveAttribute('tabindex', '-1');
       expect(control).toHaveAccessibleName();
+    }
+  });
+
+  it('stays free of serious or critical violations with filters, bulk actions, an open editor and the shortcuts dialog', async () => {
+    const user = userEvent.setup();
+    const restoreDialog = stubDialog();
+    try {
+      const { todo } = await addTodo('Finished');
+      await updateTodo(todo._id, { completed: true });
+      await addTodo('Still open');
+      const { container } = renderPage(<TaskListPage />);
+      await screen.findByText('Still open');
+      await waitFor(() => screen.getAllByRole('listitem').forEach((row) => expect(row).not.toHaveAttribute('inert')), { timeout: 3000 });
+      expect(screen.getByRole('navigation', { name: 'Filter tasks' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Clear completed' })).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Edit “Still open”' }));
+      await user.clear(screen.getByRole('textbox', { name: 'Edit “Still open”' }));
+      await user.keyboard('{Enter}'); // the refusal shows next to the field
+      expect(screen.getByRole('alert')).toBeInTheDocument();
+      const severe = async () =>
+        (await axe.run(container)).violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => `${violation.id}: ${violation.help}`);
+      expect(await severe()).toEqual([]);
+      await user.keyboard('{Escape}');
+
+      await user.keyboard('?');
+      expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
+      expect(await severe()).toEqual([]);
+      for (const control of [...container.querySelectorAll('button, input, a')]) expect(control).toHaveAccessibleName();
+    } finally {
+      restoreDialog();
     }
   });
 });

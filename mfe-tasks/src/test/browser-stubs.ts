@@ -59,3 +59,26 @@ export function goOffline(): () => void {
     window.dispatchEvent(new Event('online'));
   };
 }
+
+/**
+ * HTMLDialogElement.showModal and close, which jsdom lacks: the `open` attribute as a browser sets it, and
+ * the `close` event close() fires. (The browser's focus trap and inert page behind are not simulated.)
+ */
+export function stubDialog(): () => void {
+  const proto = HTMLDialogElement.prototype as Partial<HTMLDialogElement>;
+  const saved = { showModal: proto.showModal, close: proto.close };
+  proto.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+    const first = this.querySelector<HTMLElement>('button, [href], input, [tabindex]:not([tabindex="-1"])');
+    first?.focus();
+  };
+  proto.close = function close(this: HTMLDialogElement) {
+    if (!this.hasAttribute('open')) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+  return () => {
+    proto.showModal = saved.showModal;
+    proto.close = saved.close;
+  };
+}

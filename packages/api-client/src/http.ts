@@ -1,8 +1,30 @@
-import { API_BASE, CLIENT_TIMEOUT_MS, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
+import { API_BASE, CLIENT_ID_HEADER, CLIENT_TIMEOUT_MS, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
 import axios, { type AxiosInstance } from 'axios';
 import { browserIsOffline, offlineError } from './errors.js';
 
 const IOS = /iPad|iPhone|iPod/;
+
+// One id per page, shared by every bundle of it (the shell and each remote carry their own copy of this
+// package): a global registered under a well-known symbol. Never stored: a duplicated tab gets its own.
+const CLIENT_ID = Symbol.for('@tm/api-client/client-id');
+
+function randomClientId(): string {
+  const bytes = new Uint8Array(16);
+  if (typeof crypto !== 'undefined' && typeof crypto.getRandomValues === 'function') crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i += 1) bytes[i] = Math.floor(Math.random() * 256);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * This page's random id (32 hex characters, within CLIENT_ID_PATTERN), sent as `X-Client-Id` with every
+ * call. The live stream's change events carry it back as `origin`, so the page skips the echo of its own
+ * writes (docs/PRODUCT.md §10.11.5). It lives as long as the page: a reload or another tab is another client.
+ */
+export function clientId(): string {
+  const holder = globalThis as typeof globalThis & { [CLIENT_ID]?: string };
+  holder[CLIENT_ID] ??= randomClientId();
+  return holder[CLIENT_ID];
+}
 
 /**
  * The one HTTP client of the frontends (PRODUCT §7): base `/api` on the app's origin, cookies sent, 10 s
@@ -21,6 +43,7 @@ export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
   // replay later (the data library's online-only mode is off too, see @tm/web-platform's QueryClient).
   client.interceptors.request.use((config) => {
     if (browserIsOffline()) throw offlineError(config);
+    config.headers.set(CLIENT_ID_HEADER, clientId());
     return config;
   });
   client.interceptors.response.use((response) => {

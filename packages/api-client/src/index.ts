@@ -16,7 +16,18 @@ export {
   validationIssues,
 } from './errors.js';
 export { changePassword, deleteAccount, logoutAll } from './account.api.js';
-export { createHttpClient, http } from './http.js';
-export { addTodo, deleteTodo, fetchTodos, todosQuery, updateTodo } from './todos.api.js';
+export { clientId, createHttpClient, http } from './http.js';
+export { openTodoStream, cursorAfter, type TodoStream, type TodoStreamHandlers, type TodoStreamOptions } from './todo-stream.js';
+export {
+  addTodo,
+  clearCompleted,
+  completeAll,
+  deleteTodo,
+  fetchTodoList,
+  fetchTodos,
+  restoreTodo,
+  todosQuery,
+  updateTodo,
+} from './todos.api.js';
 export { currentUserQuery, fetchCurrentUser, login, logout, signup } from './user.api.js';
-export type { PublicUser, Todo, TodoPatch } from '@tm/contracts';
+export type { BulkTodosResponse, PublicUser, StreamPosition, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';

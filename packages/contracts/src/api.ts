@@ -1,6 +1,15 @@
 import type { z } from 'zod';
 import { MessageResponse } from './common.js';
-import { AddTodoRequest, DeleteTodoResponse, TodoResponse, TodosResponse, UpdateTodoRequest } from './todos.js';
+import {
+  AddTodoRequest,
+  BulkTodosResponse,
+  CompleteAllRequest,
+  DeleteTodoResponse,
+  TodoChangeEvent,
+  TodoResponse,
+  TodosResponse,
+  UpdateTodoRequest,
+} from './todos.js';
 import {
   ChangePasswordRequest,
   DeleteAccountRequest,
@@ -22,6 +31,11 @@ interface Endpoint {
   response: z.ZodType;
   /** Status of a successful answer. */
   status: 200 | 201;
+  /**
+   * Set on the one streaming call: the answer is `text/event-stream` (Server-Sent Events) whose `change`
+   * events carry `response`, not one JSON body. The gateway relays it as a stream instead of reading it whole.
+   */
+  stream?: true;
 }
 
 /** The public API table (ARCHITECTURE.md), one entry per call the product makes (PRODUCT §7). */
@@ -49,6 +63,18 @@ export const API = {
     status: 200,
   },
   deleteTodo: { method: 'DELETE', path: '/todo/delete-todo/:todoId', response: DeleteTodoResponse, status: 200 },
+  /** Undo of a delete (PRODUCT §10.11.4): the task comes back exactly as it was, same id, flags and timestamps. */
+  restoreTodo: { method: 'POST', path: '/todo/restore-todo/:todoId', response: TodoResponse, status: 200 },
+  completeAll: {
+    method: 'PUT',
+    path: '/todo/complete-all',
+    request: CompleteAllRequest,
+    response: BulkTodosResponse,
+    status: 200,
+  },
+  clearCompleted: { method: 'DELETE', path: '/todo/clear-completed', response: BulkTodosResponse, status: 200 },
+  /** Live changes of the session's user (PRODUCT §10.11.5): Server-Sent Events, resumable with `Last-Event-ID`. */
+  todoEvents: { method: 'GET', path: '/todo/events', response: TodoChangeEvent, status: 200, stream: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type ApiName = keyof typeof API;

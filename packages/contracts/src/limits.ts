@@ -20,3 +20,16 @@ export const XSRF_HEADER = 'X-XSRF-TOKEN';
 
 /** Base path of every call, on the gateway's origin (PRODUCT §7). */
 export const API_BASE = '/api';
+
+/**
+ * Header a page sends with its writes: a random id per page (1–64 of A–Z a–z 0–9 _ -). The change events
+ * carry it back as `origin`, so the page that made a change does not apply it twice (PRODUCT §10.11.5).
+ */
+export const CLIENT_ID_HEADER = 'X-Client-Id';
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Query parameter of GET /todo/events giving the cursor to start after (first connect; `Last-Event-ID` wins). */
+export const EVENTS_AFTER_PARAM = 'after';
+
+/** How long the toast offers Undo after a delete (PRODUCT §10.11.4); the server keeps the task restorable longer. */
+export const UNDO_WINDOW_MS = 5_000;

@@ -8,6 +8,9 @@ import { LIMITS } from './limits.js';
 /** Shown when the title is empty, white space only, or made only of characters nobody can see. */
 export const TODO_TITLE_EMPTY_MESSAGE = 'Enter a task before adding it.';
 
+/** Shown when an edit would leave a task without a title (docs/PRODUCT.md §10.11.1): editing never deletes. */
+export const TODO_TITLE_EDIT_EMPTY_MESSAGE = 'A task needs a title. Press Escape to keep the old one.';
+
 /** Shown when the trimmed title is longer than {@link LIMITS}.todoTitle.max. */
 export const TODO_TITLE_TOO_LONG_MESSAGE = `A task can be at most ${LIMITS.todoTitle.max} characters long.`;
 
@@ -30,11 +33,12 @@ export function todoTitleValue(raw: string): string {
 /**
  * What is wrong with `raw` as a task title, in words for the person who typed it, or `null` when it is
  * fine. After trimming, a title must have 1 to 500 characters (JS string length, as zod's `.max` counts)
- * and at least one visible character; visible text with zero-width characters inside is accepted.
+ * and at least one visible character; visible text with zero-width characters inside is accepted. An edit
+ * passes {@link TODO_TITLE_EDIT_EMPTY_MESSAGE} as `emptyMessage`: the rules are the same, the words differ.
  */
-export function todoTitleProblem(raw: string): string | null {
+export function todoTitleProblem(raw: string, emptyMessage: string = TODO_TITLE_EMPTY_MESSAGE): string | null {
   const title = todoTitleValue(raw);
-  if (title.length < LIMITS.todoTitle.min || !VISIBLE.test(title)) return TODO_TITLE_EMPTY_MESSAGE;
+  if (title.length < LIMITS.todoTitle.min || !VISIBLE.test(title)) return emptyMessage;
   if (title.length > LIMITS.todoTitle.max) return TODO_TITLE_TOO_LONG_MESSAGE;
   return null;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
-import { todoTitleProblem } from './todo-title.js';
+import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem } from './todo-title.js';
 
 export const Todo = z.object({
   _id: ObjectIdString,
@@ -24,12 +24,31 @@ export const TodoTitle = z
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-/** Path parameter of update-todo and delete-todo. */
+/** The same rules for an edited title (PUT update-todo), with the edit's own words for an empty one. */
+export const EditedTodoTitle = z
+  .string()
+  .trim()
+  .superRefine((title, ctx) => {
+    const problem = todoTitleProblem(title, TODO_TITLE_EDIT_EMPTY_MESSAGE);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * Position in a user's change feed (docs/PRODUCT.md §10.11.5): the id of the last change event seen, as a
+ * decimal string ("0" before any change). Sent back to resume the live stream without a gap.
+ */
+export const EventCursor = z.string().regex(/^\d{1,16}$/, 'The cursor must be a whole number');
+export type EventCursor = z.infer<typeof EventCursor>;
+
+/** Path parameter of update-todo, delete-todo and restore-todo. */
 export const TodoIdParams = z.object({ todoId: ObjectIdString });
 export type TodoIdParams = z.infer<typeof TodoIdParams>;
 
-/** GET /todo/fetch-todo: pinned first, then newest first. */
-export const TodosResponse = z.object({ todos: z.array(Todo) });
+/**
+ * GET /todo/fetch-todo: pinned first, then newest first. `cursor` (ours, beyond the spec's `{ todos }`) is the
+ * change feed's position read together with the list, so the live stream can start exactly after it.
+ */
+export const TodosResponse = z.object({ todos: z.array(Todo), cursor: EventCursor });
 export type TodosResponse = z.infer<typeof TodosResponse>;
 
 /** POST /todo/add-todo */
@@ -42,7 +61,7 @@ export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
  * (trimmed, 1–500 characters, not invisible only).
  */
 export const TodoPatch = z
-  .strictObject({ title: TodoTitle.optional(), completed: z.boolean().optional(), isPinned: z.boolean().optional() })
+  .strictObject({ title: EditedTodoTitle.optional(), completed: z.boolean().optional(), isPinned: z.boolean().optional() })
   .refine((patch) => patch.title !== undefined || patch.completed !== undefined || patch.isPinned !== undefined, {
     message: 'updateData must set title, completed and/or isPinned',
   });
@@ -61,3 +80,32 @@ export type DeleteTodoResponse = z.infer<typeof DeleteTodoResponse>;
 /** DELETE /internal/todos (gateway → svc-todos, when an account is deleted): every task of the user is gone. */
 export const PurgeTodosResponse = MessageResponse.extend({ deletedCount: z.number().int().nonnegative() });
 export type PurgeTodosResponse = z.infer<typeof PurgeTodosResponse>;
+
+/** PUT /todo/complete-all: marks every task of the user complete (`true`) or active again (`false`). */
+export const CompleteAllRequest = z.strictObject({ completed: z.boolean() });
+export type CompleteAllRequest = z.infer<typeof CompleteAllRequest>;
+
+/**
+ * Answer of the bulk calls (PUT /todo/complete-all, DELETE /todo/clear-completed): each is one atomic change
+ * for the user, all or nothing; `count` says how many tasks it changed (0 when there was nothing to do).
+ */
+export const BulkTodosResponse = MessageResponse.extend({ count: z.number().int().nonnegative() });
+export type BulkTodosResponse = z.infer<typeof BulkTodosResponse>;
+
+/**
+ * One committed change to a user's tasks, as the live stream sends it (`event: change`, `id:` = `id`):
+ * the tasks as they now are (`saved`: added, edited, ticked, pinned, restored) and the ids that are gone
+ * (`removed`). One event per write, so a bulk action arrives as one event. `origin` is the `X-Client-Id` of
+ * the page that made the change, so that page can skip its own echo.
+ */
+export const TodoChangeEvent = z.object({
+  id: EventCursor,
+  origin: z.string().nullable(),
+  saved: z.array(Todo),
+  removed: z.array(ObjectIdString),
+});
+export type TodoChangeEvent = z.infer<typeof TodoChangeEvent>;
+
+/** Data of the stream's `ready` and `reset` events: where the stream now stands. */
+export const StreamPosition = z.object({ cursor: EventCursor });
+export type StreamPosition = z.infer<typeof StreamPosition>;

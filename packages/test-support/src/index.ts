@@ -88,3 +88,4 @@ export * from './processes.js';
 export * from './api-client.js';
 export * from './stack.js';
 export * from './tcp-relay.js';
+export * from './event-stream.js';

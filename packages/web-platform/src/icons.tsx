@@ -97,3 +97,12 @@ export function OfflineIcon() {
     </svg>
   );
 }
+
+export function EditIcon() {
+  return (
+    <svg {...base}>
+      <path d="M12 20h9" />
+      <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z" />
+    </svg>
+  );
+}

@@ -1,7 +1,8 @@
 export { AFTER_SIGN_IN_STATE, isAfterSignIn } from './after-sign-in.js';
 export { CONNECTION_PROBLEM_TITLE, ConnectionProblem } from './connection-problem.js';
-export { CheckIcon, LogoutIcon, MoonIcon, MoreIcon, OfflineIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
+export { CheckIcon, EditIcon, LogoutIcon, MoonIcon, MoreIcon, OfflineIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
 export { notifyError, notifySuccess } from './notify.js';
+export { LIVE_SYNC_KEY, isLiveSyncConnected, setLiveSyncConnected } from './live-sync.js';
 export { OFFLINE_BANNER_TEXT, OfflineBanner } from './offline-banner.js';
 export { PlatformProviders } from './platform-providers.js';
 export { createQueryClient } from './query-client.js';

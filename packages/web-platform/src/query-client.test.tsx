@@ -36,7 +36,7 @@ async function cacheOfAnEndedSession(queryClient: QueryClient) {
   const me = await fetchCurrentUser();
   expect(me).toMatchObject({ _id: user._id });
   queryClient.setQueryData(userKey, me);
-  queryClient.setQueryData(todosKey, [someTodo]);
+  queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
   await logout();
   return user;
 }
@@ -90,13 +90,13 @@ describe('createQueryClient', () => {
     await signUpNewUser();
     await logout();
     queryClient.setQueryData(userKey, null);
-    queryClient.setQueryData(todosKey, [someTodo]);
+    queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
 
     const failure: unknown = await queryClient.fetchQuery({ ...todosQuery(), staleTime: 0 }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ response: { status: 401 } });
 
     expect(queryClient.getQueryData(userKey)).toBeNull();
-    expect(queryClient.getQueryData(todosKey)).toEqual([someTodo]);
+    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [someTodo], cursor: '0' });
     expect(toastsNow()).toEqual([]);
   });
 
@@ -116,7 +116,7 @@ describe('createQueryClient', () => {
   it('a real 400 of a mutation while signed in does not end the session, and is not retried', async () => {
     const user = await signUpNewUser();
     queryClient.setQueryData(userKey, await fetchCurrentUser());
-    queryClient.setQueryData(todosKey, []);
+    queryClient.setQueryData(todosKey, { todos: [], cursor: '0' });
     let calls = 0;
     const { result } = renderHook(
       () =>
@@ -136,7 +136,7 @@ describe('createQueryClient', () => {
     expect(result.current.error).toMatchObject({ response: { status: 400 } });
     expect(calls).toBe(1);
     expect(queryClient.getQueryData(userKey)).toMatchObject({ _id: user._id });
-    expect(queryClient.getQueryData(todosKey)).toEqual([]);
+    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [], cursor: '0' });
     expect(toastsNow()).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
-import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodos, todosQuery, type PublicUser } from '@tm/api-client';
+import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodoList, todosQuery, type PublicUser } from '@tm/api-client';
 import { MutationObserver, QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { waitFor } from '@testing-library/react';
 import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
 import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads';
+import { setLiveSyncConnected } from './live-sync';
 import { createQueryClient } from './query-client';
 import { TAB_CHANNEL, TODOS_REFETCH_COALESCE_MS, connectTabs, type TabMessage } from './tab-sync';
 
@@ -90,7 +91,7 @@ describe('connectTabs between two tabs', () => {
     const me = await signedInUser();
     tab1.setQueryData(userKey, me);
     tab2.setQueryData(userKey, me);
-    tab2.setQueryData(todosKey, [someTodo]);
+    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
     connect(tab1, tab2);
 
     tab1.setQueryData(userKey, null);
@@ -104,7 +105,7 @@ describe('connectTabs between two tabs', () => {
   it('a sign-in in tab 1 makes tab 2 drop the old tasks and check the current user again; no echo', async () => {
     tab1.setQueryData(userKey, null);
     tab2.setQueryData(userKey, null);
-    tab2.setQueryData(todosKey, [someTodo]);
+    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
     connect(tab1, tab2);
     // Tab 2 shows the current user (e.g. its route guard), so an invalidation refetches it for real.
     const observer = new QueryObserver(tab2, currentUserQuery());
@@ -126,7 +127,7 @@ describe('connectTabs between two tabs', () => {
     const a = await signedInUser();
     tab1.setQueryData(userKey, a);
     tab2.setQueryData(userKey, a);
-    tab2.setQueryData(todosKey, [someTodo]);
+    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
     connect(tab1, tab2);
     const invalidate = jest.spyOn(tab2, 'invalidateQueries');
 
@@ -162,28 +163,52 @@ describe('connectTabs between two tabs', () => {
     expect(messages).toContainEqual({ type: 'signed-out' });
   });
 
-  it('a burst of 3 task changes in tab 1 refetches the list of tab 2 once, after the burst', async () => {
-    await signedInUser();
-    connect(tab1, tab2);
+  /** An observer of tab 2's list that counts its fetches, once the first one has landed. */
+  async function observeTodos(tab: QueryClient) {
     let fetches = 0;
-    const observer = new QueryObserver(tab2, {
+    const observer = new QueryObserver(tab, {
       ...todosQuery(),
       queryFn: (context) => {
         fetches += 1;
-        return fetchTodos(context);
+        return fetchTodoList(context);
       },
     });
     cleanups.push(observer.subscribe(() => undefined));
-    await waitFor(() => expect(observer.getCurrentResult().data).toEqual([]));
+    await waitFor(() => expect(observer.getCurrentResult().data?.todos).toEqual([]));
     expect(fetches).toBe(1);
+    return { observer, fetches: () => fetches };
+  }
 
-    const add = (title: string) => new MutationObserver(tab1, { mutationKey: ['todos', 'add'], mutationFn: addTodo }).mutate(title);
-    await Promise.all([add('one'), add('two'), add('three')]);
+  const add = (tab: QueryClient, title: string) => new MutationObserver(tab, { mutationKey: ['todos', 'add'], mutationFn: addTodo }).mutate(title);
 
-    await waitFor(() => expect(observer.getCurrentResult().data).toHaveLength(3));
+  it('a burst of 3 task changes in tab 1 refetches the list of tab 2 once, after the burst', async () => {
+    await signedInUser();
+    connect(tab1, tab2);
+    const { observer, fetches } = await observeTodos(tab2);
+
+    await Promise.all([add(tab1, 'one'), add(tab1, 'two'), add(tab1, 'three')]);
+
+    await waitFor(() => expect(observer.getCurrentResult().data?.todos).toHaveLength(3));
     await settle(TODOS_REFETCH_COALESCE_MS + 150);
-    expect(fetches).toBe(2);
+    expect(fetches()).toBe(2);
     expect(messages).toEqual([{ type: 'todos-changed' }, { type: 'todos-changed' }, { type: 'todos-changed' }]);
+  });
+
+  it('a tab whose live stream is connected does not refetch for another tab\'s change (the stream brings it)', async () => {
+    await signedInUser();
+    connect(tab1, tab2);
+    const { fetches } = await observeTodos(tab2);
+    setLiveSyncConnected(tab2, true);
+
+    await add(tab1, 'streamed');
+    await settle(TODOS_REFETCH_COALESCE_MS + 150);
+    expect(messages).toEqual([{ type: 'todos-changed' }]);
+    expect(fetches()).toBe(1);
+
+    // The stream dropped: the fallback of PRODUCT §10.8 is back.
+    setLiveSyncConnected(tab2, false);
+    await add(tab1, 'not streamed');
+    await waitFor(() => expect(fetches()).toBe(2));
   });
 
   it('a failed task change, or a change that is not about tasks, tells the other tabs nothing', async () => {
@@ -204,7 +229,7 @@ describe('connectTabs between two tabs', () => {
     const me = await signedInUser();
     tab1.setQueryData(userKey, me);
     tab2.setQueryData(userKey, me);
-    tab2.setQueryData(todosKey, [someTodo]);
+    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
     const [disconnect1, disconnect2] = connect(tab1, tab2);
     disconnect2!();
 
@@ -212,7 +237,7 @@ describe('connectTabs between two tabs', () => {
     await waitFor(() => expect(messages).toEqual([{ type: 'signed-out' }]));
     await settle(100);
     expect(tab2.getQueryData(userKey)).toEqual(me);
-    expect(tab2.getQueryData(todosKey)).toEqual([someTodo]);
+    expect(tab2.getQueryData(todosKey)).toEqual({ todos: [someTodo], cursor: '0' });
 
     disconnect1!();
     tab1.setQueryData(userKey, me);

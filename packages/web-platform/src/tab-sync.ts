@@ -1,5 +1,6 @@
 import { currentUserQuery, todosQuery, type PublicUser } from '@tm/api-client';
 import { hashKey, type QueryClient } from '@tanstack/react-query';
+import { isLiveSyncConnected } from './live-sync.js';
 import { endSession } from './session.js';
 
 /** The BroadcastChannel every tab of the app shares (same origin only, by the platform's rules). */
@@ -23,7 +24,8 @@ function transition(before: UserState, after: UserState): TabMessage | undefined
  * Keeps the tabs of one browser in step (docs/PRODUCT.md §10.3, §10.8):
  * - this tab's user going from signed in to signed out (logout, a 401) or the other way (login, signup) is
  *   told to the other tabs, which follow at once: to /login, or from /login to `/`;
- * - a task change that succeeded here makes the other tabs refetch their list, one refetch per burst.
+ * - a task change that succeeded here makes the other tabs refetch their list, one refetch per burst, unless
+ *   their live stream is connected: it brings them the change itself, with no refetch (PRODUCT §10.11.5).
  * Returns the disconnect function. Without BroadcastChannel (old browsers) tabs catch up on focus only.
  */
 export function connectTabs(queryClient: QueryClient): () => void {
@@ -53,8 +55,11 @@ export function connectTabs(queryClient: QueryClient): () => void {
         });
         break;
       case 'todos-changed':
+        if (isLiveSyncConnected(queryClient)) break;
         clearTimeout(refetchTimer);
-        refetchTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: todosQuery().queryKey }), TODOS_REFETCH_COALESCE_MS);
+        refetchTimer = setTimeout(() => {
+          if (!isLiveSyncConnected(queryClient)) void queryClient.invalidateQueries({ queryKey: todosQuery().queryKey });
+        }, TODOS_REFETCH_COALESCE_MS);
         break;
     }
   };

@@ -38,7 +38,7 @@ describe('useLogout', () => {
     const me = await fetchCurrentUser();
     expect(me).toMatchObject({ _id: user._id });
     queryClient.setQueryData(userKey, me);
-    queryClient.setQueryData(todosKey, [someTodo]);
+    queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
     return user;
   }
 
@@ -69,7 +69,7 @@ describe('useLogout', () => {
 
     expect(await screen.findByText("You're offline. Check your connection and try again.")).toBeInTheDocument();
     expect(queryClient.getQueryData(userKey)).toMatchObject({ _id: user._id });
-    expect(queryClient.getQueryData(todosKey)).toEqual([someTodo]);
+    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [someTodo], cursor: '0' });
 
     // Back online, nothing replays the logout: the session is still there.
     goOnline();

@@ -32,3 +32,9 @@ export const SUCCESS_CUE_MS = 1500;
 
 /** Below this width the row actions move into an overflow menu (PRODUCT §2, issue #3). */
 export const SMALL_SCREEN_QUERY = '(max-width: 640px)';
+
+/**
+ * A click on a task's title ticks it, a double click edits it (PRODUCT §10.11.1): a single click waits this
+ * long for a second one before it ticks.
+ */
+export const DOUBLE_CLICK_MS = 250;

@@ -1,7 +1,7 @@
-import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError, todosQuery } from '@tm/api-client';
+import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { refetchTodosAfterLastMutation, TODO_MUTATION_KEY } from './get-todos';
+import { refetchTodosAfterLastMutation, TODO_MUTATION_KEY, updateCachedTodos } from './get-todos';
 
 /** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
 export const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
@@ -24,7 +24,7 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
     mutationKey: [...TODO_MUTATION_KEY, 'add'],
     mutationFn: (title: string) => addTodo(title),
     onSuccess: ({ message, todo }, title) => {
-      queryClient.setQueryData(todosQuery().queryKey, (todos) => (todos && !todos.some((t) => t._id === todo._id) ? [todo, ...todos] : todos));
+      updateCachedTodos(queryClient, (todos) => (todos.some((t) => t._id === todo._id) ? todos : [todo, ...todos]));
       notifySuccess(message);
       onAdded?.(title);
     },

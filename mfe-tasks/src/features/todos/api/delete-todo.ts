@@ -1,36 +1,41 @@
-import { deleteTodo, describeError, isSessionEnded, todosQuery } from '@tm/api-client';
+import { deleteTodo, describeError, isSessionEnded, type Todo } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { refetchTodosAfterLastMutation, TODO_MUTATION_KEY } from './get-todos';
+import { cachedTodos, refetchTodosAfterLastMutation, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
 
 export const DELETE_FAILED_MESSAGE = 'Could not delete the task. Please try again.';
 
+interface DeleteTodoCallbacks {
+  /** The server took the delete: `message` is its answer ("Task deleted successfully"). */
+  onDeleted?: (todo: Todo, message: string) => void;
+}
+
 /**
- * Deletes a task optimistically, so its row starts its exit animation at once. The server's message is
- * shown; a failed delete brings the row back and says why (docs/PRODUCT.md §10.6), and the refetch confirms
- * what the server holds.
+ * Deletes a task optimistically, so its row starts its exit animation at once. Once the server took it, the
+ * page offers Undo (or shows the server's message when it has no task to offer back); a failed delete brings
+ * the row back and says why (docs/PRODUCT.md §10.6), and the refetch confirms what the server holds.
  */
-export function useDeleteTodo() {
+export function useDeleteTodo({ onDeleted }: DeleteTodoCallbacks = {}) {
   const queryClient = useQueryClient();
-  const { queryKey } = todosQuery();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'delete'],
     mutationFn: (todoId: string) => deleteTodo(todoId),
     onMutate: async (todoId) => {
-      await queryClient.cancelQueries({ queryKey });
-      const removed = queryClient.getQueryData(queryKey)?.find((todo) => todo._id === todoId);
-      queryClient.setQueryData(queryKey, (todos) => todos?.filter((todo) => todo._id !== todoId));
+      await queryClient.cancelQueries({ queryKey: todosKey });
+      const removed = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
+      updateCachedTodos(queryClient, (todos) => todos.filter((todo) => todo._id !== todoId));
       return { removed };
     },
-    onSuccess: ({ message }) => notifySuccess(message),
+    onSuccess: ({ message }, _todoId, context) => {
+      if (context?.removed && onDeleted) onDeleted(context.removed, message);
+      else notifySuccess(message);
+    },
     onError: (error, todoId, context) => {
       console.error('Deleting the task failed', error);
       if (isSessionEnded(error)) return;
       const removed = context?.removed;
       // The list is displayed sorted (orderTodos), so putting the task back at the end is enough.
-      if (removed) {
-        queryClient.setQueryData(queryKey, (todos = []) => (todos.some((todo) => todo._id === todoId) ? todos : [...todos, removed]));
-      }
+      if (removed) updateCachedTodos(queryClient, (todos) => (todos.some((todo) => todo._id === todoId) ? todos : [...todos, removed]));
       notifyError(describeError(error, DELETE_FAILED_MESSAGE));
     },
     onSettled: () => refetchTodosAfterLastMutation(queryClient),

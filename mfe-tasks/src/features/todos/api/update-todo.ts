@@ -1,17 +1,20 @@
-import { describeError, isSessionEnded, todosQuery, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
+import { describeError, isSessionEnded, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { hasTodo, patchCachedTodo, refetchTodosAfterLastMutation, TODO_MUTATION_KEY } from './get-todos';
+import { cachedTodos, hasTodo, patchCachedTodo, refetchTodosAfterLastMutation, TODO_MUTATION_KEY, todosKey } from './get-todos';
 
 export const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
 
 export interface UpdateTodoVariables {
   todoId: string;
-  /** `{completed}` or `{isPinned}` with the new value: the server sets it, so a repeat changes nothing. */
+  /**
+   * `{completed}`, `{isPinned}` or `{title}` (an edit, PRODUCT §10.11.1) with the new value: the server sets
+   * it, so a repeat changes nothing.
+   */
   patch: TodoPatch;
 }
 
-type Flags = Pick<Todo, 'completed' | 'isPinned'>;
+type Fields = Pick<Todo, 'completed' | 'isPinned' | 'title'>;
 
 const UPDATE_KEY = [...TODO_MUTATION_KEY, 'update'] as const;
 
@@ -29,24 +32,24 @@ interface UpdateTodoCallbacks {
 }
 
 /**
- * Ticks or pins a task optimistically (docs/PRODUCT.md §4: the box changes at once) with TanStack's protocol:
- * cancel → snapshot → set → roll back on error → refetch when settled. The rollback restores only the flags
- * this call changed, so a concurrent change to another task survives it. The celebration and the success
- * message wait for the server (PRODUCT §10.6). A delete wins: once the task is gone from the list, the
- * answer of a tick still in flight (a 404 included) changes and says nothing.
+ * Ticks, pins or renames a task optimistically (docs/PRODUCT.md §4: the box changes at once) with TanStack's
+ * protocol: cancel → snapshot → set → roll back on error → refetch when settled. The rollback restores only
+ * the fields this call changed, so a concurrent change to another task (or field) survives it. The
+ * celebration and the success message wait for the server (PRODUCT §10.6). A delete wins: once the task is
+ * gone from the list, the answer of a tick still in flight (a 404 included) changes and says nothing.
  */
 export function useUpdateTodo({ onCompleted }: UpdateTodoCallbacks = {}) {
   const queryClient = useQueryClient();
-  const { queryKey } = todosQuery();
   return useMutation({
     mutationKey: UPDATE_KEY,
     mutationFn: ({ todoId, patch }: UpdateTodoVariables) => updateTodo(todoId, patch),
     onMutate: async ({ todoId, patch }) => {
-      await queryClient.cancelQueries({ queryKey });
-      const before = queryClient.getQueryData(queryKey)?.find((todo) => todo._id === todoId);
-      const previous: Partial<Flags> = {};
+      await queryClient.cancelQueries({ queryKey: todosKey });
+      const before = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
+      const previous: Partial<Fields> = {};
       if (before && patch.completed !== undefined) previous.completed = before.completed;
       if (before && patch.isPinned !== undefined) previous.isPinned = before.isPinned;
+      if (before && patch.title !== undefined) previous.title = before.title;
       patchCachedTodo(queryClient, todoId, patch);
       return { previous };
     },

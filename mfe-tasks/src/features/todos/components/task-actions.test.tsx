@@ -18,7 +18,7 @@ describe('the row actions on a small screen', () => {
     restoreMatchMedia();
   });
 
-  it('puts pin and delete into an overflow menu, and marks a pinned row with one visually hidden "Pinned"', async () => {
+  it('puts edit, pin and delete into an overflow menu, and marks a pinned row with one visually hidden "Pinned"', async () => {
     const user = userEvent.setup();
     await addTodo('Pack the bags');
     renderPage(<TaskListPage />);
@@ -31,7 +31,7 @@ describe('the row actions on a small screen', () => {
     expect(trigger).toHaveAttribute('title', 'More actions for “Pack the bags”');
     await user.click(trigger);
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Pin', 'Delete']);
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Pin', 'Delete']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Pin' }));
 
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
@@ -44,7 +44,7 @@ describe('the row actions on a small screen', () => {
     expect(row).toHaveTextContent(/^Pack the bagsPinned$/);
     await waitFor(async () => expect((await fetchTodos())[0]?.isPinned).toBe(true));
     await user.click(within(row).getByRole('button', { name: 'More actions for “Pack the bags”' }));
-    expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Unpin', 'Delete']);
+    expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Unpin', 'Delete']);
   });
 
   it('works with the keyboard: open the menu, arrow to Delete, press Enter; the focus goes to the next row', async () => {
@@ -60,8 +60,8 @@ describe('the row actions on a small screen', () => {
     trigger.focus();
     await user.keyboard('{Enter}');
     const menu = await screen.findByRole('menu');
-    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Pin' })).toHaveFocus());
-    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Edit' })).toHaveFocus());
+    await user.keyboard('{ArrowDown}{ArrowDown}');
     expect(within(menu).getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
     await user.keyboard('{Enter}');
 

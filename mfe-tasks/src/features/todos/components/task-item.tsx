@@ -1,9 +1,10 @@
 import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { m, useIsPresent } from 'framer-motion';
-import { useEffect, useId, useState } from 'react';
-import { MOTION } from '../constants';
+import { useEffect, useId, useRef, useState } from 'react';
+import { DOUBLE_CLICK_MS, MOTION } from '../constants';
 import { TaskActions } from './task-actions';
+import { TaskTitleEditor } from './task-title-editor';
 
 export interface TaskItemProps {
   todo: Todo;
@@ -13,6 +14,8 @@ export interface TaskItemProps {
   /** Called with the value the user just gave the checkbox. */
   onToggleCompleted: (todo: Todo, completed: boolean) => void;
   onTogglePinned: (todo: Todo) => void;
+  /** Called with the new, trimmed title; never with an unchanged one. */
+  onRename: (todo: Todo, title: string) => void;
   onDelete: (todo: Todo) => void;
   onFocusLost: () => void;
 }
@@ -31,9 +34,14 @@ function useEntered(enterDelay: number): [boolean, () => void] {
   return [entered, () => setEntered(true)];
 }
 
-/** One task: checkbox, title (struck through in orange when done), pinned marker and actions. */
-export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onTogglePinned, onDelete, onFocusLost }: TaskItemProps) {
+/**
+ * One task: checkbox, title (struck through in orange when done), pinned marker and actions. The title turns
+ * into a text field on a double click or the Edit action (docs/PRODUCT.md §10.11.1).
+ */
+export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onTogglePinned, onRename, onDelete, onFocusLost }: TaskItemProps) {
   const checkboxId = useId();
+  const row = useRef<HTMLLIElement>(null);
+  const checkbox = useRef<HTMLInputElement>(null);
   // A row playing its exit animation is gone for keyboard and screen-reader users already.
   const isPresent = useIsPresent();
   const [entered, markEntered] = useEntered(enterDelay);
@@ -41,9 +49,31 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
   // (optimistic value, rollback or refetch) the checkbox shows the user's choice, so it never flickers back.
   const [clicked, setClicked] = useState<{ todo: Todo; completed: boolean } | null>(null);
   const completed = clicked?.todo === todo ? clicked.completed : todo.completed;
-  const classes = ['tasks-item', todo.isPinned && 'tasks-item--pinned', completed && 'tasks-item--completed'];
+
+  const [editing, setEditing] = useState(false);
+  // Where the focus goes once an edit ends with Enter or Escape: back to the control that started it (the
+  // Edit button, or the menu button on small screens), or to the checkbox after a double click.
+  const editStartedBy = useRef<'control' | 'title'>('control');
+  const refocus = useRef(false);
+  const pendingTick = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pendingTick.current), []);
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    const control = editStartedBy.current === 'control' ? row.current?.querySelector<HTMLElement>('[data-edit-return]') : null;
+    (control ?? checkbox.current)?.focus();
+  }, [editing]);
+
+  const startEditing = (by: 'control' | 'title') => {
+    clearTimeout(pendingTick.current);
+    editStartedBy.current = by;
+    setEditing(true);
+  };
+
+  const classes = ['tasks-item', todo.isPinned && 'tasks-item--pinned', completed && 'tasks-item--completed', editing && 'tasks-item--editing'];
   return (
     <m.li
+      ref={row}
       layout="position"
       data-todo-id={todo._id}
       className={classes.filter(Boolean).join(' ')}
@@ -54,6 +84,7 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
       onAnimationComplete={markEntered}
     >
       <input
+        ref={checkbox}
         id={checkboxId}
         type="checkbox"
         className="tasks-item__checkbox"
@@ -64,9 +95,35 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
           onToggleCompleted(todo, !completed);
         }}
       />
-      <label htmlFor={checkboxId} dir="auto" className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`}>
-        {todo.title}
-      </label>
+      {editing ? (
+        <TaskTitleEditor
+          title={todo.title}
+          onDone={(title, how) => {
+            refocus.current = how !== 'blur';
+            setEditing(false);
+            if (title !== undefined) onRename(todo, title);
+          }}
+        />
+      ) : (
+        // A click on the title ticks the box, as a label does; a double click edits the title instead. So a
+        // pointer click waits for the double-click interval before it ticks (keyboard and assistive
+        // technology clicks, detail 0, tick at once). Keyboard users have the checkbox and the Edit action.
+        // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- refines the label's own click (tick vs. edit); the checkbox keeps every key
+        <label
+          htmlFor={checkboxId}
+          dir="auto"
+          className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`}
+          onClick={(event) => {
+            if (event.detail === 0) return;
+            event.preventDefault();
+            clearTimeout(pendingTick.current);
+            if (event.detail === 1) pendingTick.current = setTimeout(() => checkbox.current?.click(), DOUBLE_CLICK_MS);
+          }}
+          onDoubleClick={() => startEditing('title')}
+        >
+          {todo.title}
+        </label>
+      )}
       {/* One pinned indicator per row: the pressed pin button on wide screens, this mark in the menu layout. */}
       {todo.isPinned && compact && (
         <span className="tasks-item__pinned">
@@ -78,6 +135,7 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
         title={todo.title}
         isPinned={todo.isPinned}
         compact={compact}
+        onEdit={() => startEditing('control')}
         onTogglePinned={() => onTogglePinned(todo)}
         onDelete={() => onDelete(todo)}
         onFocusLost={onFocusLost}

@@ -1,12 +1,20 @@
+import type { Todo } from '@tm/api-client';
 import { domAnimation, LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
-import { useRef } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
+import { useLiveTodos } from '../api/live-todos';
+import { useRestoreTodo } from '../api/restore-todo';
 import { CONFETTI, ILLUSTRATION_SRC, SUCCESS_CUE_MS } from '../constants';
 import { useCelebration } from '../hooks/use-celebration';
+import { useShortcuts } from '../hooks/use-shortcuts';
+import { nextFilter, useTaskFilter } from '../hooks/use-task-filter';
 import { AddTaskForm } from './add-task-form';
 import { Celebration } from './celebration';
+import { ShortcutsDialog } from './shortcuts-dialog';
 import { TaskList } from './task-list';
+import { countTodos } from './task-toolbar';
+import { offerUndo } from './undo-toast';
 import './task-list-page.css';
 
 export interface TaskListPageProps {
@@ -21,13 +29,46 @@ function encouragement(todos: { completed: boolean }[]): string {
   return `You have ${left} ${left === 1 ? 'task' : 'tasks'} left. Keep going!`;
 }
 
-/** The task list screen (docs/PRODUCT.md §2): greeting, encouragement, illustration, new-task form and the list. */
+/** Whether the focus went nowhere (or stays on a toast on its way out), so the page may place it. */
+function focusIsFree(): boolean {
+  const active = document.activeElement;
+  return !active || active === document.body || active.closest('[data-rht-toaster]') !== null;
+}
+
+/**
+ * The task list screen (docs/PRODUCT.md §2): greeting, encouragement, illustration, new-task form, filters,
+ * bulk actions and the list, kept live (§10.11.5), with Undo after a delete and keyboard shortcuts (§10.11).
+ */
 export function TaskListPage({ headingId }: TaskListPageProps) {
   const fullName = useFullName();
   const todos = useTodos();
+  const [filter, chooseFilter] = useTaskFilter();
+  const counts = useMemo(() => countTodos(todos.data ?? []), [todos.data]);
   const reducedMotion = useReducedMotion() ?? false;
   const { count, celebrate } = useCelebration(reducedMotion ? SUCCESS_CUE_MS : CONFETTI.visibleMs);
   const input = useRef<HTMLInputElement>(null);
+  const [showShortcuts, setShowShortcuts] = useState(false);
+  useLiveTodos();
+
+  // After Undo the task is back in its place: the focus goes to it, unless the person has moved it elsewhere.
+  const { mutate: restoreTask } = useRestoreTodo({
+    onRestored: (todo) => {
+      if (!focusIsFree()) return;
+      document.querySelector<HTMLInputElement>(`[data-todo-id="${todo._id}"] input[type="checkbox"]`)?.focus();
+    },
+  });
+  const onDeleted = useCallback((todo: Todo, message: string) => offerUndo(todo, message, restoreTask), [restoreTask]);
+
+  useShortcuts({
+    n: () => input.current?.focus(),
+    '/': () => {
+      const next = nextFilter(filter);
+      chooseFilter(next);
+      // The filter's link takes the focus: it says which filter is on, and no focused row vanishes with the old list.
+      document.querySelector<HTMLElement>(`.tasks-filters [data-filter="${next}"]`)?.focus();
+    },
+    '?': () => setShowShortcuts(true),
+  });
 
   return (
     // LazyMotion + `m` components load only the DOM animation features the list uses (smaller bundle);
@@ -60,8 +101,11 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
               </button>
             </div>
           )}
-          {todos.data && <TaskList todos={todos.data} onCompleted={celebrate} inputRef={input} />}
+          {todos.data && (
+            <TaskList todos={todos.data} filter={filter} counts={counts} onCompleted={celebrate} onDeleted={onDeleted} inputRef={input} />
+          )}
           <Celebration count={count} reducedMotion={reducedMotion} />
+          <ShortcutsDialog open={showShortcuts} onClose={() => setShowShortcuts(false)} />
         </div>
       </MotionConfig>
     </LazyMotion>

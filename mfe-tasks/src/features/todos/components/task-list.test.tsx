@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
 import { goOffline, playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
+import { allRowsEntered, toastsSaying, undoToasts } from '../../../test/page-helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rowOf = (title: string) => {
@@ -14,10 +15,6 @@ const rowOf = (title: string) => {
 };
 const confettiCanvas = () => document.querySelector('.tasks-confetti canvas');
 const rowTexts = () => screen.getAllByRole('listitem').map((row) => row.textContent);
-/** The toasts (react-hot-toast renders each as a status) whose text is `message`. */
-const toastsSaying = (message: string) => screen.queryAllByRole('status').filter((toast) => toast.textContent === message);
-/** Rows of the first load are inert until their staggered entrance has played: wait for all of them. */
-const allRowsEntered = () => waitFor(() => screen.getAllByRole('listitem').forEach((row) => expect(row).not.toHaveAttribute('inert')), { timeout: 3000 });
 
 describe('the task rows', () => {
   let play: jest.SpyInstance;
@@ -126,7 +123,7 @@ describe('the task rows', () => {
     );
   });
 
-  it('deletes tasks: plays the deleted sound, toasts, and moves the focus to the next row, else the previous one, else the input', async () => {
+  it('deletes tasks: plays the deleted sound, offers Undo, and moves the focus to the next row, else the previous one, else the input', async () => {
     const user = userEvent.setup();
     for (const title of ['bottom', 'middle', 'top']) await addTodo(title);
     renderPage(<TaskListPage />);
@@ -142,7 +139,7 @@ describe('the task rows', () => {
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']);
     expect(screen.getByRole('checkbox', { name: 'Mark “bottom” as completed' })).toHaveFocus(); // the next row
     await waitForElementToBeRemoved(middle);
-    expect(await screen.findByText('Task deleted successfully')).toBeInTheDocument();
+    await waitFor(() => expect(undoToasts()).toHaveLength(1));
 
     const bottom = rowOf('bottom');
     await user.click(within(bottom).getByRole('button', { name: 'Delete “bottom”' }));
@@ -155,7 +152,7 @@ describe('the task rows', () => {
     await waitForElementToBeRemoved(top);
     expect(screen.getByText('No tasks')).toBeInTheDocument();
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3', '/sounds/deleted.mp3', '/sounds/deleted.mp3']);
-    expect(toastsSaying('Task deleted successfully')).toHaveLength(1);
+    expect(undoToasts()).toHaveLength(3); // one per task: each can be undone
     expect(heading).not.toHaveFocus();
     await waitFor(async () => expect(await fetchTodos()).toEqual([]));
   });

@@ -1,0 +1,71 @@
+import { useEffect, useId, useRef } from 'react';
+
+/** docs/PRODUCT.md §10.11.6: the keys of the task screen and what they do. */
+export const SHORTCUTS: readonly { key: string; does: string }[] = [
+  { key: 'n', does: 'Write a new task' },
+  { key: '/', does: 'Show the next filter' },
+  { key: '?', does: 'Show these shortcuts' },
+];
+
+export interface ShortcutsDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The list of keyboard shortcuts in a modal <dialog>: the browser keeps the focus inside and makes the page
+ * behind it inert. Escape or "Close" closes it, and the focus goes back to where it was.
+ */
+export function ShortcutsDialog({ open, onClose }: ShortcutsDialogProps) {
+  const titleId = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || !open || element.open) return;
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    element.showModal();
+  }, [open]);
+
+  const close = () => {
+    if (dialog.current?.open) dialog.current.close(); // fires "close", handled below
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="tasks-dialog"
+      aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault(); // one way to close: ours
+        close();
+      }}
+      onClose={() => {
+        onClose();
+        const target = returnFocus.current;
+        returnFocus.current = null;
+        if (target?.isConnected) target.focus();
+      }}
+    >
+      <h2 id={titleId} className="tasks-dialog__title">
+        Keyboard shortcuts
+      </h2>
+      <dl className="tasks-dialog__list">
+        {SHORTCUTS.map((shortcut) => (
+          <div key={shortcut.key} className="tasks-dialog__row">
+            <dt>
+              <kbd className="tasks-kbd">{shortcut.key}</kbd>
+            </dt>
+            <dd>{shortcut.does}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="tasks-dialog__note">They work anywhere on this page, except while you type in a field.</p>
+      <button type="button" className="tasks-button tasks-dialog__close" onClick={close}>
+        Close
+      </button>
+    </dialog>
+  );
+}

@@ -1,0 +1,111 @@
+import { addTodo, fetchTodos, restoreTodo, updateTodo } from '@tm/api-client';
+import { UNDO_WINDOW_MS } from '@tm/contracts';
+import { renderPage, signUpNewUser } from '@tm/web-test-support';
+import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import toast from 'react-hot-toast';
+import TaskListPage from '../../../expose/task-list-page';
+import { goOffline, playedSources, stubAudioPlay } from '../../../test/browser-stubs';
+import { allRowsEntered, rowOf, shownTitles, sleep, toastsSaying, undoToasts } from '../../../test/page-helpers';
+
+/**
+ * Clicks the Undo of the delete's toast, then moves the pointer away: react-hot-toast pauses its toasts'
+ * timers while the pointer is over them, in a store every test of the file shares.
+ */
+async function undo(user: ReturnType<typeof userEvent.setup>): Promise<void> {
+  await user.click(within(undoToasts()[0]!).getByRole('button', { name: 'Undo' }));
+  await user.hover(screen.getByRole('heading', { level: 1 }));
+}
+
+describe('Undo after a delete (docs/PRODUCT.md §10.11.4)', () => {
+  let play: jest.SpyInstance;
+  beforeEach(async () => {
+    toast.remove();
+    await signUpNewUser('Ada Lovelace');
+    play = stubAudioPlay();
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('takes the row away at once, offers "Task deleted successfully" with Undo, and Undo puts the task back exactly where it was', async () => {
+    const user = userEvent.setup();
+    await addTodo('bottom');
+    const { todo: middle } = await addTodo('middle');
+    await updateTodo(middle._id, { completed: true });
+    await addTodo('top');
+    const before = await fetchTodos();
+    renderPage(<TaskListPage />);
+    await screen.findByText('bottom');
+    await allRowsEntered();
+
+    const row = rowOf('middle');
+    await user.click(within(row).getByRole('button', { name: 'Delete “middle”' }));
+    expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']);
+    expect(screen.getByRole('checkbox', { name: 'Mark “bottom” as completed' })).toHaveFocus(); // as before: the next row
+    await waitForElementToBeRemoved(row);
+    await waitFor(() => expect(undoToasts()).toHaveLength(1));
+    expect(toastsSaying('Task deleted successfully')).toHaveLength(0); // only the Undo toast says it
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['top', 'bottom']));
+
+    await undo(user);
+    await waitFor(() => expect(shownTitles()).toEqual(['top', 'middle', 'bottom']));
+    expect(screen.getByRole('checkbox', { name: 'Mark “middle” as not completed' })).toBeChecked();
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Mark “middle” as not completed' })).toHaveFocus());
+    await waitFor(async () => expect(await fetchTodos()).toEqual(before)); // same id, flags and timestamps
+    await waitFor(() => expect(undoToasts()).toHaveLength(0));
+    expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']); // no sound for the way back
+  });
+
+  it('offers Undo for 5 seconds', async () => {
+    const user = userEvent.setup();
+    await addTodo('Gone for good');
+    renderPage(<TaskListPage />);
+    await screen.findByText('Gone for good');
+    await allRowsEntered();
+
+    await user.click(screen.getByRole('button', { name: 'Delete “Gone for good”' }));
+    await waitFor(() => expect(undoToasts()).toHaveLength(1));
+    await sleep(UNDO_WINDOW_MS - 1000);
+    expect(undoToasts()).toHaveLength(1);
+    await waitFor(() => expect(undoToasts()).toHaveLength(0), { timeout: 3000 });
+    expect(screen.getByText('No tasks')).toBeInTheDocument();
+  }, 20_000);
+
+  it('says why when Undo fails, and the task stays deleted', async () => {
+    const user = userEvent.setup();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await addTodo('Undo offline');
+    renderPage(<TaskListPage />);
+    await screen.findByText('Undo offline');
+    await allRowsEntered();
+
+    await user.click(screen.getByRole('button', { name: 'Delete “Undo offline”' }));
+    await waitFor(() => expect(undoToasts()).toHaveLength(1));
+    const backOnline = goOffline();
+    try {
+      await undo(user);
+      expect(await screen.findByText("You're offline. Check your connection and try again.")).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByText('Undo offline')).not.toBeInTheDocument());
+      expect(screen.getByText('No tasks')).toBeInTheDocument();
+    } finally {
+      backOnline();
+    }
+    expect(await fetchTodos()).toEqual([]);
+  });
+
+  it('shows the server\'s message when it refuses the restore (here: another device restored it first)', async () => {
+    const user = userEvent.setup();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { todo } = await addTodo('Restored elsewhere');
+    renderPage(<TaskListPage />);
+    await screen.findByText('Restored elsewhere');
+    await allRowsEntered();
+
+    await user.click(screen.getByRole('button', { name: 'Delete “Restored elsewhere”' }));
+    await waitFor(() => expect(undoToasts()).toHaveLength(1));
+    await restoreTodo(todo._id);
+    await undo(user);
+    expect(await screen.findByText('This task can no longer be restored.')).toBeInTheDocument();
+    // The list, fetched again, shows what the server holds: the task is back (restored by the other device).
+    await waitFor(() => expect(shownTitles()).toEqual(['Restored elsewhere']));
+  });
+});

@@ -1,0 +1,42 @@
+// Shared queries of the task page's component tests.
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { useLocation, useNavigate } from 'react-router-dom';
+
+export const sleep = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+/** The row (list item) of the task with this title. */
+export function rowOf(title: string): HTMLElement {
+  const row = screen.getByText(title, { selector: 'label' }).closest('li');
+  if (!row) throw new Error(`no row for ${title}`);
+  return row;
+}
+
+/** The task titles shown, top to bottom. */
+export const shownTitles = () => screen.queryAllByRole('listitem').map((row) => row.querySelector('label')?.textContent ?? row.textContent);
+
+/** The toasts (react-hot-toast renders each as a status) whose text is `message`. */
+export const toastsSaying = (message: string) => screen.queryAllByRole('status').filter((toast) => toast.textContent === message);
+
+/** Rows of the first load are inert until their staggered entrance has played: wait for all of them. */
+export const allRowsEntered = () =>
+  waitFor(() => screen.getAllByRole('listitem').forEach((row) => expect(row).not.toHaveAttribute('inert')), { timeout: 3000 });
+
+/** The Undo toasts of deletes (the server's "Task deleted successfully" + "Undo"). */
+export const undoToasts = () =>
+  screen.queryAllByRole('status').filter((toast) => toast.textContent === 'Task deleted successfullyUndo' && within(toast).queryByRole('button', { name: 'Undo' }));
+
+/** Shows where the router is (path and query) and offers Back, for tests of state kept in the address. */
+export function RouterProbe() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <div>
+      <span data-testid="address">{location.pathname + location.search}</span>
+      <button type="button" onClick={() => void navigate(-1)}>
+        Browser back
+      </button>
+    </div>
+  );
+}
+
+export const address = () => screen.getByTestId('address').textContent;

@@ -1,0 +1,151 @@
+import { API_BASE, EVENTS_AFTER_PARAM, type API, type StreamPosition, type Todo, type TodoChangeEvent } from '@tm/contracts';
+
+const TODO_EVENTS: (typeof API)['todoEvents']['path'] = '/todo/events';
+
+/** EventSource.CLOSED: the browser gave up (an answer that is not a stream: 401, 429, 503…) and will not retry. */
+const CLOSED = 2;
+
+export interface TodoStreamHandlers {
+  /** One committed change, whatever its origin (the caller skips its own echo). */
+  onChange: (change: TodoChangeEvent) => void;
+  /** The server no longer holds the changes since the page's position: the page fetches its list once. */
+  onReset: (position: StreamPosition) => void;
+  /** The stream is live and stands at `position` (sent first on every connection). */
+  onReady?: (position: StreamPosition) => void;
+  /** Live (events flow) or not (connecting, reconnecting, given up): without it the page falls back (§10.8). */
+  onConnectedChange?: (connected: boolean) => void;
+  /** The browser gave up on the stream; it is opened again after a pause, from {@link TodoStreamOptions.after}. */
+  onGaveUp?: () => void;
+}
+
+export interface TodoStreamOptions {
+  /** The cursor to start after, read when the stream is opened (first, and again after giving up). */
+  after: () => string | undefined;
+  /** `/api` unless told. */
+  baseURL?: string;
+  /** The EventSource implementation (the browser's by default; tests pass their own). */
+  EventSource?: typeof EventSource;
+  /** Pause before opening again after the browser gave up, by attempt (1, 2…): 1 s doubling, at most 30 s. */
+  reopenDelayMs?: (attempt: number) => number;
+}
+
+export interface TodoStream {
+  readonly connected: boolean;
+  close: () => void;
+}
+
+const defaultReopenDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
+
+/** Whether change-feed position `a` comes after `b` (decimal strings of up to 16 digits, compared exactly). */
+export function cursorAfter(a: string, b: string | undefined): boolean {
+  if (b === undefined) return true;
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  return x.length !== y.length ? x.length > y.length : x > y;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isCursor = (value: unknown): value is string => typeof value === 'string' && /^\d{1,16}$/.test(value);
+const isTodo = (value: unknown): value is Todo => isObject(value) && typeof value._id === 'string' && typeof value.title === 'string';
+
+function isPosition(value: unknown): value is StreamPosition {
+  return isObject(value) && isCursor(value.cursor);
+}
+
+function isChange(value: unknown): value is TodoChangeEvent {
+  return (
+    isObject(value) &&
+    isCursor(value.id) &&
+    (value.origin === null || typeof value.origin === 'string') &&
+    Array.isArray(value.saved) &&
+    value.saved.every(isTodo) &&
+    Array.isArray(value.removed) &&
+    value.removed.every((id) => typeof id === 'string')
+  );
+}
+
+function parse<T>(event: Event, check: (value: unknown) => value is T): T | undefined {
+  try {
+    const value: unknown = JSON.parse(String((event as MessageEvent).data));
+    if (check(value)) return value;
+  } catch {
+    // reported below
+  }
+  console.warn(`Ignored a malformed "${event.type}" event of the live stream`);
+  return undefined;
+}
+
+/**
+ * The live stream of the signed-in user's task changes (docs/PRODUCT.md §10.11.5): `GET /api/todo/events?after=…`
+ * as Server-Sent Events. The browser reconnects a dropped stream by itself and resumes with `Last-Event-ID`;
+ * when it gives up (the answer was not a stream: the session ended, too many streams, a gateway going away)
+ * the stream is opened again after a pause, from the page's current position. Without EventSource (old
+ * browsers, tests) it never connects, and the page keeps its fallback.
+ */
+export function openTodoStream(handlers: TodoStreamHandlers, options: TodoStreamOptions): TodoStream {
+  const Source = options.EventSource ?? (typeof EventSource === 'undefined' ? undefined : EventSource);
+  const url = `${options.baseURL ?? API_BASE}${TODO_EVENTS}`;
+  const reopenDelay = options.reopenDelayMs ?? defaultReopenDelay;
+  let source: EventSource | undefined;
+  let connected = false;
+  let closed = false;
+  let attempts = 0;
+  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const setConnected = (value: boolean) => {
+    if (connected === value) return;
+    connected = value;
+    handlers.onConnectedChange?.(value);
+  };
+  // Whatever the server sends on this connection proves it live.
+  const live = () => {
+    attempts = 0;
+    setConnected(true);
+  };
+
+  const open = () => {
+    if (!Source || closed) return;
+    const after = options.after();
+    const es = new Source(after === undefined ? url : `${url}?${EVENTS_AFTER_PARAM}=${encodeURIComponent(after)}`);
+    source = es;
+    es.addEventListener('ready', (event) => {
+      live();
+      const position = parse(event, isPosition);
+      if (position) handlers.onReady?.(position);
+    });
+    es.addEventListener('change', (event) => {
+      live();
+      const change = parse(event, isChange);
+      if (change) handlers.onChange(change);
+    });
+    es.addEventListener('reset', (event) => {
+      live();
+      const position = parse(event, isPosition);
+      if (position) handlers.onReset(position);
+    });
+    es.addEventListener('error', () => {
+      if (source !== es) return;
+      setConnected(false);
+      if (es.readyState !== CLOSED) return; // the browser reconnects by itself, with Last-Event-ID
+      es.close();
+      source = undefined;
+      handlers.onGaveUp?.();
+      attempts += 1;
+      reopenTimer = setTimeout(open, reopenDelay(attempts));
+    });
+  };
+
+  open();
+  return {
+    get connected() {
+      return connected;
+    },
+    close: () => {
+      closed = true;
+      clearTimeout(reopenTimer);
+      source?.close();
+      source = undefined;
+      setConnected(false);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import * as contracts from './index.js';
+import { API, TodoChangeEvent, Todo } from './index.js';
+import { createOpenApiDocument, openApiPath } from './openapi.js';
+
+describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
+  it('stays out of the index the browser bundles import', () => {
+    expect(Object.keys(contracts)).not.toContain('createOpenApiDocument');
+    const sources = ['index.ts', 'api.ts', 'common.ts', 'errors.ts', 'limits.ts', 'todos.ts', 'users.ts'];
+    for (const file of sources) expect(readFileSync(path.join(__dirname, file), 'utf8')).not.toMatch(/openapi/);
+    const subpath = JSON.parse(readFileSync(path.join(__dirname, '../openapi/package.json'), 'utf8')) as { main: string; types: string };
+    expect(subpath).toEqual(expect.objectContaining({ main: '../dist/openapi.js', types: '../dist/openapi.d.ts' }));
+  });
+
+  it('is deterministic and names every entry of the API table once', () => {
+    const doc = createOpenApiDocument();
+    expect(JSON.stringify(createOpenApiDocument())).toBe(JSON.stringify(doc));
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    expect(operations.sort()).toEqual([...Object.keys(API), 'openApi'].sort());
+    expect(openApiPath('/todo/update-todo/:todoId')).toBe('/api/todo/update-todo/{todoId}');
+  });
+
+  it('describes the wire (input) side of the schemas, ids case-insensitively as they are parsed', () => {
+    const { schemas } = createOpenApiDocument().components;
+    const id = new RegExp(String(schemas.ObjectIdString?.pattern));
+    expect(id.test('0123456789ABCDEF01234567')).toBe(true);
+    expect(id.test('0123456789abcdef0123456')).toBe(false);
+    const todo = { _id: '0123456789abcdef01234567', title: 't', completed: false, isPinned: true, createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString() };
+    expect(Todo.parse(todo)).toEqual(todo);
+    expect(schemas.Todo).toEqual(expect.objectContaining({ required: Object.keys(Todo.shape) }));
+    expect(schemas.TodoChangeEvent).toEqual(
+      expect.objectContaining({ required: Object.keys((TodoChangeEvent as z.ZodObject).shape) }),
+    );
+    for (const schema of Object.values(schemas)) {
+      expect(schema).not.toHaveProperty('$schema');
+      expect(schema).not.toHaveProperty('$id');
+    }
+  });
+});

@@ -1,0 +1,251 @@
+import { PassThrough } from 'node:stream';
+import { ErrorCode, type StreamPosition, type TodoChangeEvent } from '@tm/contracts';
+import { ServiceUnavailableError, type Logger } from '@tm/service-kit';
+import type { Context } from 'koa';
+import type { TodoEventBus } from './todo-event-bus.js';
+import type { ChangeNotice } from './todos.repository.js';
+import type { TodosService } from './todos.service.js';
+
+export interface EventStreamOptions {
+  /** A `: ping` comment this often keeps proxies from closing an idle stream; each also catches up. */
+  heartbeatMs: number;
+  /** The `retry:` the stream asks browsers to wait before reconnecting. */
+  retryMs: number;
+  /** Open streams this process holds at most; more are answered 503 (another instance takes them). */
+  maxStreams: number;
+  /** Events read from the store per query. */
+  pageSize: number;
+  /** A client this far behind (bytes not yet taken by the socket) is cut off; it resumes when it reconnects. */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
+  heartbeatMs: 15_000,
+  retryMs: 2_000,
+  maxStreams: 2_000,
+  pageSize: 200,
+  maxBufferedBytes: 1024 * 1024,
+};
+
+export const STREAM_MESSAGES = {
+  tooMany: 'Too many live streams on this server, please try again',
+  draining: 'This server is restarting, please reconnect',
+} as const;
+
+/** One Server-Sent Events message (an event with an id and JSON data; JSON has no raw line breaks). */
+function message(event: 'change' | 'ready' | 'reset', id: string, data: TodoChangeEvent | StreamPosition): string {
+  return `event: ${event}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+const big = (id: string): bigint => BigInt(id);
+
+/**
+ * One user's live stream (docs/PRODUCT.md §10.11.5). `position` is the id up to which every change of the
+ * user has been written to the client. Every wake-up (a bus notice, the heartbeat, a reconnect of the bus)
+ * reads the feed after `position` and writes what it finds, one read at a time: the changes go out in id
+ * order, without gaps or repeats, however the notices arrive.
+ */
+class TodoEventStream {
+  readonly body = new PassThrough();
+  private position = 0n;
+  private reading = false;
+  private again = false;
+  private started = false;
+  private closed = false;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly userId: string,
+    private readonly service: TodosService,
+    private readonly bus: TodoEventBus,
+    private readonly options: EventStreamOptions,
+    private readonly logger: Logger,
+    private readonly onClosed: (stream: TodoEventStream) => void,
+  ) {
+    // Koa destroys the body when the response closes (the client went away): that ends everything here.
+    this.body.once('close', () => this.dispose());
+  }
+
+  /**
+   * Subscribes, then reads where to start: before anything is written, so a failing store still gets a
+   * proper JSON error. Notices arriving meanwhile are kept and served right after `ready`.
+   */
+  async start(resumeAfter: string | null): Promise<void> {
+    const unsubscribe = await this.bus.subscribe(this.userId, (notice) => this.wake(notice));
+    if (this.closed) {
+      unsubscribe();
+      return;
+    }
+    this.unsubscribe = unsubscribe;
+    const out: string[] = [`retry: ${this.options.retryMs}\n\n`];
+    // Read the feed's position before the events: every change up to it is then among those read.
+    const feed = await this.service.feedPosition();
+    if (resumeAfter === null) {
+      this.position = big(feed.cursor);
+    } else if (big(resumeAfter) < big(feed.trimmedThrough) || big(resumeAfter) > big(feed.cursor)) {
+      out.push(this.reset(feed.cursor));
+    } else {
+      this.position = big(resumeAfter);
+      const replay = await this.readChanges();
+      if (replay === 'reset') {
+        out.push(this.reset((await this.service.feedPosition()).cursor));
+      } else {
+        out.push(...replay);
+        if (big(feed.cursor) > this.position) this.position = big(feed.cursor);
+      }
+    }
+    const cursor = String(this.position);
+    out.push(message('ready', cursor, { cursor }));
+    if (this.closed) return;
+    this.send(out);
+    this.started = true;
+    this.heartbeat = setInterval(() => {
+      this.send([': ping\n\n']);
+      this.wake(null);
+    }, this.options.heartbeatMs);
+    if (this.again) this.wake(null);
+  }
+
+  /** Starts over from the feed's current position: the client reloads the list (the gap is too old). */
+  private reset(cursor: string): string {
+    this.position = big(cursor);
+    return message('reset', cursor, { cursor });
+  }
+
+  /**
+   * The changes after `position` as messages (advancing `position`), or `'reset'` when some of them may
+   * already have been trimmed: the watermark is read after the events, so a trim racing the read is seen.
+   */
+  private async readChanges(): Promise<string[] | 'reset'> {
+    const from = this.position;
+    const out: string[] = [];
+    for (;;) {
+      const events = await this.service.changesAfter(this.userId, String(this.position), this.options.pageSize);
+      for (const event of events) {
+        out.push(message('change', event.id, event));
+        this.position = big(event.id);
+      }
+      if (events.length < this.options.pageSize) break;
+    }
+    const { trimmedThrough } = await this.service.feedPosition();
+    return from < big(trimmedThrough) ? 'reset' : out;
+  }
+
+  /** A notice (or a heartbeat) says there may be more to send; reads again unless it is already known. */
+  wake(notice: ChangeNotice | null): void {
+    if (this.closed) return;
+    if (notice && big(notice.id) <= this.position) return;
+    this.again = true;
+    if (!this.started || this.reading) return;
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    this.reading = true;
+    try {
+      while (this.again && !this.closed) {
+        this.again = false;
+        const changes = await this.readChanges();
+        if (this.closed) return;
+        if (changes === 'reset') this.send([this.reset((await this.service.feedPosition()).cursor)]);
+        else this.send(changes);
+      }
+    } catch (error) {
+      // The store failed: end the stream; the client reconnects and resumes from its last event id.
+      this.logger.warn({ err: error, userId: this.userId }, 'todo event stream: reading the feed failed, closing');
+      this.end();
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private send(chunks: string[]): void {
+    if (this.closed || chunks.length === 0) return;
+    this.body.write(chunks.join(''));
+    if (this.body.writableLength > this.options.maxBufferedBytes) {
+      this.logger.warn({ userId: this.userId }, 'todo event stream: client too slow, closing');
+      this.end();
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Ends the response (the client reconnects: to another instance, when this one drains). */
+  end(): void {
+    if (this.closed) return;
+    this.body.end();
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    this.unsubscribe?.();
+    this.onClosed(this);
+  }
+}
+
+/**
+ * The open live streams of this process: serves `GET /todo/events`, caps how many are open, and ends them
+ * all when the process drains, so their pages reconnect to another instance at once.
+ */
+export class TodoEventStreams {
+  private readonly open = new Set<TodoEventStream>();
+  private readonly options: EventStreamOptions;
+  private draining = false;
+
+  constructor(
+    private readonly service: TodosService,
+    private readonly bus: TodoEventBus,
+    private readonly logger: Logger,
+    options: Partial<EventStreamOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_EVENT_STREAM_OPTIONS, ...options };
+  }
+
+  /** How many streams are open now. */
+  get size(): number {
+    return this.open.size;
+  }
+
+  /**
+   * Answers the request with the user's stream, starting after `resumeAfter` (replaying what came since,
+   * or `reset` when that is older than the feed keeps), or at the current position when it is null.
+   */
+  async serve(ctx: Context, userId: string, resumeAfter: string | null): Promise<void> {
+    if (this.draining) throw new ServiceUnavailableError(STREAM_MESSAGES.draining);
+    if (this.open.size >= this.options.maxStreams) {
+      throw new ServiceUnavailableError(STREAM_MESSAGES.tooMany, ErrorCode.tooManyStreams);
+    }
+    const stream = new TodoEventStream(userId, this.service, this.bus, this.options, this.logger, (closed) => {
+      this.open.delete(closed);
+    });
+    this.open.add(stream);
+    try {
+      await stream.start(resumeAfter);
+    } catch (error) {
+      stream.dispose();
+      throw error;
+    }
+    if (stream.isClosed) throw new ServiceUnavailableError(STREAM_MESSAGES.draining);
+    ctx.status = 200;
+    ctx.set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // nginx (and proxies that honour it) must pass every event on at once instead of buffering.
+      'X-Accel-Buffering': 'no',
+    });
+    // Koa pipes the body as soon as the handler returns; the first bytes (retry, ready) are already in it.
+    ctx.body = stream.body;
+  }
+
+  /** Ends every open stream and refuses new ones (the process is draining before exit). */
+  closeAll(): void {
+    this.draining = true;
+    for (const stream of [...this.open]) stream.end();
+  }
+}
