@@ -56,6 +56,8 @@ describe('connectTabs between two tabs', () => {
   let tab2: QueryClient;
   /** Every message on the channel, as a third tab would see it. */
   let messages: TabMessage[];
+  /** When each message reached the test's own end of the channel (ms), to tell bursts apart. */
+  let arrivals: number[];
   let wire: BroadcastChannel;
   let cleanups: (() => void)[];
 
@@ -70,8 +72,12 @@ describe('connectTabs between two tabs', () => {
     tab1 = createQueryClient();
     tab2 = createQueryClient();
     messages = [];
+    arrivals = [];
     wire = new BroadcastChannel(TAB_CHANNEL);
-    wire.onmessage = (event: MessageEvent<TabMessage>) => messages.push(event.data);
+    wire.onmessage = (event: MessageEvent<TabMessage>) => {
+      messages.push(event.data);
+      arrivals.push(performance.now());
+    };
     cleanups = [];
   });
   afterEach(() => {
@@ -190,8 +196,13 @@ describe('connectTabs between two tabs', () => {
 
     await waitFor(() => expect(observer.getCurrentResult().data?.todos).toHaveLength(3));
     await settle(TODOS_REFETCH_COALESCE_MS + 150);
-    expect(fetches()).toBe(2);
     expect(messages).toEqual([{ type: 'todos-changed' }, { type: 'todos-changed' }, { type: 'todos-changed' }]);
+    // The three adds are real calls: on a busy machine their answers can come further apart than the
+    // coalescing window, and then they are two bursts. Never more refetches than bursts, at least one.
+    const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+    const bursts = 1 + gaps.filter((gap) => gap > TODOS_REFETCH_COALESCE_MS - 25).length;
+    expect(fetches() - 1).toBeGreaterThanOrEqual(1);
+    expect(fetches() - 1).toBeLessThanOrEqual(bursts);
   });
 
   it('a tab whose live stream is connected does not refetch for another tab\'s change (the stream brings it)', async () => {
