@@ -1,7 +1,7 @@
 import { CLIENT_ID_HEADER, type TodoChangeEvent, type TodoResponse, type TodosResponse, type UserResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
+import { ApiClient, openRawEventStream, type RawStream, type SseEvent } from '@tm/test-support';
 import { SESSION_COOKIE } from './session.middleware.js';
-import { openStream, pause, type RawStream, type SseEvent } from './test-event-stream.js';
+import { setTimeout as pause } from 'node:timers/promises';
 import { newUser, startGateway, startServices, type Services, type TestGateway } from './test-stack.js';
 
 /**
@@ -68,7 +68,7 @@ function withCookiesOf(client: ApiClient, on: TestGateway): ApiClient {
 
 /** Opens the client's live stream on `on` (its own gateway by default); `query` and headers as a page would send. */
 async function stream(client: ApiClient, { on = client.baseUrl, query = '', headers = {} }: { on?: string; query?: string; headers?: Record<string, string> } = {}) {
-  const opening = await openStream(`${on}/api/todo/events${query}`, { cookie: client.cookieHeader(), ...headers });
+  const opening = await openRawEventStream(`${on}/api/todo/events${query}`, { cookie: client.cookieHeader(), ...headers });
   opened.push(opening);
   return opening;
 }
@@ -182,7 +182,7 @@ describe('GET /api/todo/events relays the user\'s live stream', () => {
   });
 
   it('needs a signed-in session: 401 in the usual shape otherwise; HEAD opens nothing', async () => {
-    const anonymous = await openStream(`${gateway.url}/api/todo/events`);
+    const anonymous = await openRawEventStream(`${gateway.url}/api/todo/events`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual({ message: 'Not signed in', code: 'AUTH.UNAUTHENTICATED' });
     const visitor = new ApiClient(gateway.url);

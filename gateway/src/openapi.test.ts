@@ -5,10 +5,9 @@ import type Router from '@koa/router';
 import { API, type TodoResponse, type UserResponse } from '@tm/contracts';
 import { openApiPath, type OpenApiDocument } from '@tm/contracts/openapi';
 import { createLogger } from '@tm/service-kit';
-import { ApiClient, REPO_ROOT, tempDir } from '@tm/test-support';
+import { ApiClient, openRawEventStream, REPO_ROOT, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
 import { openSqliteSessionStore } from './sqlite-session.store.js';
-import { openStream } from './test-event-stream.js';
 import { newUser, startStack, testGatewayConfig } from './test-stack.js';
 
 /**
@@ -195,7 +194,7 @@ describe('GET /api/openapi.json', () => {
         let status: number;
         let code: unknown;
         if (operation.operationId === 'todoEvents') {
-          const live = await openStream(stack.gateway.url + concrete, { cookie: client.cookieHeader() });
+          const live = await openRawEventStream(stack.gateway.url + concrete, { cookie: client.cookieHeader() });
           status = live.status;
           live.close();
         } else {

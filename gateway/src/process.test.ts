@@ -1,7 +1,6 @@
 import { Agent, createServer, request } from 'node:http';
 import { once } from 'node:events';
-import { ApiClient, startProcess, tempDir, TEST_SECRET } from '@tm/test-support';
-import { openStream } from './test-event-stream.js';
+import { ApiClient, openRawEventStream, startProcess, tempDir, TEST_SECRET } from '@tm/test-support';
 import { newUser, startServices, type Services } from './test-stack.js';
 
 let services: Services;
@@ -97,8 +96,8 @@ describe('the gateway process', () => {
       await client.get('/api/user/me');
       expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
       const streams = [
-        await openStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() }),
-        await openStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() }),
+        await openRawEventStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() }),
+        await openRawEventStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() }),
       ];
       await Promise.all(streams.map((live) => live.waitFor((event) => event.event === 'ready')));
       const started = Date.now();

@@ -1,7 +1,6 @@
 import type { UserResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
+import { ApiClient, openRawEventStream } from '@tm/test-support';
 import { connectRedis, redisSessionStore } from './redis-session.store.js';
-import { openStream } from './test-event-stream.js';
 import { newUser, startGateway, startServices, type Services } from './test-stack.js';
 
 const redisUrl = process.env.REDIS_URL;
@@ -73,7 +72,7 @@ if (!redisUrl) {
         const onA = new ApiClient(a.url);
         await onA.get('/api/user/me');
         expect((await onA.post('/api/user/signup', newUser('Streaming'))).status).toBe(201);
-        const live = await openStream(`${a.url}/api/todo/events`, { cookie: onA.cookieHeader() });
+        const live = await openRawEventStream(`${a.url}/api/todo/events`, { cookie: onA.cookieHeader() });
         await live.waitFor((event) => event.event === 'ready');
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(live.isEnded).toBe(false);
@@ -101,7 +100,7 @@ if (!redisUrl) {
         const client = new ApiClient(gateway.url);
         await client.get('/api/user/me');
         expect((await client.post('/api/user/signup', newUser('Blip'))).status).toBe(201);
-        const live = await openStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() });
+        const live = await openRawEventStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader() });
         await live.waitFor((event) => event.event === 'ready');
         redis.destroy();
         await new Promise((resolve) => setTimeout(resolve, 500));

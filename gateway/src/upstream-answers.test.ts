@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
-import { ApiClient } from '@tm/test-support';
-import { openStream } from './test-event-stream.js';
+import { ApiClient, openRawEventStream } from '@tm/test-support';
 import { newUser, startGateway, startServices, type Services, type TestGateway } from './test-stack.js';
 
 /**
@@ -122,7 +121,7 @@ describe('the live stream: an answer that is not a stream is checked like any ot
       await client.get('/api/user/me');
       expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
       const started = Date.now();
-      const answer = await openStream(`${gateway.url}/api/todo/events?after=0`, { cookie: client.cookieHeader() });
+      const answer = await openRawEventStream(`${gateway.url}/api/todo/events?after=0`, { cookie: client.cookieHeader() });
       return { answer, ms: Date.now() - started, open: gateway.streams.size };
     } finally {
       await gateway.close();
@@ -169,7 +168,7 @@ describe('the live stream: an answer that is not a stream is checked like any ot
     const gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: url }, { upstreamTimeoutMs: 400 });
     try {
       const started = Date.now();
-      const slow = await openStream(`${gateway.url}/api/todo/events`, { cookie });
+      const slow = await openRawEventStream(`${gateway.url}/api/todo/events`, { cookie });
       expect(slow.status).toBe(504);
       expect(slow.body).toEqual({ message: 'The todos service took too long to answer', code: 'UPSTREAM.TIMEOUT' });
       expect(Date.now() - started).toBeLessThan(2000);
@@ -181,7 +180,7 @@ describe('the live stream: an answer that is not a stream is checked like any ot
     }
     const nowhere = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: url });
     try {
-      const refused = await openStream(`${nowhere.url}/api/todo/events`, { cookie });
+      const refused = await openRawEventStream(`${nowhere.url}/api/todo/events`, { cookie });
       expect(refused.status).toBe(503);
       expect(refused.body).toEqual(expect.objectContaining({ code: 'UPSTREAM.UNAVAILABLE' }));
       expect(nowhere.streams.size).toBe(0);

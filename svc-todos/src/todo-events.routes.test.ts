@@ -122,9 +122,9 @@ describe('the wire format', () => {
     const cursor = await cursorOf(a);
     const stream = await open(a, { userId: ALICE });
     expect(stream.status).toBe(200);
-    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    expect(stream.headers.get('cache-control')).toBe('no-store');
-    expect(stream.headers.get('x-accel-buffering')).toBe('no');
+    expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(stream.headers['cache-control']).toBe('no-store');
+    expect(stream.headers['x-accel-buffering']).toBe('no');
     expect(await stream.next()).toEqual({ kind: 'retry', ms: 2000 });
     expect(await stream.next()).toEqual({ kind: 'event', event: 'ready', id: cursor, data: JSON.stringify({ cursor }) });
     expect(stream.raw).toBe(`retry: 2000\n\nevent: ready\nid: ${cursor}\ndata: {"cursor":"${cursor}"}\n\n`);
@@ -301,7 +301,7 @@ describe('resuming', () => {
     const a = await startInstance();
     const stream = await open(a, { userId: ALICE, ...options });
     expect(stream.status).toBe(400);
-    expect(stream.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(stream.headers['content-type']).toMatch(/^application\/json/);
     const body = ErrorBody.parse(stream.body);
     expect(body).toMatchObject({ code: ErrorCode.validation, issues: [{ path: [field] }] });
     expect(a.app.streams.size).toBe(0);
@@ -348,7 +348,7 @@ describe('limits and shutdown', () => {
     const { stream: one } = await openReady(a, { userId: ALICE });
     const { stream: two } = await openReady(a, { userId: BOB });
     a.app.drain();
-    await Promise.all([one.ended, two.ended]);
+    await Promise.all([one.ended(), two.ended()]);
     expect(a.app.streams.size).toBe(0);
     const refused = await open(a, { userId: ALICE });
     expect(refused.status).toBe(503);

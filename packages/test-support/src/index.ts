@@ -89,3 +89,4 @@ export * from './api-client.js';
 export * from './stack.js';
 export * from './tcp-relay.js';
 export * from './event-stream.js';
+export * from './sse-reader.js';
