@@ -1,4 +1,5 @@
 import { EventSource, type ErrorEvent, type EventSourceFetchInit } from 'eventsource';
+import { until } from './sse-reader.js';
 
 /** One Server-Sent Event as a client received it. */
 export interface ReceivedEvent {
@@ -79,22 +80,8 @@ export function openEventStream(url: string, options: EventStreamOptions = {}): 
   }
   connect(url);
 
-  function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (check()) return resolve();
-      const waiter = (): void => {
-        if (!check()) return;
-        clearTimeout(timer);
-        waiters.delete(waiter);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        reject(new Error(`${what} did not happen within ${timeoutMs} ms`));
-      }, timeoutMs);
-      waiters.add(waiter);
-    });
-  }
+  const wait = (check: () => boolean, timeoutMs: number, what: string): Promise<void> =>
+    until(() => (check() ? true : undefined), timeoutMs, () => `${what} did not happen within ${timeoutMs} ms`, waiters).then(() => undefined);
 
   return {
     events,
@@ -103,12 +90,12 @@ export function openEventStream(url: string, options: EventStreamOptions = {}): 
     },
     failures,
     async waitFor(match, timeoutMs = 5_000) {
-      await until(() => events.some(match), timeoutMs, 'the awaited event');
+      await wait(() => events.some(match), timeoutMs, 'the awaited event');
       return events.find(match) as ReceivedEvent;
     },
     waitForError(timeoutMs = 5_000) {
       const seen = errors;
-      return until(() => errors > seen, timeoutMs, 'a stream error');
+      return wait(() => errors > seen, timeoutMs, 'a stream error');
     },
     close() {
       closed = true;

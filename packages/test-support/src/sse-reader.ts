@@ -142,7 +142,7 @@ export function openRawEventStream(url: string, headers: Record<string, string> 
 }
 
 /** Resolves with `check()`'s first defined value (checked now and on every notice); rejects after `timeoutMs`. */
-function until<T>(check: () => T | undefined, timeoutMs: number, failure: () => string, waiters: Set<() => void>): Promise<T> {
+export function until<T>(check: () => T | undefined, timeoutMs: number, failure: () => string, waiters: Set<() => void>): Promise<T> {
   return new Promise((resolve, reject) => {
     const settle = (): boolean => {
       try {
