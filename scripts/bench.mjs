@@ -1,89 +1,97 @@
 #!/usr/bin/env node
-// `pnpm bench`: the figures the docs quote, measured on this machine from the built processes.
-//   1. one scrypt password hash at the production parameters (svc-users' hasher);
-//   2. GET /api/todo/fetch-todo of 100 todos through the gateway (autocannon, 127.0.0.1 only, bounded);
-//   3. POST /api/todo/add-todo through the gateway;
-//   4. resident memory of each process after the load.
-// Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10).
-import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
-import { ApiClient, startStack } from '@tm/test-support';
+// `pnpm bench` (after the build): every benchmark of the project in one run, written to docs/.
+//   1. the server bench (scripts/bench/server-bench.mjs): fetch of 10, 100 and 1 000 todos and add, through
+//      the gateway, svc-todos alone, nginx → svc-todos, a minimal Koa app and a bare node:http server, at 10
+//      and 100 connections; adds counted in the store; a 10 000-todo fetch; memory and CPU per process;
+//   2. the other benches, each given BENCH_JSON=<file> (issue #10's bench interface): password hashing,
+//      first-load JavaScript, long lists. A missing or failing one is recorded and the run goes on;
+//   3. docs/benchmarks.json (machine facts, every section and metric), docs/BENCHMARKS.md, docs/benchmarks.svg.
+// Options (environment): BENCH_SECONDS per run (default 3), BENCH_ROUNDS (default 3), BENCH_QUICK=1 for a
+// smoke form (1 s runs, one round, no 100-connection runs, figures not worth comparing).
+// 127.0.0.1 only; every load is bounded in time.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runChild } from './bench/children.mjs';
+import { chartSvg, ratio, renderMarkdown, serverSections } from './bench/report.mjs';
+import { benchServers } from './bench/server-bench.mjs';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHILDREN = ['scripts/bench-hash.mjs', 'scripts/bench-web.mjs', 'scripts/bench-list.mjs'];
+const CHILD_TIMEOUT_MS = 6 * 60_000;
+const quick = process.env.BENCH_QUICK === '1';
+const settings = {
+  quick,
+  seconds: Number(process.env.BENCH_SECONDS ?? (quick ? 1 : 3)),
+  rounds: Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3)),
+  sizes: [10, 100, 1000],
+  connections: quick ? [10] : [10, 100],
+  growthSize: 10_000,
+};
 
-async function benchScrypt() {
-  const { ScryptPasswordHasher } = await import('../svc-users/dist/password.hasher.js');
-  const hasher = new ScryptPasswordHasher();
-  await hasher.hash('warm-up password');
-  const times = [];
-  for (let i = 0; i < 5; i += 1) {
-    const start = performance.now();
-    await hasher.hash(`password number ${i}`);
-    times.push(performance.now() - start);
+const started = Date.now();
+const machine = {
+  cores: cpus().length,
+  cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.versions.node,
+  os: `${process.platform} ${release()}`,
+};
+console.log(`[bench] ${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}; ${settings.rounds} round(s) of ${settings.seconds} s per target`);
+
+const server = await benchServers(settings);
+const benches = [{
+  script: 'scripts/bench.mjs',
+  status: 'ok',
+  title: 'Server: authenticated fetch and add',
+  command: 'pnpm bench',
+  sections: serverSections(server.metrics, settings),
+  metrics: server.metrics,
+  seconds: Math.round((Date.now() - started) / 1000),
+}];
+printRatios(server.metrics);
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'tm-bench-json-'));
+try {
+  for (const [i, script] of CHILDREN.entries()) {
+    const result = await runChild(ROOT, script, path.join(scratch, `child-${i}.json`), CHILD_TIMEOUT_MS);
+    console.log(`[bench] ${script}: ${result.status}${result.reason ? ` (${result.reason})` : ''}`);
+    benches.push(result);
   }
-  times.sort((a, b) => a - b);
-  return { runs: times.length, medianMs: round(times[2]), minMs: round(times[0]), maxMs: round(times[4]) };
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
 }
 
-function round(value) {
-  return Math.round(value * 10) / 10;
+const doc = {
+  generatedAt: new Date().toISOString(),
+  command: 'pnpm bench',
+  machine,
+  settings,
+  notes: server.notes,
+  benches,
+  metrics: Object.assign({}, ...benches.map((b) => b.metrics)),
+};
+writeFileSync(path.join(ROOT, 'docs/benchmarks.json'), `${JSON.stringify(doc, null, 2)}\n`);
+writeFileSync(path.join(ROOT, 'docs/BENCHMARKS.md'), renderMarkdown(doc));
+writeFileSync(path.join(ROOT, 'docs/benchmarks.svg'), chartSvg(doc));
+console.log(`[bench] wrote docs/benchmarks.json, docs/BENCHMARKS.md, docs/benchmarks.svg in ${Math.round((Date.now() - started) / 1000)} s`);
+const unhealthy = benches.filter((b) => b.status !== 'ok').map((b) => `${b.script}: ${b.status}`);
+if (unhealthy.length) console.log(`[bench] not measured or failed: ${unhealthy.join('; ')}`);
+// The run fails only when the server bench saw errors or lost an acknowledged write; children report themselves.
+const errors = Object.entries(server.metrics).filter(([key, value]) => (key.endsWith('.errors') || key.endsWith('.lost')) && value > 0);
+if (errors.length) {
+  console.log(`[bench] errors: ${errors.map(([key, value]) => `${key}=${value}`).join(', ')}`);
+  process.exitCode = 1;
 }
 
-async function load(title, options) {
-  const result = await autocannon({ connections, duration: seconds, ...options });
-  return {
-    title,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    reqPerSec: round(result.requests.average),
-    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-  };
-}
-
-async function rssOf(url) {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const match = /process_resident_memory_bytes\{[^}]*\} (\d+)/.exec(text);
-  return match ? `${Math.round(Number(match[1]) / 1024 / 1024)} MiB` : 'n/a';
-}
-
-async function benchGateway() {
-  const stack = await startStack();
-  const { gateway, users, todos } = stack;
-  try {
-    const client = new ApiClient(gateway.url);
-    await client.get('/api/user/me');
-    const signup = await client.post('/api/user/signup', { fullName: 'Bench', email: 'bench@example.com', password: 'bench password' });
-    if (signup.status !== 201) throw new Error(`signup failed: ${signup.status}`);
-    for (let i = 0; i < 100; i += 1) {
-      const added = await client.post('/api/todo/add-todo', { title: `Task number ${i}` });
-      if (added.status !== 201) throw new Error(`add failed: ${added.status}`);
+/** The ratios the issue asks for, printed as soon as the server bench ends. @param {Record<string, number>} m */
+function printRatios(m) {
+  const pairs = [['gateway', 'node'], ['gateway', 'koa'], ['svc', 'koa'], ['svc', 'node'], ['nginx', 'svc'], ['gateway', 'svc']];
+  for (const n of settings.sizes) {
+    for (const c of settings.connections) {
+      const parts = pairs.map(([a, b]) => [a, b, ratio(m, a, b, n, c)]).filter(([, , r]) => r !== undefined).map(([a, b, r]) => `${a}/${b} ${r}×`);
+      console.log(`[bench] ratios, ${n} todos, ${c} connections: ${parts.join(', ')}`);
     }
-    const list = await client.get('/api/todo/fetch-todo');
-    const bytes = JSON.stringify(list.body).length;
-    const headers = { cookie: client.cookieHeader(), 'x-xsrf-token': client.xsrfToken, 'content-type': 'application/json' };
-    const fetchResult = await load('GET /api/todo/fetch-todo (100 todos)', { url: `${gateway.url}/api/todo/fetch-todo`, headers });
-    const addResult = await load('POST /api/todo/add-todo', {
-      url: `${gateway.url}/api/todo/add-todo`, method: 'POST', headers, body: JSON.stringify({ title: 'bench task' }),
-    });
-    const memory = { gateway: await rssOf(gateway.url), 'svc-users': await rssOf(users.url), 'svc-todos': await rssOf(todos.url) };
-    return { responseBytes: bytes, results: [fetchResult, addResult], memory };
-  } finally {
-    await stack.stop();
   }
 }
-
-const scrypt = await benchScrypt();
-console.log(`scrypt N=2^17 r=8 p=1 (one hash): median ${scrypt.medianMs} ms over ${scrypt.runs} runs (min ${scrypt.minMs}, max ${scrypt.maxMs})`);
-const gatewayFigures = await benchGateway();
-console.log(`fetch response size: ${gatewayFigures.responseBytes} bytes`);
-for (const r of gatewayFigures.results) {
-  console.log(`${r.title}: ${r.requests} requests in ${seconds}s with ${connections} connections, ${r.reqPerSec} req/s, ` +
-    `latency p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; ` +
-    `non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`);
-}
-console.log(`resident memory after load: ${JSON.stringify(gatewayFigures.memory)}`);
-const failed = gatewayFigures.results.some((r) => r.non2xx > 0 || r.errors > 0);
-process.exit(failed ? 1 : 0);

@@ -16,11 +16,25 @@ export interface RunningProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
+export interface ProcessOptions {
+  /**
+   * Keep parsing the log lines after start-up into `logs` (default true). Benchmarks turn it off: parsing a
+   * JSON line per request in the process that also drives the load would take CPU from the load itself.
+   * The lines are still read (and dropped), as a container runtime reads a service's stdout.
+   */
+  keepLogs?: boolean;
+}
+
 /**
  * Starts one of the project's processes from its build (`<app>/dist/server.js`) on an ephemeral port and
  * resolves once it logs that it listens. Tests use it to talk to the real services as separate processes.
  */
-export async function startProcess(app: string, env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<RunningProcess> {
+export async function startProcess(
+  app: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 15_000,
+  { keepLogs = true }: ProcessOptions = {},
+): Promise<RunningProcess> {
   const script = path.join(REPO_ROOT, app, 'dist', 'server.js');
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`pnpm build\` first (pnpm test does).`);
   const child = spawn(process.execPath, [script], {
@@ -35,13 +49,18 @@ export async function startProcess(app: string, env: Record<string, string | und
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${app} did not start in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
     void exited.then((code) => reject(new Error(`${app} exited with ${code} before listening: ${stderr}`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
       const entry = parseLine(line);
       if (!entry) return;
       logs.push(entry);
       if (entry.msg === 'listening' && typeof entry.port === 'number') {
         clearTimeout(timer);
         resolve(entry.port);
+        if (!keepLogs) {
+          lines.close();
+          child.stdout?.resume();
+        }
       }
     });
   });

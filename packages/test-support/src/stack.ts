@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { REPO_ROOT, startProcess, type RunningProcess } from './processes.js';
+import { REPO_ROOT, startProcess as startWith, type ProcessOptions, type RunningProcess } from './processes.js';
 import { tempDir } from './index.js';
 
 export interface StackOptions {
@@ -9,6 +9,8 @@ export interface StackOptions {
   port?: number;
   /** Extra environment for all three processes. */
   env?: Record<string, string>;
+  /** Keep collecting each process's log lines after start-up (default true; benchmarks turn it off). */
+  keepLogs?: boolean;
 }
 
 export type ServiceName = 'users' | 'todos';
@@ -31,7 +33,9 @@ export interface RunningStack {
  * app as `npm start` runs it — for component tests, browser tests and benchmarks. Login rate limits are
  * off: these callers sign many users up from one address on purpose.
  */
-export async function startStack({ web = false, port = 0, env: extra = {} }: StackOptions = {}): Promise<RunningStack> {
+export async function startStack({ web = false, port = 0, env: extra = {}, keepLogs = true }: StackOptions = {}): Promise<RunningStack> {
+  const options: ProcessOptions = { keepLogs };
+  const startProcess = (app: string, env: Record<string, string | undefined>) => startWith(app, env, undefined, options);
   const data = tempDir('tm-stack-');
   const env = {
     DATA_DIR: data.dir,
