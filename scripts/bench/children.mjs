@@ -5,6 +5,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
+/** Characters of a child's output kept for the docs when it writes no report. */
+const OUTPUT_KEPT = 8000;
+
 /**
  * @typedef {object} ChildResult
  * @property {string} script
@@ -31,7 +34,13 @@ export async function runChild(root, script, jsonFile, timeoutMs) {
   rmSync(jsonFile, { force: true });
   const started = Date.now();
   console.log(`\n[bench] ── node ${script} (BENCH_JSON=${jsonFile})`);
-  const child = spawn(process.execPath, [script], { cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_JSON: jsonFile } });
+  const child = spawn(process.execPath, [script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_JSON: jsonFile } });
+  // Shown as it comes, and the end of it kept: a child without a report still leaves its printed figures.
+  let printed = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    printed = (printed + chunk.toString()).slice(-OUTPUT_KEPT);
+  });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -43,7 +52,10 @@ export async function runChild(root, script, jsonFile, timeoutMs) {
   const written = readReport(jsonFile);
   const base = { ...empty, ...written.report, script, seconds };
   if (timedOut) return { ...base, status: 'timed-out', reason: `stopped after ${Math.round(timeoutMs / 1000)} s` };
-  if (written.error) return { ...base, status: code === 0 ? 'no-json' : 'failed', reason: `${code === 0 ? '' : `exit ${code}; `}${written.error}` };
+  if (written.error) {
+    const output = { heading: 'What it printed', text: `\`\`\`\n${printed.trim().split('\n').slice(-60).join('\n')}\n\`\`\``, columns: [], rows: [] };
+    return { ...base, sections: printed.trim() ? [output] : [], status: code === 0 ? 'no-json' : 'failed', reason: `${code === 0 ? '' : `exit ${code}; `}${written.error}` };
+  }
   if (code !== 0) return { ...base, status: 'failed', reason: `exit ${code} (its figures below are what it wrote before failing)` };
   return { ...base, status: 'ok' };
 }

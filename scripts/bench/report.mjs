@@ -187,7 +187,9 @@ export function renderMarkdown(doc) {
       'Debian\'s nginx (one worker) proxying svc-todos, and a minimal Koa app and a bare `node:http` server, each in its own process, ' +
       'answering svc-todos\'s exact bytes for that user from memory. Each round measures every target once, in a rotated order, so ' +
       `noise hits them alike; every figure is the median of ${settings.rounds} rounds of ${settings.seconds} s (\`BENCH_SECONDS\`). ` +
-      'Latencies are recorded per answer in microseconds. Then it runs the other benches (each writes its figures to `BENCH_JSON`) and ' +
+      'Latencies are recorded per answer in microseconds. autocannon runs in the bench\'s own process on the same two cores: at the baselines\' ' +
+      'rates it is often the limit itself, so the Koa and node:http figures are lower bounds (and ratios to them flatter the servers); ' +
+      'CPU per request, read from /proc, is the steadier figure on a shared machine. Then it runs the other benches (each writes its figures to `BENCH_JSON`) and ' +
       'writes docs/benchmarks.json (every figure), this file and docs/benchmarks.svg. Only compare figures of one run: this machine is shared and noisy.',
     '',
     '| bench | command | status | time |',
