@@ -5,11 +5,13 @@
 //      and 100 connections; adds counted in the store; a 10 000-todo fetch; memory and CPU per process;
 //   2. the other benches, each given BENCH_JSON=<file> (issue #10's bench interface): password hashing,
 //      first-load JavaScript, long lists. A missing or failing one is recorded and the run goes on;
-//   3. docs/benchmarks.json (machine facts, every section and metric), docs/BENCHMARKS.md, docs/benchmarks.svg.
+//   3. docs/benchmarks.json (machine facts, every section and metric), docs/BENCHMARKS.md, docs/benchmarks.svg,
+//      and docs/CAPACITY.md's tables (scripts/capacity.mjs) from them.
 // Options (environment): BENCH_SECONDS per run (default 3), BENCH_ROUNDS (default 3), BENCH_QUICK=1 for a
 // smoke form (1 s runs, one round, no 100-connection runs, figures not worth comparing).
 // `node scripts/bench.mjs --render` only rewrites BENCHMARKS.md and the chart from docs/benchmarks.json.
 // 127.0.0.1 only; every load is bounded in time.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -92,6 +94,9 @@ const doc = {
 };
 writeDocs(doc);
 console.log(`[bench] wrote docs/benchmarks.json, docs/BENCHMARKS.md, docs/benchmarks.svg in ${Math.round((Date.now() - started) / 1000)} s`);
+// The capacity model follows the new figures (`pnpm capacity` alone does the same from the JSON).
+const capacity = spawnSync(process.execPath, [path.join(ROOT, 'scripts/capacity.mjs')], { cwd: ROOT, stdio: 'inherit' });
+if (capacity.status !== 0) console.log('[bench] pnpm capacity failed: docs/CAPACITY.md was not updated');
 const unhealthy = benches.filter((b) => b.status !== 'ok').map((b) => `${b.script}: ${b.status}`);
 if (unhealthy.length) console.log(`[bench] not measured or failed: ${unhealthy.join('; ')}`);
 // The run fails only when the server bench saw errors or lost an acknowledged write; children report themselves.
