@@ -87,6 +87,21 @@ function countRows(dataDir, userId) {
   }
 }
 
+/** Waits (up to 30 s) until every process in `pids` uses under 10 % of a core: the last run's work is done. */
+async function settle(pids) {
+  const SAMPLE_MS = 250;
+  const deadline = Date.now() + 30_000;
+  let before = pids.map(cpuMs);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+    const now = pids.map(cpuMs);
+    const busy = now.some((ms, i) => ms !== undefined && before[i] !== undefined && ms - before[i] > SAMPLE_MS * 0.1);
+    if (!busy) return;
+    before = now;
+  }
+  log('servers still busy 30 s after the run: going on');
+}
+
 /** The nginx worker (nginx's master only manages it): its CPU is the proxy's. */
 function childPids(pid) {
   try {
@@ -167,6 +182,10 @@ export async function benchServers(options) {
     const measure = async (key, request, conns) => {
       const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
       const result = await runLoad({ ...request, connections: conns, seconds });
+      // The requests still in flight when the load stopped are still being served (a long list at 100
+      // connections can keep svc-todos busy for seconds): wait for that tail before the next run, and count
+      // its CPU in this run's.
+      await settle(Object.values(pids));
       const entry = results.get(key) ?? { runs: [], cpu: {} };
       for (const [name, pid] of Object.entries(pids)) {
         const after = cpuMs(pid);
@@ -175,7 +194,6 @@ export async function benchServers(options) {
       entry.runs.push(result);
       results.set(key, entry);
       log(`${key.padEnd(24)} ${String(result.rps).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  errors ${result.errors}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
     };
 
     // Warm-up, not recorded: each target's JIT and connection pools, once.
@@ -188,10 +206,13 @@ export async function benchServers(options) {
           for (const target of order) await measure(`fetch.${target}.${n}.c${conns}`, requestFor(target, 'fetch', n, users[n]), conns);
         }
       }
-      await measure(`fetch.gateway.${growthSize}.c10`, requestFor('gateway', 'fetch', growthSize, users[growthSize]), 10);
       for (const target of order) {
         await measure(`add.${target}.c10`, requestFor(target, 'add', 0, target === 'gateway' ? adders.gateway : adders.svc), 10);
       }
+    }
+    // The long list last: its 2 MB answers leave the processes the slowest to recover (heap, sockets).
+    for (let round = 0; round < rounds; round += 1) {
+      await measure(`fetch.gateway.${growthSize}.c10`, requestFor('gateway', 'fetch', growthSize, users[growthSize]), 10);
     }
 
     const metrics = {};
