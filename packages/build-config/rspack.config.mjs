@@ -1,6 +1,7 @@
 // One Rspack configuration for the three frontends. Each app passes its name, dev port and federation
 // role; everything else (TypeScript via SWC, CSS, HTML, hashing, dev server, React Refresh) is the same.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
@@ -16,6 +17,16 @@ import { sharedModules } from './shared-deps.mjs';
  * @property {string[]} [runtimePlugins]         federation runtime plugins (the host's fallback plugin)
  * @property {string} title        page title of the app's own HTML page
  */
+
+/**
+ * The folder of react-router as the app's react-router-dom depends on it: router-exports.mjs (in this
+ * package, which has no dependency of its own) re-exports from it.
+ * @param {string} dir the app's folder
+ */
+function reactRouterDir(dir) {
+  const dom = createRequire(path.join(dir, 'package.json')).resolve('react-router-dom/package.json');
+  return path.dirname(createRequire(dom).resolve('react-router/package.json'));
+}
 
 /** @param {AppOptions} app @returns {(env: unknown, argv: {mode?: string}) => import('@rspack/core').Configuration} */
 export function createConfig(app) {
@@ -45,6 +56,7 @@ export function createConfig(app) {
         // Workspace packages are compiled from source (their package.json "source" field).
         mainFields: ['source', 'browser', 'module', 'main'],
         extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        alias: { 'react-router$': reactRouterDir(app.dir) },
       },
       module: {
         rules: [
@@ -78,6 +90,12 @@ export function createConfig(app) {
           runtimePlugins: app.runtimePlugins,
           dts: false,
           manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
+          // One federation runtime per page (issue #10): the shell puts its runtime-core on the global
+          // object and the remotes' entries use it instead of bundling their own (~20 KiB gzipped each).
+          // Production only: a remote's dev server also serves its standalone page, which has no shell.
+          experiments: production
+            ? { ...(isRemote ? { externalRuntime: true } : { provideExternalRuntime: true }), optimization: { target: 'web' } }
+            : { optimization: { target: 'web' } },
         }),
         // One HTML page for all three: the pre-paint theme script must be identical everywhere.
         new rspack.HtmlRspackPlugin({ template: path.join(import.meta.dirname, 'index.html'), title: app.title, minify: production }),
