@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
+import budget from './first-load-budget.cjs';
 import { sharedModules } from './shared-deps.mjs';
 
 /**
@@ -19,13 +20,19 @@ import { sharedModules } from './shared-deps.mjs';
  */
 
 /**
- * The folder of react-router as the app's react-router-dom depends on it: router-exports.mjs (in this
- * package, which has no dependency of its own) re-exports from it.
+ * What the narrowed shared modules (router-exports.mjs, query-exports.mjs; this package has no dependency
+ * of its own) import: react-router as the app's react-router-dom depends on it, and the ESM entry of the
+ * app's @tanstack/react-query under a name the shared '@tanstack/react-query' does not intercept.
  * @param {string} dir the app's folder
  */
-function reactRouterDir(dir) {
-  const dom = createRequire(path.join(dir, 'package.json')).resolve('react-router-dom/package.json');
-  return path.dirname(createRequire(dom).resolve('react-router/package.json'));
+function narrowedImplementations(dir) {
+  const fromApp = createRequire(path.join(dir, 'package.json'));
+  const dom = fromApp.resolve('react-router-dom/package.json');
+  const query = path.dirname(fromApp.resolve('@tanstack/react-query/package.json'));
+  return {
+    'react-router$': path.dirname(createRequire(dom).resolve('react-router/package.json')),
+    '@tm/shared-impl/react-query$': path.join(query, 'build/modern/index.js'),
+  };
 }
 
 /** @param {AppOptions} app @returns {(env: unknown, argv: {mode?: string}) => import('@rspack/core').Configuration} */
@@ -56,7 +63,7 @@ export function createConfig(app) {
         // Workspace packages are compiled from source (their package.json "source" field).
         mainFields: ['source', 'browser', 'module', 'main'],
         extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-        alias: { 'react-router$': reactRouterDir(app.dir) },
+        alias: narrowedImplementations(app.dir),
       },
       module: {
         rules: [
@@ -111,6 +118,8 @@ export function createConfig(app) {
           ],
         }),
         !production && new ReactRefreshRspackPlugin(),
+        // issue #10: fails a production build whose first-load JavaScript is over the app's budget.
+        production && new budget.FirstLoadBudgetPlugin({ app: path.basename(app.dir), budgetKiB: pkg.budgets?.firstLoadGzipKiB, container: isRemote ? app.name : undefined }),
       ].filter(Boolean),
       optimization: { minimize: production },
       performance: { hints: false },

@@ -1,9 +1,18 @@
 import { CheckIcon } from '@tm/web-platform';
-import type { CSSProperties } from 'react';
-import Confetti from 'react-confetti';
+import { lazy, Suspense, type CSSProperties } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { CONFETTI } from '../constants';
 import { useWindowSize } from '../hooks/use-window-size';
+
+// react-confetti is fetched in its own chunk (issue #10: off the first load), as soon as the page is idle,
+// so it is there by the first completion.
+const loadConfetti = () => import('react-confetti');
+const Confetti = lazy(loadConfetti);
+const preload = () => void loadConfetti().catch(() => undefined);
+if (typeof window !== 'undefined') {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(preload);
+  else window.setTimeout(preload, 200);
+}
 
 // Inline, not in the stylesheet: the overlay must never block a click, whatever CSS has loaded.
 const overlayStyle: CSSProperties = { position: 'fixed', inset: 0, zIndex: 1000, pointerEvents: 'none' };
@@ -13,15 +22,17 @@ function ConfettiOverlay({ burst }: { burst: number }) {
   return (
     <div className="tasks-confetti" style={overlayStyle} aria-hidden="true">
       {/* A new key per completion starts a fresh burst. */}
-      <Confetti
-        key={burst}
-        width={width}
-        height={height}
-        numberOfPieces={CONFETTI.numberOfPieces}
-        gravity={CONFETTI.gravity}
-        tweenDuration={CONFETTI.tweenDuration}
-        recycle={false}
-      />
+      <Suspense fallback={null}>
+        <Confetti
+          key={burst}
+          width={width}
+          height={height}
+          numberOfPieces={CONFETTI.numberOfPieces}
+          gravity={CONFETTI.gravity}
+          tweenDuration={CONFETTI.tweenDuration}
+          recycle={false}
+        />
+      </Suspense>
     </div>
   );
 }
