@@ -158,24 +158,32 @@ function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, on
   };
 
   // Picking an item: the action first (a delete takes the row away), then the focus goes where `handOff` says.
-  const item = (label: string, icon: ReactNode, index: number, action: () => void, handOff: HandOff, danger = false) => (
-    <button
-      type="button"
-      role="menuitem"
-      tabIndex={-1}
-      className={`tasks-menu__item${danger ? ' tasks-menu__item--danger' : ''}`}
-      data-highlighted={highlighted === index ? '' : undefined}
-      onPointerMove={() => highlighted !== index && focusItem(index)}
-      onFocus={() => setHighlighted(index)}
-      onClick={() => {
-        action();
-        close(handOff);
-      }}
-    >
-      {icon}
-      {label}
-    </button>
-  );
+  // Items are not buttons, so that the menu's own stylesheet alone decides how they look.
+  const item = (label: string, icon: ReactNode, index: number, action: () => void, handOff: HandOff, danger = false) => {
+    const choose = () => {
+      action();
+      close(handOff);
+    };
+    return (
+      <div
+        role="menuitem"
+        tabIndex={-1}
+        className={`tasks-menu__item${danger ? ' tasks-menu__item--danger' : ''}`}
+        data-highlighted={highlighted === index ? '' : undefined}
+        onPointerMove={() => highlighted !== index && focusItem(index)}
+        onFocus={() => setHighlighted(index)}
+        onClick={choose}
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter' && event.key !== ' ') return;
+          event.preventDefault();
+          choose();
+        }}
+      >
+        {icon}
+        {label}
+      </div>
+    );
+  };
 
   return (
     <div className="tasks-item__actions">
