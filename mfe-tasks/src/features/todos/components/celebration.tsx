@@ -4,14 +4,18 @@ import { ErrorBoundary } from 'react-error-boundary';
 import { CONFETTI } from '../constants';
 import { useWindowSize } from '../hooks/use-window-size';
 
-// react-confetti is fetched in its own chunk (issue #10: off the first load), as soon as the page is idle,
-// so it is there by the first completion.
+// react-confetti is fetched in its own chunk (issue #10: not part of the first load), as soon as the person
+// first presses a key or a pointer on the page: a completion starts with one, so it is there in time.
 const loadConfetti = () => import('react-confetti');
 const Confetti = lazy(loadConfetti);
-const preload = () => void loadConfetti().catch(() => undefined);
-if (typeof window !== 'undefined') {
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(preload);
-  else window.setTimeout(preload, 200);
+if (typeof document !== 'undefined') {
+  const preload = () => {
+    document.removeEventListener('pointerdown', preload, true);
+    document.removeEventListener('keydown', preload, true);
+    void loadConfetti().catch(() => undefined);
+  };
+  document.addEventListener('pointerdown', preload, true);
+  document.addEventListener('keydown', preload, true);
 }
 
 // Inline, not in the stylesheet: the overlay must never block a click, whatever CSS has loaded.

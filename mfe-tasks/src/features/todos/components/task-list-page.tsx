@@ -1,5 +1,5 @@
 import type { Todo } from '@tm/api-client';
-import { LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
+import { domAnimation, LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
@@ -16,9 +16,6 @@ import { TaskList } from './task-list';
 import { countTodos } from './task-toolbar';
 import { offerUndo } from './undo-toast';
 import './task-list-page.css';
-
-/** framer-motion's animation features, fetched once the list has rendered (issue #10: off the first load). */
-const loadMotionFeatures = () => import('./motion-features').then((module) => module.default);
 
 export interface TaskListPageProps {
   /** id for the page's h1, so the section around it can be labelled by it. */
@@ -74,10 +71,9 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   });
 
   return (
-    // LazyMotion + `m` components load only the DOM animation features the list uses, in their own chunk
-    // after the first render; `strict` makes a stray full `motion` component an error instead of silently
-    // pulling them all in.
-    <LazyMotion features={loadMotionFeatures} strict>
+    // LazyMotion + `m` components load only the DOM animation features the list uses (smaller bundle);
+    // `strict` makes a stray full `motion` component an error instead of silently pulling them all in.
+    <LazyMotion features={domAnimation} strict>
       <MotionConfig reducedMotion="user">
         <div className="tasks-page">
           <header className="tasks-page__header">
