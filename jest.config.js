@@ -71,7 +71,7 @@ function webProject(dir) {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    ...['packages/contracts', 'packages/service-kit', 'packages/password-policy', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
+    ...['packages/contracts', 'packages/service-kit', 'packages/password-policy', 'packages/build-config', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
     ...['packages/api-client', 'packages/web-platform', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
     deployProject,
   ],

@@ -1,10 +1,12 @@
 // One Rspack configuration for the three frontends. Each app passes its name, dev port and federation
 // role; everything else (TypeScript via SWC, CSS, HTML, hashing, dev server, React Refresh) is the same.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
+import budget from './first-load-budget.cjs';
 import { sharedModules } from './shared-deps.mjs';
 
 /**
@@ -16,6 +18,22 @@ import { sharedModules } from './shared-deps.mjs';
  * @property {string[]} [runtimePlugins]         federation runtime plugins (the host's fallback plugin)
  * @property {string} title        page title of the app's own HTML page
  */
+
+/**
+ * What the narrowed shared modules (router-exports.mjs, query-exports.mjs; this package has no dependency
+ * of its own) import: react-router as the app's react-router-dom depends on it, and the ESM entry of the
+ * app's @tanstack/react-query under a name the shared '@tanstack/react-query' does not intercept.
+ * @param {string} dir the app's folder
+ */
+function narrowedImplementations(dir) {
+  const fromApp = createRequire(path.join(dir, 'package.json'));
+  const dom = fromApp.resolve('react-router-dom/package.json');
+  const query = path.dirname(fromApp.resolve('@tanstack/react-query/package.json'));
+  return {
+    'react-router$': path.dirname(createRequire(dom).resolve('react-router/package.json')),
+    '@tm/shared-impl/react-query$': path.join(query, 'build/modern/index.js'),
+  };
+}
 
 /** @param {AppOptions} app @returns {(env: unknown, argv: {mode?: string}) => import('@rspack/core').Configuration} */
 export function createConfig(app) {
@@ -45,6 +63,7 @@ export function createConfig(app) {
         // Workspace packages are compiled from source (their package.json "source" field).
         mainFields: ['source', 'browser', 'module', 'main'],
         extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        alias: narrowedImplementations(app.dir),
       },
       module: {
         rules: [
@@ -78,6 +97,12 @@ export function createConfig(app) {
           runtimePlugins: app.runtimePlugins,
           dts: false,
           manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
+          // One federation runtime per page (issue #10): the shell puts its runtime-core on the global
+          // object and the remotes' entries use it instead of bundling their own (~20 KiB gzipped each).
+          // Production only: a remote's dev server also serves its standalone page, which has no shell.
+          experiments: production
+            ? { ...(isRemote ? { externalRuntime: true } : { provideExternalRuntime: true }), optimization: { target: 'web' } }
+            : { optimization: { target: 'web' } },
         }),
         // One HTML page for all three: the pre-paint theme script must be identical everywhere.
         new rspack.HtmlRspackPlugin({ template: path.join(import.meta.dirname, 'index.html'), title: app.title, minify: production }),
@@ -93,6 +118,8 @@ export function createConfig(app) {
           ],
         }),
         !production && new ReactRefreshRspackPlugin(),
+        // issue #10: fails a production build whose first-load JavaScript is over the app's budget.
+        production && new budget.FirstLoadBudgetPlugin({ app: path.basename(app.dir), budgetKiB: pkg.budgets?.firstLoadGzipKiB, container: isRemote ? app.name : undefined }),
       ].filter(Boolean),
       optimization: { minimize: production },
       performance: { hints: false },

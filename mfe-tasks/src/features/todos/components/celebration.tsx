@@ -1,9 +1,22 @@
 import { CheckIcon } from '@tm/web-platform';
-import type { CSSProperties } from 'react';
-import Confetti from 'react-confetti';
+import { lazy, Suspense, type CSSProperties } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { CONFETTI } from '../constants';
 import { useWindowSize } from '../hooks/use-window-size';
+
+// react-confetti is fetched in its own chunk (issue #10: not part of the first load), as soon as the person
+// first presses a key or a pointer on the page: a completion starts with one, so it is there in time.
+const loadConfetti = () => import('react-confetti');
+const Confetti = lazy(loadConfetti);
+if (typeof document !== 'undefined') {
+  const preload = () => {
+    document.removeEventListener('pointerdown', preload, true);
+    document.removeEventListener('keydown', preload, true);
+    void loadConfetti().catch(() => undefined);
+  };
+  document.addEventListener('pointerdown', preload, true);
+  document.addEventListener('keydown', preload, true);
+}
 
 // Inline, not in the stylesheet: the overlay must never block a click, whatever CSS has loaded.
 const overlayStyle: CSSProperties = { position: 'fixed', inset: 0, zIndex: 1000, pointerEvents: 'none' };
@@ -13,15 +26,17 @@ function ConfettiOverlay({ burst }: { burst: number }) {
   return (
     <div className="tasks-confetti" style={overlayStyle} aria-hidden="true">
       {/* A new key per completion starts a fresh burst. */}
-      <Confetti
-        key={burst}
-        width={width}
-        height={height}
-        numberOfPieces={CONFETTI.numberOfPieces}
-        gravity={CONFETTI.gravity}
-        tweenDuration={CONFETTI.tweenDuration}
-        recycle={false}
-      />
+      <Suspense fallback={null}>
+        <Confetti
+          key={burst}
+          width={width}
+          height={height}
+          numberOfPieces={CONFETTI.numberOfPieces}
+          gravity={CONFETTI.gravity}
+          tweenDuration={CONFETTI.tweenDuration}
+          recycle={false}
+        />
+      </Suspense>
     </div>
   );
 }

@@ -102,4 +102,48 @@ describe('the row actions on a small screen', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'More actions for “Fail to delete me”' })).toHaveFocus());
     expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Fail to delete me', 'Keep me']);
   });
+
+  it('is a menu button: ArrowUp opens on the last item, arrows wrap, Home and End jump, Escape and Tab close it onto its button, a click outside closes it', async () => {
+    const user = userEvent.setup();
+    await addTodo('Water the plants');
+    renderPage(<TaskListPage />);
+    const trigger = await screen.findByRole('button', { name: 'More actions for “Water the plants”' });
+    await waitFor(() => screen.getAllByRole('listitem').forEach((item) => expect(item).not.toHaveAttribute('inert')), { timeout: 3000 });
+    expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+    expect(trigger).toHaveAttribute('aria-expanded', 'false');
+
+    trigger.focus();
+    await user.keyboard('{ArrowUp}');
+    const menu = await screen.findByRole('menu');
+    expect(trigger).toHaveAttribute('aria-expanded', 'true');
+    expect(menu).toHaveAttribute('aria-labelledby', trigger.id);
+    const item = (name: string) => within(menu).getByRole('menuitem', { name });
+    await waitFor(() => expect(item('Delete')).toHaveFocus());
+    expect(item('Delete')).toHaveAttribute('data-highlighted');
+    await user.keyboard('{ArrowDown}');
+    expect(item('Edit')).toHaveFocus();
+    await user.keyboard('{ArrowUp}');
+    expect(item('Delete')).toHaveFocus();
+    await user.keyboard('{Home}');
+    expect(item('Edit')).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(item('Delete')).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(trigger).toHaveFocus();
+    expect(trigger).toHaveAttribute('aria-expanded', 'false');
+
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Edit' })).toHaveFocus());
+    await user.keyboard('{Tab}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(trigger).toHaveFocus();
+
+    await user.click(trigger);
+    expect(await screen.findByRole('menu')).toBeInTheDocument();
+    await user.click(screen.getByRole('heading', { name: 'Your tasks' }));
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    // Nothing was picked: the task is as it was.
+    expect((await fetchTodos()).map(({ title, isPinned }) => ({ title, isPinned }))).toEqual([{ title: 'Water the plants', isPinned: false }]);
+  });
 });

@@ -1,6 +1,6 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { EditIcon, MoreIcon, PinIcon, TrashIcon } from '@tm/web-platform';
-import { useRef } from 'react';
+import { useCallback, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 export interface TaskActionsProps {
   title: string;
@@ -56,63 +56,174 @@ function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, 
   );
 }
 
-/** Radix gives the menu its roles (menu, menuitem), focus handling and arrow-key navigation. */
+type HandOff = 'delete' | 'edit' | null;
+interface MenuPosition {
+  top: number;
+  left: number;
+}
+
+const GAP = 4;
+
+/**
+ * Where the open menu goes: under its button, right edges aligned; above it when there is no room below;
+ * never past the left edge of the viewport. Fixed, so no scrolling or clipping ancestor of the row can cut it.
+ */
+function placeMenu(trigger: HTMLElement, menu: HTMLElement): MenuPosition {
+  const anchor = trigger.getBoundingClientRect();
+  const { offsetWidth: width, offsetHeight: height } = menu;
+  const below = anchor.bottom + GAP;
+  const top = below + height > window.innerHeight && anchor.top - GAP - height >= 0 ? anchor.top - GAP - height : below;
+  return { top, left: Math.max(GAP, anchor.right - width) };
+}
+
+/**
+ * The overflow menu of small screens, a WAI-ARIA menu button (issue #10: replaces a 65 KiB menu library):
+ * Enter, Space, a click or ArrowDown opens it on its first item, ArrowUp on its last; arrows (wrapping),
+ * Home and End move between items; Enter or Space picks one; Escape and Tab close it and give the focus
+ * back to the button, as does picking Pin. Picking Edit leaves the focus in the title's field, picking
+ * Delete hands it on (the row is leaving). A click outside closes it. It is rendered at the end of <body>
+ * and does not hide the rest of the page (a modal menu would aria-hide controls that stay focusable).
+ */
 function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onFocusLost }: TaskActionsProps) {
-  // After Delete the trigger leaves with its row: instead of returning focus to it, hand focus on. After
-  // Edit the focus is in the title's field: the menu must not take it back to its button.
-  const handingOff = useRef<'delete' | 'edit' | null>(null);
+  const [open, setOpen] = useState<'first' | 'last' | null>(null);
+  const [position, setPosition] = useState<MenuPosition | null>(null);
+  const [highlighted, setHighlighted] = useState(-1);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const triggerId = useId();
   const menuLabel = `More actions for ${quoted(title)}`;
+
+  /** Focuses item `index` of the menu, counting from the end when negative and wrapping around. */
+  const focusItem = useCallback((index: number) => {
+    const all = Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    const next = (index + all.length) % all.length;
+    all[next]?.focus({ preventScroll: true });
+    setHighlighted(next);
+  }, []);
+
+  /** Closes the menu; `handOff` says where the focus goes instead of back to the button. */
+  const close = useCallback(
+    (handOff: HandOff | 'outside') => {
+      setOpen(null);
+      setPosition(null);
+      setHighlighted(-1);
+      if (handOff === 'delete') onFocusLost();
+      else if (handOff === null) trigger.current?.focus({ preventScroll: true });
+    },
+    [onFocusLost],
+  );
+
+  useLayoutEffect(() => {
+    if (!open || !trigger.current || !menu.current) return;
+    const place = () => {
+      if (trigger.current && menu.current) setPosition(placeMenu(trigger.current, menu.current));
+    };
+    place();
+    focusItem(open === 'first' ? 0 : -1);
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!menu.current?.contains(target) && !trigger.current?.contains(target)) close('outside');
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    window.addEventListener('resize', place);
+    window.addEventListener('scroll', place, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      window.removeEventListener('resize', place);
+      window.removeEventListener('scroll', place, true);
+    };
+  }, [open, close, focusItem]);
+
+
+  const onTriggerKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    setOpen(event.key === 'ArrowDown' ? 'first' : 'last');
+  };
+
+  const onMenuKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, () => void> = {
+      ArrowDown: () => focusItem(highlighted + 1),
+      ArrowUp: () => focusItem(highlighted - 1),
+      Home: () => focusItem(0),
+      End: () => focusItem(-1),
+      Escape: () => close(null),
+      Tab: () => close(null),
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    move();
+  };
+
+  // Picking an item: the action first (a delete takes the row away), then the focus goes where `handOff` says.
+  // Items are not buttons, so that the menu's own stylesheet alone decides how they look.
+  const item = (label: string, icon: ReactNode, index: number, action: () => void, handOff: HandOff, danger = false) => {
+    const choose = () => {
+      action();
+      close(handOff);
+    };
+    return (
+      <div
+        role="menuitem"
+        tabIndex={-1}
+        className={`tasks-menu__item${danger ? ' tasks-menu__item--danger' : ''}`}
+        data-highlighted={highlighted === index ? '' : undefined}
+        onPointerMove={() => highlighted !== index && focusItem(index)}
+        onFocus={() => setHighlighted(index)}
+        onClick={choose}
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter' && event.key !== ' ') return;
+          event.preventDefault();
+          choose();
+        }}
+      >
+        {icon}
+        {label}
+      </div>
+    );
+  };
+
   return (
     <div className="tasks-item__actions">
-      {/* Not modal: a modal menu aria-hides the rest of the page while its controls stay focusable
-          (axe: aria-hidden-focus). The menu still closes on Escape, Tab and outside clicks. */}
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger asChild>
-          <button type="button" className="tasks-icon-button" aria-label={menuLabel} title={menuLabel} data-edit-return>
-            <MoreIcon />
-          </button>
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
+      <button
+        ref={trigger}
+        id={triggerId}
+        type="button"
+        className="tasks-icon-button"
+        aria-label={menuLabel}
+        title={menuLabel}
+        aria-haspopup="menu"
+        aria-expanded={open !== null}
+        aria-controls={open ? menuId : undefined}
+        data-state={open ? 'open' : 'closed'}
+        data-edit-return
+        onClick={() => (open ? close(null) : setOpen('first'))}
+        onKeyDown={onTriggerKeyDown}
+      >
+        <MoreIcon />
+      </button>
+      {open &&
+        createPortal(
+          <div
+            ref={menu}
+            id={menuId}
+            role="menu"
+            tabIndex={-1}
+            aria-labelledby={triggerId}
+            aria-orientation="vertical"
             className="tasks-menu"
-            align="end"
-            sideOffset={4}
-            onCloseAutoFocus={(event) => {
-              const handOff = handingOff.current;
-              if (!handOff) return;
-              // Once per action: should a delete fail, the row comes back and its menu behaves as usual.
-              handingOff.current = null;
-              event.preventDefault();
-              if (handOff === 'delete') onFocusLost();
-            }}
+            // Placed before the first paint, once it has a size (see the layout effect above).
+            style={{ position: 'fixed', top: position?.top ?? 0, left: position?.left ?? 0 }}
+            onKeyDown={onMenuKeyDown}
           >
-            <DropdownMenu.Item
-              className="tasks-menu__item"
-              onSelect={() => {
-                handingOff.current = 'edit';
-                onEdit();
-              }}
-            >
-              <EditIcon />
-              Edit
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className="tasks-menu__item" onSelect={onTogglePinned}>
-              <PinIcon filled={isPinned} />
-              {isPinned ? 'Unpin' : 'Pin'}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              className="tasks-menu__item tasks-menu__item--danger"
-              onSelect={() => {
-                handingOff.current = 'delete';
-                onDelete();
-              }}
-            >
-              <TrashIcon />
-              Delete
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+            {item('Edit', <EditIcon />, 0, onEdit, 'edit')}
+            {item(isPinned ? 'Unpin' : 'Pin', <PinIcon filled={isPinned} />, 1, onTogglePinned, null)}
+            {item('Delete', <TrashIcon />, 2, onDelete, 'delete', true)}
+          </div>,
+          document.body,
+        )}
     </div>
   );
 }
