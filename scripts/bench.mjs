@@ -1,30 +1,15 @@
 #!/usr/bin/env node
 // `pnpm bench`: the figures the docs quote, measured on this machine from the built processes.
-//   1. one scrypt password hash at the production parameters (svc-users' hasher);
-//   2. GET /api/todo/fetch-todo of 100 todos through the gateway (autocannon, 127.0.0.1 only, bounded);
-//   3. POST /api/todo/add-todo through the gateway;
-//   4. resident memory of each process after the load.
+//   (password hashing and sign-ins: scripts/bench-hash.mjs)
+//   1. GET /api/todo/fetch-todo of 100 todos through the gateway (autocannon, 127.0.0.1 only, bounded);
+//   2. POST /api/todo/add-todo through the gateway;
+//   3. resident memory of each process after the load.
 // Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10).
-import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { ApiClient, startStack } from '@tm/test-support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-
-async function benchScrypt() {
-  const { ScryptPasswordHasher } = await import('../svc-users/dist/password.hasher.js');
-  const hasher = new ScryptPasswordHasher();
-  await hasher.hash('warm-up password');
-  const times = [];
-  for (let i = 0; i < 5; i += 1) {
-    const start = performance.now();
-    await hasher.hash(`password number ${i}`);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { runs: times.length, medianMs: round(times[2]), minMs: round(times[0]), maxMs: round(times[4]) };
-}
 
 function round(value) {
   return Math.round(value * 10) / 10;
@@ -75,8 +60,6 @@ async function benchGateway() {
   }
 }
 
-const scrypt = await benchScrypt();
-console.log(`scrypt N=2^17 r=8 p=1 (one hash): median ${scrypt.medianMs} ms over ${scrypt.runs} runs (min ${scrypt.minMs}, max ${scrypt.maxMs})`);
 const gatewayFigures = await benchGateway();
 console.log(`fetch response size: ${gatewayFigures.responseBytes} bytes`);
 for (const r of gatewayFigures.results) {
