@@ -356,8 +356,8 @@ describe('k6 scripts', () => {
         'http_req_duration{name:add-todo}': ['p(95)<300'],
         'http_req_duration{name:update-todo}': ['p(95)<300'],
         'http_req_duration{name:delete-todo}': ['p(95)<300'],
-        'http_req_duration{name:login}': ['p(95)<1000'],
-        'http_req_duration{name:signup}': ['p(95)<1000'],
+        'http_req_duration{name:login}': ['p(95)<500'],
+        'http_req_duration{name:signup}': ['p(95)<2000'],
         auth_rate_limited: ['count==0'],
       });
       const scenarios = options.scenarios ?? {};
@@ -377,11 +377,13 @@ describe('k6 scripts', () => {
         DURATION: '30s',
         TODO_P95_MS: '500',
         AUTH_P95_MS: '3000',
+        SIGNUP_P95_MS: '4000',
       });
       expect(options.scenarios?.browse).toMatchObject({ rate: 40, duration: '30s' });
       expect(options.scenarios?.login).toMatchObject({ rate: 2, timeUnit: '10s', duration: '30s' });
       expect(options.thresholds?.['http_req_duration{name:fetch-todo}']).toEqual(['p(95)<500']);
       expect(options.thresholds?.['http_req_duration{name:login}']).toEqual(['p(95)<3000']);
+      expect(options.thresholds?.['http_req_duration{name:signup}']).toEqual(['p(95)<4000']);
       expect(() => optionsOf('load.js', { LOGIN_RATE: '0.5' })).toThrow(/LOGIN_RATE must be a whole number/);
       expect(() => optionsOf('load.js', { BROWSE_RATE: 'fast' })).toThrow(/BROWSE_RATE must be a non-negative number/);
     });

@@ -41,7 +41,7 @@ const DURATION = envString('DURATION', '5m');
 const BROWSE_RATE = envInteger('BROWSE_RATE', 5);
 const BROWSE_VUS = envInteger('BROWSE_VUS', 10);
 const BROWSE_MAX_VUS = envInteger('BROWSE_MAX_VUS', 100);
-/** Logins started per LOGIN_TIME_UNIT: 10/s, a quarter of what 2 cores sign in (docs/BENCHMARKS.md). */
+/** Logins started per LOGIN_TIME_UNIT: 10/s, under a fifth of what 2 cores sign in (docs/BENCHMARKS.md). */
 const LOGIN_RATE = envInteger('LOGIN_RATE', 10);
 const LOGIN_TIME_UNIT = envString('LOGIN_TIME_UNIT', '1s');
 const LOGIN_VUS = envInteger('LOGIN_VUS', 5);
@@ -52,12 +52,14 @@ const LOGIN_ACCOUNTS = Math.max(1, envInteger('LOGIN_ACCOUNTS', 3));
 const STREAM_VUS = envInteger('STREAM_VUS', 20);
 const STREAM_SECONDS = envInteger('STREAM_SECONDS', 30);
 /**
- * p95 limits in milliseconds: task calls, and login/signup (one Argon2id hash each, plus the password-strength
- * check at signup). 1 s: `pnpm bench` measures the logins of this scenario's rate, and the signups of all
- * stream VUs starting at once, well under it on 2 cores (scrypt needed 2 s).
+ * p95 limits in milliseconds: task calls; login (one Argon2id hash); signup (one Argon2id hash and the
+ * password-strength check, ~60 ms of svc-users' event loop each: the stream VUs all sign up at the start).
+ * `pnpm bench` (scripts/bench-hash.mjs) measured on 2 cores: logins at this scenario's 10/s p95 69 ms, 20
+ * signups at once p95 1.2 s. Before Argon2id, logins had 2 s.
  */
 const TODO_P95_MS = envNumber('TODO_P95_MS', 300);
-const AUTH_P95_MS = envNumber('AUTH_P95_MS', 1000);
+const AUTH_P95_MS = envNumber('AUTH_P95_MS', 500);
+const SIGNUP_P95_MS = envNumber('SIGNUP_P95_MS', 2000);
 
 /** @type {import('k6/options').Options} */
 export const options = {
@@ -100,7 +102,7 @@ export const options = {
     'http_req_duration{name:update-todo}': [`p(95)<${TODO_P95_MS}`],
     'http_req_duration{name:delete-todo}': [`p(95)<${TODO_P95_MS}`],
     'http_req_duration{name:login}': [`p(95)<${AUTH_P95_MS}`],
-    'http_req_duration{name:signup}': [`p(95)<${AUTH_P95_MS}`],
+    'http_req_duration{name:signup}': [`p(95)<${SIGNUP_P95_MS}`],
     // Any 429 means the run measured the rate limiter: raise AUTH_RATE_LIMIT on the target.
     auth_rate_limited: ['count==0'],
   },
