@@ -14,7 +14,7 @@ export interface AppDeps {
 
 /** The svc-users Koa app (not listening): kit middleware in the kit's order, then the `/user` and `/internal/users` routes. */
 export function createApp({ repository, hasher, logger, internalSecret }: AppDeps): ServiceApp {
-  const service = new UsersService({ repository, hasher });
+  const service = new UsersService({ repository, hasher, logger });
   return createServiceApp({
     name: 'svc-users',
     logger,

@@ -89,6 +89,13 @@ export async function openMongoUsersStore(options: MongoUsersOptions): Promise<U
       const result = await users.updateOne(filter, { $set: { passwordHash } });
       return result.matchedCount > 0;
     },
+    async replacePasswordHash(id: string, current: string, next: string) {
+      const filter = byId(id);
+      if (!filter) return false;
+      // One document update is atomic: the hash is swapped only if it is still the one that was checked.
+      const result = await users.updateOne({ ...filter, passwordHash: current }, { $set: { passwordHash: next } });
+      return result.matchedCount > 0;
+    },
     async delete(id: string) {
       const filter = byId(id);
       if (!filter) return false;

@@ -1,8 +1,8 @@
 import { createLogger, runMain, runServer } from '@tm/service-kit';
 import { createApp } from './app.js';
+import { Argon2idPasswordHasher } from './argon2id-password.hasher.js';
 import { loadUsersConfig } from './config.js';
 import { openUsersStore } from './open-users.store.js';
-import { ScryptPasswordHasher } from './password.hasher.js';
 
 runMain('svc-users', async () => {
   const config = loadUsersConfig();
@@ -10,6 +10,6 @@ runMain('svc-users', async () => {
   // Never log MONGO_URL itself: it may carry credentials.
   logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'opening store');
   const repository = await openUsersStore({ mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB, dataDir: config.DATA_DIR });
-  const { app, drain } = createApp({ repository, hasher: new ScryptPasswordHasher(), logger, internalSecret: config.INTERNAL_SECRET });
+  const { app, drain } = createApp({ repository, hasher: new Argon2idPasswordHasher(), logger, internalSecret: config.INTERNAL_SECRET });
   await runServer({ app, port: config.PORT, host: config.HOST, logger, close: () => repository.close(), onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS });
 });

@@ -54,6 +54,7 @@ export function openSqliteUsersStore(dataDir: string): UsersRepository {
   const byEmail = db.prepare<[string], unknown>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?');
   const byId = db.prepare<[string], unknown>('SELECT id, full_name, email FROM users WHERE id = ?');
   const setPasswordHash = db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?');
+  const swapPasswordHash = db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?');
   const deleteById = db.prepare<[string]>('DELETE FROM users WHERE id = ?');
   const select1 = db.prepare<[], unknown>('SELECT 1 AS ok');
 
@@ -80,6 +81,9 @@ export function openSqliteUsersStore(dataDir: string): UsersRepository {
     },
     async updatePasswordHash(id: string, passwordHash: string) {
       return setPasswordHash.run(passwordHash, id).changes > 0;
+    },
+    async replacePasswordHash(id: string, current: string, next: string) {
+      return swapPasswordHash.run(next, id, current).changes > 0;
     },
     async delete(id: string) {
       return deleteById.run(id).changes > 0;

@@ -102,6 +102,36 @@ function describeUsersRepositoryContract(name: string, makeHarness: () => StoreH
       expect(await repository.findByEmail(grace.email)).toMatchObject({ passwordHash: grace.passwordHash });
     });
 
+    it('replaces the hash only while it is still the expected one (the upgrade at sign-in, issue #10)', async () => {
+      const repository = await open();
+      const [ada, grace] = [newUser(), newUser({ fullName: 'Grace Hopper' })];
+      const created = await repository.create(ada);
+      await repository.create(grace);
+      const upgraded = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g';
+      expect(await repository.replacePasswordHash(created._id, ada.passwordHash, upgraded)).toBe(true);
+      expect(await repository.findByEmail(ada.email)).toEqual({ ...created, passwordHash: upgraded });
+      expect(await repository.findByEmail(grace.email)).toMatchObject({ passwordHash: grace.passwordHash });
+    });
+
+    it('keeps a hash that changed since it was read (a password change won), and answers false', async () => {
+      const repository = await open();
+      const ada = newUser();
+      const created = await repository.create(ada);
+      const changed = 'scrypt$17$8$1$Y2hhbmdlZA==$Y2hhbmdlZA==';
+      await repository.updatePasswordHash(created._id, changed);
+      expect(await repository.replacePasswordHash(created._id, ada.passwordHash, 'upgraded-from-a-stale-read')).toBe(false);
+      expect(await repository.findByEmail(ada.email)).toMatchObject({ passwordHash: changed });
+    });
+
+    it('answers false when replacing the hash of an unknown or malformed id', async () => {
+      const repository = await open();
+      const ada = newUser();
+      await repository.create(ada);
+      expect(await repository.replacePasswordHash('0123456789abcdef01234567', ada.passwordHash, 'upgraded')).toBe(false);
+      expect(await repository.replacePasswordHash('not-an-id', ada.passwordHash, 'upgraded')).toBe(false);
+      expect(await repository.findByEmail(ada.email)).toMatchObject({ passwordHash: ada.passwordHash });
+    });
+
     it('answers false when updating the hash of an unknown id, and stores nothing', async () => {
       const repository = await open();
       const unknownId = '0123456789abcdef01234567';

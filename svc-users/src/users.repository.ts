@@ -24,6 +24,11 @@ export interface UsersRepository {
   findById(id: string): Promise<PublicUser | null>;
   /** Replaces the user's password hash; false when there is no user with this id. */
   updatePasswordHash(id: string, passwordHash: string): Promise<boolean>;
+  /**
+   * Replaces the user's password hash with `next` only while it is still `current` (compare and set), so an
+   * upgrade of the hash at sign-in never overwrites a password changed meanwhile; false when nothing changed.
+   */
+  replacePasswordHash(id: string, current: string, next: string): Promise<boolean>;
   /** Deletes the user (its email becomes free again); false when there was none with this id. */
   delete(id: string): Promise<boolean>;
   /** Resolves true when the store answers; rejects or resolves false otherwise. */

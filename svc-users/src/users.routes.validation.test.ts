@@ -1,6 +1,6 @@
 import { ErrorBody, ErrorCode, INTERNAL_API, LIMITS } from '@tm/contracts';
 import { signedCall, type SignedCall } from '@tm/test-support';
-import { fastHasher, startTestService, type TestService } from './users.test-app.js';
+import { startTestService, type TestService } from './users.test-app.js';
 
 /** Every bad request below uses this email where the email itself is not what is wrong. */
 const EMAIL = 'victim@example.com';
@@ -85,7 +85,7 @@ function expectErrorBody(body: unknown, expected: BadInput): void {
 describe('svc-users bad input', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(fastHasher());
+    service = await startTestService();
   });
   afterAll(() => service.stop());
 

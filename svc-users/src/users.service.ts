@@ -18,24 +18,32 @@ export const PASSWORD_MESSAGES = {
   sameAsCurrent: 'Choose a password different from your current one',
 } as const;
 
+/** What the service logs through (pino's logger fits); services do not import the kit (no Koa here). */
+export interface ServiceLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
 export interface UsersServiceDeps {
   repository: UsersRepository;
   hasher: PasswordHasher;
+  logger: ServiceLogger;
 }
 
 /** Account use cases: signup, credential check, profile, password change, deletion. Knows neither HTTP nor the store behind it. */
 export class UsersService {
   private readonly repository: UsersRepository;
   private readonly hasher: PasswordHasher;
+  private readonly logger: ServiceLogger;
   /**
-   * Checked against when the email is unknown, so that path does the same scrypt work as a wrong password
+   * Checked against when the email is unknown, so that path does the same hashing work as a wrong password
    * and response time does not tell which emails have accounts. Made once, at start-up.
    */
   private readonly dummyHash: Promise<string>;
 
-  constructor({ repository, hasher }: UsersServiceDeps) {
+  constructor({ repository, hasher, logger }: UsersServiceDeps) {
     this.repository = repository;
     this.hasher = hasher;
+    this.logger = logger;
     this.dummyHash = hasher.hash(randomBytes(16).toString('base64'));
     // Awaited on first use; this only keeps an early failure from being reported as unhandled.
     this.dummyHash.catch(() => undefined);
@@ -62,6 +70,7 @@ export class UsersService {
     if (!record || !matches) {
       throw new UnauthorizedError('Invalid email or password', ErrorCode.invalidCredentials);
     }
+    await this.upgradeHash(record, password);
     return publicUser(record);
   }
 
@@ -128,11 +137,27 @@ export class UsersService {
 
   /**
    * The one password check (login's): against the dummy hash when there is no record, so a missing account
-   * costs the same scrypt work as a wrong password. Never true without a record.
+   * costs the same hashing work as a wrong password. Never true without a record.
    */
   private async passwordMatches(record: UserRecord | null, password: string): Promise<boolean> {
     const matches = await this.hasher.verify(password, record?.passwordHash ?? (await this.dummyHash));
     return record !== null && matches;
+  }
+
+  /**
+   * Issue #10: a hash stored with an older scheme or cost (scrypt) is replaced by today's (Argon2id) at a
+   * successful sign-in, the one moment the password is at hand. Only while the stored hash is still the one
+   * just checked, so a password changed meanwhile is never overwritten. A failure here is logged and the
+   * sign-in goes on: the old hash still works, and the next sign-in tries again.
+   */
+  private async upgradeHash(record: UserRecord, password: string): Promise<void> {
+    if (!this.hasher.needsRehash(record.passwordHash)) return;
+    try {
+      const passwordHash = await this.hasher.hash(password);
+      await this.repository.replacePasswordHash(record._id, record.passwordHash, passwordHash);
+    } catch (error) {
+      this.logger.warn({ err: error, userId: record._id }, 'password hash upgrade failed; the stored hash is kept');
+    }
   }
 }
 
