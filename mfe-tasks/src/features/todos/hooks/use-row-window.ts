@@ -2,10 +2,11 @@ import { defaultRangeExtractor, useWindowVirtualizer, windowScroll, type Range, 
 import { useCallback, useLayoutEffect, useState, type RefObject } from 'react';
 
 /**
- * A row's height before it is measured (one line of title at 16 px with its padding and border), and the gap
- * between rows (the list's 0.5rem). Rows are measured once they render (titles wrap on small screens).
+ * A row's height before it is measured (one line of title beside the 44 px action buttons, with padding and
+ * border, as Chromium draws it), and the gap between rows (the list's 0.5rem). Rows are measured once they
+ * render (long titles wrap, on small screens most).
  */
-export const ROW_ESTIMATE_PX = 50;
+export const ROW_ESTIMATE_PX = 62;
 export const ROW_GAP_PX = 8;
 /** Rows rendered beyond each edge of the window, so Tab and a quick scroll find rows already there. */
 export const ROW_OVERSCAN = 8;
