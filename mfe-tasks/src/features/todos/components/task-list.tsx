@@ -217,9 +217,10 @@ export function TaskList({ todos, filter, counts, onCompleted, onDeleted, inputR
   }, [virtualizer]);
 
   // Exiting rows ask, as they go, whether their task is still in the list (see TaskItem's exit).
+  // The set is built only when a row actually leaves, not on every tick.
   const stillListed = useMemo<StillListed>(() => {
-    const ids = new Set(keys);
-    return (todoId) => ids.has(todoId);
+    let ids: Set<string> | undefined;
+    return (todoId) => (ids ??= new Set(keys)).has(todoId);
   }, [keys]);
 
   let empty: string | undefined;

@@ -44,6 +44,18 @@ const scrollWindow: typeof windowScroll = (offset, options, instance) => {
   windowScroll(offset, options, instance);
 };
 
+/**
+ * The same array of ids for as long as the ids and their order stay the same: a tick changes a task, not the
+ * list's order, and the window then keeps its 10 000 measured positions instead of laying them out again.
+ */
+function useStableKeys(keys: readonly string[]): readonly string[] {
+  const [stable, setStable] = useState(keys);
+  if (keys === stable) return stable;
+  if (keys.length === stable.length && keys.every((key, index) => key === stable[index])) return stable;
+  setStable(keys);
+  return keys;
+}
+
 export interface RowWindow {
   virtualizer: Virtualizer<Window, Element>;
   /** The rows to render: the window (plus overscan) and the kept row, in list order. */
@@ -59,8 +71,9 @@ export interface RowWindow {
  * are in the DOM; the list element keeps the height of all of them. `keepIndex` (the row holding the focus)
  * stays rendered wherever the window is, so scrolling never takes the focus away.
  */
-export function useRowWindow(listRef: RefObject<HTMLElement | null>, keys: readonly string[], keepIndex: number): RowWindow {
+export function useRowWindow(listRef: RefObject<HTMLElement | null>, ids: readonly string[], keepIndex: number): RowWindow {
   const offset = useDocumentOffset(listRef);
+  const keys = useStableKeys(ids);
   const getItemKey = useCallback((index: number) => keys[index] ?? index, [keys]);
   const rangeExtractor = useCallback(
     (range: Range) => {
