@@ -31,8 +31,13 @@ export function measureSince(name: string, start: number): void {
   }
 }
 
-/** The time the list's answer last arrived, when the API client marked it. */
-export function listDataArrivedAt(): number | undefined {
+/**
+ * The time the list's answer last arrived, when the API client marked it; the mark is used up, so a list
+ * shown again later from the cache (no new answer) is not timed from an old one.
+ */
+export function takeListDataArrival(): number | undefined {
   if (typeof performance === 'undefined' || typeof performance.getEntriesByName !== 'function') return undefined;
-  return performance.getEntriesByName(LIST_DATA_MARK, 'mark').at(-1)?.startTime;
+  const arrived = performance.getEntriesByName(LIST_DATA_MARK, 'mark').at(-1)?.startTime;
+  performance.clearMarks(LIST_DATA_MARK);
+  return arrived;
 }

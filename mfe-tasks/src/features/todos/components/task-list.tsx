@@ -8,7 +8,7 @@ import { useMediaQuery } from '../hooks/use-media-query';
 import { useRowWindow } from '../hooks/use-row-window';
 import { useSound } from '../hooks/use-sound';
 import { EMPTY_FILTER_MESSAGES, inFilter, type TaskFilter } from '../hooks/use-task-filter';
-import { afterNextPaint, LIST_RENDER_MEASURE, listDataArrivedAt, measureSince } from '../perf-marks';
+import { afterNextPaint, LIST_RENDER_MEASURE, takeListDataArrival, measureSince } from '../perf-marks';
 import { TaskItem, type StillListed } from './task-item';
 import { BulkActions, TaskFilters, type TaskCounts } from './task-toolbar';
 
@@ -43,7 +43,7 @@ const todoIdOf = (element: EventTarget | null) =>
 /** `tm:list-render` (issue #10): from the list's answer to the first frame painted with its rows. */
 function useListRenderTiming(): void {
   useLayoutEffect(() => {
-    const arrived = listDataArrivedAt();
+    const arrived = takeListDataArrival();
     if (arrived !== undefined) afterNextPaint(() => measureSince(LIST_RENDER_MEASURE, arrived));
   }, []);
 }
