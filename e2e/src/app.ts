@@ -121,3 +121,18 @@ export async function holdCurrentUserCheck(page: Page): Promise<() => void> {
   });
   return release;
 }
+
+/** An init script recording every HTMLMediaElement.play() by path, before the real play runs (read by `played`). */
+export const RECORD_PLAYS = `
+  window.__played = [];
+  const play = HTMLMediaElement.prototype.play;
+  HTMLMediaElement.prototype.play = function () {
+    window.__played.push(new URL(this.currentSrc || this.src, location.href).pathname);
+    return play.call(this);
+  };
+`;
+
+/** The sounds the page played so far, by path, in order (needs `RECORD_PLAYS` as an init script). */
+export async function played(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __played: string[] }).__played);
+}

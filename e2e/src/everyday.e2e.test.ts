@@ -208,10 +208,10 @@ describeInBrowser('everyday features (issue #9)', () => {
     await stranger.page.getByText('No tasks').waitFor();
     // A tick on the phone reaches the laptop.
     let started = Date.now();
-    // The page that made a change fetches the list once after it (PRODUCT §4): wait for that one.
-    const ownRefetch = phone.page.waitForResponse((response) => new URL(response.url()).pathname === '/api/todo/fetch-todo');
+    // The page that made a change puts the answer into its list, with no refetch (PRODUCT §4, §10.5.4).
+    const ownAnswer = phone.page.waitForResponse((response) => new URL(response.url()).pathname.startsWith('/api/todo/update-todo/'));
     await row(phone.page, 'Before the phone').getByRole('checkbox').check();
-    await ownRefetch;
+    await ownAnswer;
     await laptop.page.waitForFunction(
       () => Array.from(document.querySelectorAll('li[data-todo-id]')).some((li) => li.textContent?.includes('Before the phone') && (li.querySelector('input[type=checkbox]') as HTMLInputElement).checked),
       undefined,

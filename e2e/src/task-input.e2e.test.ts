@@ -6,7 +6,7 @@ import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, seriousA
 const browser = useBrowser();
 
 describeInBrowser('the task screen under real use', () => {
-  it('shows all 300 tasks, usable, within 3 s of the list arriving; no invisible row takes the focus', async () => {
+  it('shows the 300 tasks, usable, within 3 s of the list arriving; no invisible row takes the focus', async () => {
     const { page, context } = await openSession(browser(), { width: 375, height: 740 });
     await signUp(page, 'Long List');
     await addTasksViaApi(page, Array.from({ length: 300 }, (_, i) => `Task number ${i + 1}`));
@@ -24,8 +24,9 @@ describeInBrowser('the task screen under real use', () => {
     expect(hiddenButLive).toBe(0);
     await page.waitForFunction(
       () => {
+        // Windowed (issue #10): the rows near the window are in the page, each saying it is one of 300.
         const rows = Array.from(document.querySelectorAll<HTMLLIElement>('li[data-todo-id]'));
-        return rows.length === 300 && rows.every((li) => getComputedStyle(li).opacity === '1' && !li.inert);
+        return rows.length > 0 && rows.every((li) => li.getAttribute('aria-setsize') === '300' && getComputedStyle(li).opacity === '1' && !li.inert);
       },
       undefined,
       { timeout: 10_000, polling: 50 },
@@ -33,7 +34,9 @@ describeInBrowser('the task screen under real use', () => {
     const allVisibleMs = Date.now() - arrivedAt;
     console.log(`300 tasks all visible and usable ${allVisibleMs} ms after the list arrived`);
     expect(allVisibleMs).toBeLessThan(3000);
-    // The last row works: tick it.
+    // The last row works: End on the first row's checkbox brings it, then tick it.
+    await page.getByRole('checkbox', { name: 'Mark “Task number 300” as completed' }).focus();
+    await page.keyboard.press('End');
     await page.getByRole('checkbox', { name: 'Mark “Task number 1” as completed' }).check();
     await toastWith(page, 'Task updated successfully').waitFor();
     await snapshot(page, 'tasks-300-small', { fullPage: false });

@@ -1,22 +1,7 @@
-import type { Page } from 'playwright-core';
 import { openSession, useBrowser } from './browser.js';
-import { addTask, describeInBrowser, row, seriousAxeViolations, signUp, snapshot } from './app.js';
+import { addTask, describeInBrowser, played, RECORD_PLAYS, row, seriousAxeViolations, signUp, snapshot } from './app.js';
 
 const browser = useBrowser();
-
-/** Records every HTMLMediaElement.play() by path, before the real play runs. */
-const RECORD_PLAYS = `
-  window.__played = [];
-  const play = HTMLMediaElement.prototype.play;
-  HTMLMediaElement.prototype.play = function () {
-    window.__played.push(new URL(this.currentSrc || this.src, location.href).pathname);
-    return play.call(this);
-  };
-`;
-
-async function played(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { __played: string[] }).__played);
-}
 
 describeInBrowser('the task list in Chromium', () => {
   it('adds, completes, pins and deletes, with sounds, confetti and bottom-left toasts', async () => {

@@ -1,4 +1,6 @@
 // Shared queries of the task page's component tests.
+import { todosQuery } from '@tm/api-client';
+import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
@@ -40,3 +42,13 @@ export function RouterProbe() {
 }
 
 export const address = () => screen.getByTestId('address').textContent;
+
+/** Counts the fetches of the task list from now on. */
+export function countFetches(queryClient: QueryClient): () => number {
+  const listHash = JSON.stringify(todosQuery().queryKey);
+  let fetches = 0;
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'fetch' && event.query.queryHash === listHash) fetches += 1;
+  });
+  return () => fetches;
+}

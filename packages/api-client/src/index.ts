@@ -25,6 +25,7 @@ export {
   deleteTodo,
   fetchTodoList,
   fetchTodos,
+  LIST_DATA_MARK,
   restoreTodo,
   todosQuery,
   updateTodo,

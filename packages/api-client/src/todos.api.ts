@@ -15,9 +15,14 @@ const CLEAR_COMPLETED: PathOf<'clearCompleted'> = '/todo/clear-completed';
 
 const withId = (path: string, todoId: string) => path.replace(':todoId', encodeURIComponent(todoId));
 
+/** Marked when the list's answer has arrived and been parsed: the start of the page's `tm:list-render` (issue #10). */
+export const LIST_DATA_MARK = 'tm:list-data';
+
 /** The task list with the change feed's position it was read at (`cursor`, PRODUCT §10.11.5). */
 export async function fetchTodoList({ signal }: { signal?: AbortSignal } = {}): Promise<TodosResponse> {
-  return (await http.get<TodosResponse>(FETCH_TODOS, { signal })).data;
+  const list = (await http.get<TodosResponse>(FETCH_TODOS, { signal })).data;
+  if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(LIST_DATA_MARK);
+  return list;
 }
 
 /** The tasks alone (the spec's `{ todos }`). */

@@ -1,7 +1,7 @@
 import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { refetchTodosAfterLastMutation, TODO_MUTATION_KEY, updateCachedTodos } from './get-todos';
+import { TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
 
 /** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
 export const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
@@ -14,8 +14,9 @@ interface AddTodoCallbacks {
 }
 
 /**
- * Adds a task. The new task goes into the list from the server's answer at once, then the list is refetched
- * (PRODUCT §4). A failure says why: a refused title next to the input, offline or timeout in their own
+ * Adds a task. The new task goes into the cached list from the server's answer, with no refetch of the whole
+ * list (PRODUCT §4, issue #10): a fetch of the list still on its way is cancelled first, since it may have
+ * been read before the add and would take the task out again. A failure says why: a refused title next to the input, offline or timeout in their own
  * words, anything else with the fixed message of PRODUCT §8; a 401 is the platform's to handle.
  */
 export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
@@ -23,7 +24,8 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'add'],
     mutationFn: (title: string) => addTodo(title),
-    onSuccess: ({ message, todo }, title) => {
+    onSuccess: async ({ message, todo }, title) => {
+      await queryClient.cancelQueries({ queryKey: todosKey });
       updateCachedTodos(queryClient, (todos) => (todos.some((t) => t._id === todo._id) ? todos : [todo, ...todos]));
       notifySuccess(message);
       onAdded?.(title);
@@ -34,6 +36,5 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
       if (isValidationError(error) && onRefused) onRefused(errorMessage(error, ADD_FAILED_MESSAGE));
       else notifyError(isOffline(error) || isTimeout(error) ? describeError(error, ADD_FAILED_MESSAGE) : ADD_FAILED_MESSAGE);
     },
-    onSettled: () => refetchTodosAfterLastMutation(queryClient),
   });
 }

@@ -1,7 +1,7 @@
 import { clearCompleted, completeAll, describeError, isSessionEnded, type Todo } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { cachedTodos, refetchTodosAfterLastMutation, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
+import { cachedTodos, refetchTodosAfterLastMutation, removeCachedTodos, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
 
 export const BULK_FAILED_MESSAGE = 'Could not update your tasks. Please try again.';
 
@@ -49,8 +49,7 @@ export function useClearCompleted() {
     onMutate: async () => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const removed: Todo[] = (cachedTodos(queryClient) ?? []).filter((todo) => todo.completed);
-      const ids = new Set(removed.map((todo) => todo._id));
-      updateCachedTodos(queryClient, (todos) => todos.filter((todo) => !ids.has(todo._id)));
+      removeCachedTodos(queryClient, removed.map((todo) => todo._id));
       return { removed };
     },
     onSuccess: ({ message }) => notifySuccess(message),

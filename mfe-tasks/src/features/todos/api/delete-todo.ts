@@ -1,7 +1,7 @@
 import { deleteTodo, describeError, isSessionEnded, type Todo } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { cachedTodos, refetchTodosAfterLastMutation, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
+import { cachedTodos, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
 
 export const DELETE_FAILED_MESSAGE = 'Could not delete the task. Please try again.';
 
@@ -13,7 +13,8 @@ interface DeleteTodoCallbacks {
 /**
  * Deletes a task optimistically, so its row starts its exit animation at once. Once the server took it, the
  * page offers Undo (or shows the server's message when it has no task to offer back); a failed delete brings
- * the row back and says why (docs/PRODUCT.md §10.6), and the refetch confirms what the server holds.
+ * the row back and says why (docs/PRODUCT.md §10.6). The answer carries only a message and the optimistic
+ * removal is exactly what the server did, so the list is not fetched again (issue #10).
  */
 export function useDeleteTodo({ onDeleted }: DeleteTodoCallbacks = {}) {
   const queryClient = useQueryClient();
@@ -23,7 +24,7 @@ export function useDeleteTodo({ onDeleted }: DeleteTodoCallbacks = {}) {
     onMutate: async (todoId) => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const removed = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
-      updateCachedTodos(queryClient, (todos) => todos.filter((todo) => todo._id !== todoId));
+      removeCachedTodos(queryClient, [todoId]);
       return { removed };
     },
     onSuccess: ({ message }, _todoId, context) => {
@@ -33,11 +34,11 @@ export function useDeleteTodo({ onDeleted }: DeleteTodoCallbacks = {}) {
     onError: (error, todoId, context) => {
       console.error('Deleting the task failed', error);
       if (isSessionEnded(error)) return;
-      const removed = context?.removed;
+      // "Task not found": it was deleted elsewhere meanwhile; the row stays gone, the message says why.
+      const removed = taskIsGone(error) ? undefined : context?.removed;
       // The list is displayed sorted (orderTodos), so putting the task back at the end is enough.
       if (removed) updateCachedTodos(queryClient, (todos) => (todos.some((todo) => todo._id === todoId) ? todos : [...todos, removed]));
       notifyError(describeError(error, DELETE_FAILED_MESSAGE));
     },
-    onSettled: () => refetchTodosAfterLastMutation(queryClient),
   });
 }

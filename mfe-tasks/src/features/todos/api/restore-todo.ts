@@ -1,7 +1,7 @@
 import { describeError, isSessionEnded, restoreTodo, type Todo } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { hasTodo, refetchTodosAfterLastMutation, TODO_MUTATION_KEY, todosKey, updateCachedTodos, upsertCachedTodos } from './get-todos';
+import { hasTodo, removeCachedTodos, TODO_MUTATION_KEY, todosKey, upsertCachedTodos } from './get-todos';
 
 export const RESTORE_FAILED_MESSAGE = 'Could not restore the task. Please try again.';
 
@@ -13,7 +13,8 @@ interface RestoreTodoCallbacks {
 /**
  * Undo of a delete (docs/PRODUCT.md §10.11.4): the task the page still holds goes back into the list at once,
  * in its old place (same id and timestamps, so the same position in the spec's order); the server's copy
- * replaces it when it answers (another device may have changed it just before the delete). A refused restore
+ * replaces it when it answers (another device may have changed it just before the delete), with no refetch of
+ * the list (issue #10). A refused restore
  * (too late: "This task can no longer be restored.") takes it out again and says why.
  */
 export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
@@ -35,9 +36,8 @@ export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
     onError: (error, todo, context) => {
       console.error('Restoring the task failed', error);
       if (isSessionEnded(error)) return;
-      if (context && !context.wasThere) updateCachedTodos(queryClient, (todos) => todos.filter((t) => t._id !== todo._id));
+      if (context && !context.wasThere) removeCachedTodos(queryClient, [todo._id]);
       notifyError(describeError(error, RESTORE_FAILED_MESSAGE));
     },
-    onSettled: () => refetchTodosAfterLastMutation(queryClient),
   });
 }

@@ -1,7 +1,7 @@
 import { describeError, isSessionEnded, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { cachedTodos, hasTodo, patchCachedTodo, refetchTodosAfterLastMutation, TODO_MUTATION_KEY, todosKey } from './get-todos';
+import { cachedTodos, hasTodo, patchCachedTodo, TODO_MUTATION_KEY, todosKey } from './get-todos';
 
 export const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
 
@@ -33,9 +33,10 @@ interface UpdateTodoCallbacks {
 
 /**
  * Ticks, pins or renames a task optimistically (docs/PRODUCT.md §4: the box changes at once) with TanStack's
- * protocol: cancel → snapshot → set → roll back on error → refetch when settled. The rollback restores only
- * the fields this call changed, so a concurrent change to another task (or field) survives it. The
- * celebration and the success message wait for the server (PRODUCT §10.6). A delete wins: once the task is
+ * protocol: cancel → snapshot → set → roll back on error. The server's answer (the task as it now is) replaces
+ * the optimistic value; the list is not fetched again (issue #10: with 300 tasks a refetch per tick cost a
+ * full re-render). The rollback restores only the fields this call changed, so a concurrent change to another
+ * task (or field) survives it. The celebration and the success message wait for the server (PRODUCT §10.6). A delete wins: once the task is
  * gone from the list, the answer of a tick still in flight (a 404 included) changes and says nothing.
  */
 export function useUpdateTodo({ onCompleted }: UpdateTodoCallbacks = {}) {
@@ -66,6 +67,5 @@ export function useUpdateTodo({ onCompleted }: UpdateTodoCallbacks = {}) {
       if (context) patchCachedTodo(queryClient, todoId, context.previous);
       if (!isSessionEnded(error)) notifyError(describeError(error, UPDATE_FAILED_MESSAGE));
     },
-    onSettled: () => refetchTodosAfterLastMutation(queryClient),
   });
 }

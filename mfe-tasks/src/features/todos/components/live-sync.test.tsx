@@ -1,26 +1,16 @@
 import { addTodo, clientId, deleteTodo, todosQuery, updateTodo, type Todo, type TodoChangeEvent } from '@tm/api-client';
 import { endSession, isLiveSyncConnected, TAB_CHANNEL } from '@tm/web-platform';
 import { FakeEventSource, renderPage, signUpNewUser } from '@tm/web-test-support';
-import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads';
 import TaskListPage from '../../../expose/task-list-page';
 import { playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
-import { allRowsEntered, shownTitles, sleep } from '../../../test/page-helpers';
+import { allRowsEntered, countFetches, shownTitles, sleep } from '../../../test/page-helpers';
 import { applyChange } from '../api/live-todos';
 
 const todosKey = todosQuery().queryKey;
 const OTHER_PAGE = 'another-page';
-
-/** Counts the fetches of the task list from now on. */
-function countFetches(queryClient: QueryClient): () => number {
-  let fetches = 0;
-  queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.action.type === 'fetch' && event.query.queryHash === JSON.stringify(todosKey)) fetches += 1;
-  });
-  return () => fetches;
-}
 
 /** The page with its list loaded and its stream opened (and live once the server said ready). */
 async function openPage(title?: string) {

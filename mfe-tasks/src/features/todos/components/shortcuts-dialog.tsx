@@ -5,6 +5,8 @@ export const SHORTCUTS: readonly { key: string; does: string }[] = [
   { key: 'n', does: 'Write a new task' },
   { key: '/', does: 'Show the next filter' },
   { key: '?', does: 'Show these shortcuts' },
+  { key: '↑ / ↓', does: 'On a task: go to the previous or next task' },
+  { key: 'Home / End', does: 'On a task: go to the first or last task' },
 ];
 
 export interface ShortcutsDialogProps {

@@ -81,8 +81,14 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     expect(dialog).toHaveAttribute('open');
     const terms = within(dialog).getAllByRole('term').map((term) => term.textContent);
     const definitions = within(dialog).getAllByRole('definition').map((definition) => definition.textContent);
-    expect(terms).toEqual(['n', '/', '?']);
-    expect(definitions).toEqual(['Write a new task', 'Show the next filter', 'Show these shortcuts']);
+    expect(terms).toEqual(['n', '/', '?', '↑ / ↓', 'Home / End']);
+    expect(definitions).toEqual([
+      'Write a new task',
+      'Show the next filter',
+      'Show these shortcuts',
+      'On a task: go to the previous or next task',
+      'On a task: go to the first or last task',
+    ]);
     // While it is open, the page's shortcuts rest.
     await user.keyboard('n');
     expect(input()).not.toHaveFocus();

@@ -1,16 +1,27 @@
 import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
-import { m, useIsPresent } from 'framer-motion';
-import { useEffect, useId, useRef, useState } from 'react';
+import { m, useIsPresent, type Variants } from 'framer-motion';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { DOUBLE_CLICK_MS, MOTION } from '../constants';
+import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
 import { TaskActions } from './task-actions';
 import { TaskTitleEditor } from './task-title-editor';
 
 export interface TaskItemProps {
   todo: Todo;
-  /** Entrance delay in seconds: staggered on the first load only, 0 for rows added later (PRODUCT §2). */
-  enterDelay: number;
+  /** The row's index in the window's list (for its measurement) and its place for screen readers (1-based). */
+  index: number;
+  setSize: number;
+  /** Its offset from the top of the list, in px: rows are placed by the window (issue #10). */
+  top: number;
+  /**
+   * Entrance delay in seconds: staggered on the first load, 0 for rows new to the list (PRODUCT §2); `null`
+   * for a row that was already in the list and comes into view by scrolling: it is simply there (§10.5).
+   */
+  enterDelay: number | null;
   compact: boolean;
+  /** Measures the row's height for the window. */
+  measureRef: (element: HTMLLIElement | null) => void;
   /** Called with the value the user just gave the checkbox. */
   onToggleCompleted: (todo: Todo, completed: boolean) => void;
   onTogglePinned: (todo: Todo) => void;
@@ -24,23 +35,77 @@ export interface TaskItemProps {
  * Whether the row has finished entering: a row still waiting for its turn in the stagger is invisible,
  * and can be neither focused nor clicked (docs/PRODUCT.md §10.5). A row without delay is there at once.
  */
-function useEntered(enterDelay: number): [boolean, () => void] {
-  const [entered, setEntered] = useState(enterDelay === 0);
+function useEntered(enterDelay: number | null): [boolean, () => void] {
+  const [entered, setEntered] = useState(!enterDelay);
   useEffect(() => {
     // The animation's own end is the signal; this is the backstop should it never report (interrupted).
-    const backstop = setTimeout(() => setEntered(true), (enterDelay + MOTION.enterSeconds) * 1000 + 500);
+    const backstop = setTimeout(() => setEntered(true), ((enterDelay ?? 0) + MOTION.enterSeconds) * 1000 + 500);
     return () => clearTimeout(backstop);
   }, [enterDelay]);
   return [entered, () => setEntered(true)];
 }
 
 /**
- * One task: checkbox, title (struck through in orange when done), pinned marker and actions. The title turns
- * into a text field on a double click or the Edit action (docs/PRODUCT.md §10.11.1).
+ * How a row leaves, given by the list (AnimatePresence's `custom`) when the row goes: a task that is gone
+ * from the list (deleted, ticked out of the filter) plays the 0.5 s exit of PRODUCT §9; a row that only
+ * left the window by scrolling is still in the list and goes at once.
  */
-export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onTogglePinned, onRename, onDelete, onFocusLost }: TaskItemProps) {
+export type StillListed = (todoId: string) => boolean;
+
+function exitVariants(todoId: string): Variants {
+  return {
+    leave: (stillListed: StillListed | undefined) =>
+      stillListed?.(todoId) ? { opacity: 0, transition: { duration: 0 } } : { opacity: 0, x: -32, transition: { duration: MOTION.exitSeconds } },
+  };
+}
+
+/**
+ * Times the tick of this row (issue #10, `tm:tick`): from the click to the frame painted once the cache holds
+ * the new state (the optimistic value), so the whole path from the click to the list updated is counted.
+ */
+function useTickTiming(todo: Todo): (clickedAt: number, completed: boolean) => void {
+  const pending = useRef<{ at: number; completed: boolean } | undefined>(undefined);
+  useEffect(() => {
+    const tick = pending.current;
+    if (!tick || todo.completed !== tick.completed) return;
+    pending.current = undefined;
+    afterNextPaint(() => measureSince(TICK_MEASURE, tick.at));
+  }, [todo]);
+  return useCallback((at: number, completed: boolean) => {
+    pending.current = { at, completed };
+  }, []);
+}
+
+/**
+ * One task: checkbox, title (struck through in orange when done), pinned marker and actions. The title turns
+ * into a text field on a double click or the Edit action (docs/PRODUCT.md §10.11.1). Memoised: a tick
+ * re-renders only its own row (issue #10); the list passes stable callbacks.
+ */
+export const TaskItem = memo(function TaskItem({
+  todo,
+  index,
+  setSize,
+  top,
+  enterDelay,
+  compact,
+  measureRef,
+  onToggleCompleted,
+  onTogglePinned,
+  onRename,
+  onDelete,
+  onFocusLost,
+}: TaskItemProps) {
   const checkboxId = useId();
   const row = useRef<HTMLLIElement>(null);
+  const setRow = useCallback(
+    (element: HTMLLIElement | null) => {
+      row.current = element;
+      measureRef(element);
+    },
+    [measureRef],
+  );
+  const variants = useMemo(() => exitVariants(todo._id), [todo._id]);
+  const timeTick = useTickTiming(todo);
   const checkbox = useRef<HTMLInputElement>(null);
   // A row playing its exit animation is gone for keyboard and screen-reader users already.
   const isPresent = useIsPresent();
@@ -73,14 +138,19 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
   const classes = ['tasks-item', todo.isPinned && 'tasks-item--pinned', completed && 'tasks-item--completed', editing && 'tasks-item--editing'];
   return (
     <m.li
-      ref={row}
+      ref={setRow}
       layout="position"
       data-todo-id={todo._id}
+      data-index={index}
+      aria-posinset={index + 1}
+      aria-setsize={setSize}
       className={classes.filter(Boolean).join(' ')}
+      style={{ top }}
       inert={!isPresent || !entered}
-      initial={{ opacity: 0, y: 12 }}
-      animate={{ opacity: 1, y: 0, transition: { delay: enterDelay, duration: MOTION.enterSeconds } }}
-      exit={{ opacity: 0, x: -32, transition: { duration: MOTION.exitSeconds } }}
+      initial={enterDelay === null ? false : { opacity: 0, y: 12 }}
+      animate={{ opacity: 1, y: 0, transition: { delay: enterDelay ?? 0, duration: MOTION.enterSeconds } }}
+      variants={variants}
+      exit="leave"
       onAnimationComplete={markEntered}
     >
       <input
@@ -90,7 +160,8 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
         className="tasks-item__checkbox"
         checked={completed}
         aria-label={`Mark “${todo.title}” as ${completed ? 'not completed' : 'completed'}`}
-        onChange={() => {
+        onChange={(event) => {
+          timeTick(event.timeStamp, !completed);
           setClicked({ todo, completed: !completed });
           onToggleCompleted(todo, !completed);
         }}
@@ -142,4 +213,4 @@ export function TaskItem({ todo, enterDelay, compact, onToggleCompleted, onToggl
       />
     </m.li>
   );
-}
+});
