@@ -15,18 +15,9 @@ declare module 'koa' {
 export const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
-/**
- * JSON logger for one process; `LOG_LEVEL` picks the level (`silent` in tests). Lines go to stdout through
- * an asynchronous destination (issue #10): pino's default writes every line with its own synchronous
- * write(2), one system call per request on the hot path; asynchronously, lines that pile up while a write
- * is in flight leave in one. pino flushes what is pending synchronously when the process exits (its
- * exit handler), so the last lines of a shutdown or a crash are still written.
- */
+/** JSON logger for one process; `LOG_LEVEL` picks the level (`silent` in tests). */
 export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino(
-    { name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime },
-    pino.destination({ dest: 1, sync: false }),
-  );
+  return pino({ name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime });
 }
 
 export interface RequestLoggerOptions {
