@@ -12,6 +12,7 @@ import {
 import { LIMITS } from '@tm/contracts';
 import Koa, { type Middleware } from 'koa';
 import { AccountThrottle } from './account-throttle.js';
+import { CookieKeys } from './cookie-keys.js';
 import { accountRoutes } from './account.routes.js';
 import { authRoutes, otherUserRoutes, todoRoutes } from './auth.routes.js';
 import type { GatewayConfig } from './config.js';
@@ -101,7 +102,8 @@ const noStore: Middleware = async (ctx, next) => {
  * are sent on; the live stream relayed as a stream).
  */
 export function createApp({ config, sessionStore, logger, redis, web = {} }: GatewayDeps): Gateway {
-  const app = new Koa({ proxy: config.trustProxy, keys: config.sessionKeys });
+  const app = new Koa({ proxy: config.trustProxy });
+  app.keys = new CookieKeys(config.sessionKeys);
   const metrics = createMetrics('gateway');
   let draining = false;
   const isDraining = () => draining;

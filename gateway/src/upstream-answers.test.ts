@@ -100,6 +100,38 @@ describe('upstream answers are checked before they are sent on', () => {
     });
   });
 
+  /** A list of `count` valid tasks as svc-todos would send it: far more than one socket read. */
+  function bigList(count: number) {
+    const todos = Array.from({ length: count }, (_, index) => ({
+      _id: index.toString(16).padStart(24, '0'),
+      title: `Task ${index} “quoted” ☕`,
+      completed: index % 2 === 0,
+      isPinned: false,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    }));
+    return { todos, cursor: '7' };
+  }
+
+  it('a large 2xx list arriving in many chunks is checked whole: one bad task at its very end gives 502', async () => {
+    const list = bigList(2000);
+    const broken = { ...list, todos: [...list.todos, { ...list.todos[0], createdAt: 'yesterday' }] };
+    await withBrokenTodos(() => json(200, broken), async (client) => {
+      const answer = await client.get('/api/todo/fetch-todo');
+      expect(answer.status).toBe(502);
+      expect(answer.body).toEqual(badGateway);
+    });
+  });
+
+  it('a large valid list is passed on byte for byte (the control case)', async () => {
+    const text = JSON.stringify(bigList(2000));
+    await withBrokenTodos(() => ({ status: 200, type: 'application/json', body: text }), async (client) => {
+      const answer = await fetch(`${client.baseUrl}/api/todo/fetch-todo`, { headers: { cookie: client.cookieHeader() } });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toBe(text);
+    });
+  });
+
   it('passes a well-formed error of the service through unchanged (the control case)', async () => {
     await withBrokenTodos(
       () => json(404, { message: 'Todo not found', code: 'TODO.NOT_FOUND' }),

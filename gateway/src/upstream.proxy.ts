@@ -163,7 +163,8 @@ function collect(answer: IncomingMessage, waiting: Pending, fail: (error: Error)
       status: answer.statusCode ?? 502,
       contentType: String(answer.headers['content-type'] ?? ''),
       ...(retryAfter ? { retryAfter } : {}),
-      body: Buffer.concat(chunks),
+      // A small answer arrives in one chunk: no copy then; else one copy of a known size.
+      body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
     });
   });
 }

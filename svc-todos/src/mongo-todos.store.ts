@@ -221,6 +221,11 @@ export class MongoTodosStore implements TodosRepository {
     });
   }
 
+  async listJson(userId: string): Promise<string> {
+    // Documents are validated one by one (toRecord): unlike a STRICT SQLite table, a collection enforces no shape.
+    return JSON.stringify(await this.list(userId));
+  }
+
   async create(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
     return this.write(async (session, now) => {
       const document: TodoDocument = {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 // The driver's ObjectId, so `toBeInstanceOf` compares against the class the driver deserialises into.
 import { MongoClient, ObjectId } from 'mongodb';
-import { Todo, TodoChangeEvent } from '@tm/contracts';
+import { Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
 import { tempDir } from '@tm/test-support';
 import { EVENTS_COLLECTION, MongoTodosStore, TODOS_COLLECTION } from './mongo-todos.store.js';
 import { openTodosStore } from './open-todos.store.js';
@@ -71,6 +71,20 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const todos = await Promise.all(Array.from({ length: 20 }, () => store.create(alice, title)));
     expect(new Set(todos.map((todo) => todo._id)).size).toBe(20);
     expect((await todosOf(store, alice)).every((todo) => todo.title === title)).toBe(true);
+  });
+
+  test('listJson is exactly JSON.stringify of the list, escapes and all, and matches the contract', async () => {
+    expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+    const titles = ['plain', `"quoted" \\ back\\slash`, 'tab\tnew\nline\u0001\u001f', 'émoji 😀 ☕ \u2028\u2029 עברית', '</script>'];
+    for (const [index, title] of titles.entries()) {
+      clock.set(clock.start + index * 1_001);
+      const todo = await store.create(alice, title);
+      if (index % 2 === 0) await store.update(alice, todo._id, { isPinned: true, completed: index === 2 });
+    }
+    await store.create(bob, 'not in alice’s list');
+    const json = await store.listJson(alice);
+    expect(json).toBe(JSON.stringify(await store.list(alice)));
+    expect(TodosResponse.parse(JSON.parse(json)).todos.map((todo) => todo.title).sort()).toEqual([...titles].sort());
   });
 
   test('a new user has an empty list', async () => {

@@ -73,6 +73,12 @@ export interface TodosRepository {
    * position read in the same snapshot.
    */
   list(userId: string): Promise<TodoList>;
+  /**
+   * The same list, already serialised as the `TodosResponse` body (`{"todos":[…],"cursor":"…"}`): what
+   * GET /todo/fetch-todo answers. A store may build it straight from its rows (issue #10: the list is
+   * the hot path, and turning a thousand rows into objects only to stringify them costs more than the rest).
+   */
+  listJson(userId: string): Promise<string>;
   /** Stores a new task: not completed, not pinned, `createdAt === updatedAt`. */
   create(userId: string, title: string, origin?: string | null): Promise<TodoRecord>;
   /**

@@ -23,6 +23,11 @@ export class TodosService {
     return this.repository.list(userId);
   }
 
+  /** {@link list} as the JSON body of the answer, built by the store in one pass. */
+  listJson(userId: string): Promise<string> {
+    return this.repository.listJson(userId);
+  }
+
   add(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
     return this.repository.create(userId, title, origin);
   }

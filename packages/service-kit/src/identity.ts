@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { ErrorCode } from '@tm/contracts';
 import { UnauthorizedError } from './errors.js';
@@ -28,9 +28,23 @@ interface SignedRequest {
   requestId: string;
 }
 
+/**
+ * One key object per secret for the process's life (a process knows one or two secrets): an HMAC keyed by a
+ * string re-imports the key on every call, on every request of both the gateway and the services.
+ */
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 function signatureOf(secret: string, request: SignedRequest, timestamp: string): Buffer {
-  const payload = [timestamp, request.method.toUpperCase(), request.url, request.userId, request.requestId].join('\n');
-  return createHmac('sha256', secret).update(payload).digest();
+  const payload = `${timestamp}\n${request.method.toUpperCase()}\n${request.url}\n${request.userId}\n${request.requestId}`;
+  return createHmac('sha256', keyOf(secret)).update(payload).digest();
 }
 
 /** Headers that vouch for `request`; bound to its method, url, user and request id, valid for a short time. */
