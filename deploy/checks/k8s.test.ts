@@ -348,7 +348,7 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     expect(problems).toEqual([]);
   });
 
-  it('every container requests and limits CPU and memory (requests <= limits); svc-users fits four scrypt hashes', () => {
+  it('every container requests and limits CPU and memory (requests <= limits); svc-users fits four scrypt-era password checks', () => {
     const problems = deployments.flatMap((d) =>
       containersOf(d).flatMap((c) =>
         (['cpu', 'memory'] as const).flatMap((resource) => {
@@ -361,7 +361,7 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     );
     expect(problems).toEqual([]);
     const users = mainContainer('svc-users');
-    // scrypt N=2^17, r=8: 128 MiB per hash, 4 at once in the libuv pool.
+    // A scrypt-era password check (N=2^17, r=8): 128 MiB each, 4 at once in the libuv pool.
     expect(quantity(users.resources?.limits?.memory)).toBeGreaterThanOrEqual(768 * 2 ** 20);
     expect(quantity(users.resources?.requests?.memory)).toBeGreaterThanOrEqual(256 * 2 ** 20);
     expect(Number(literal(effectiveEnv(users), 'UV_THREADPOOL_SIZE') ?? 4) * 128 * 2 ** 20).toBeLessThan(quantity(users.resources?.limits?.memory));

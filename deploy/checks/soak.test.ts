@@ -35,7 +35,7 @@ interface Report {
 }
 
 // The soak is 5 minutes with `pnpm soak`; here its short form: 8 users with lists of 20 tasks (sign-up hashes
-// with scrypt at production cost, so fewer users start sooner), a 5 s peak burst, then 20 s at 70 % of it.
+// and checks password strength at production cost, so fewer users start sooner), a 5 s peak burst, then 20 s at 70 % of it.
 // Memory: the script's figure is RSS growth (first 3 vs last 3 samples under load) less V8's young-generation
 // growth. In 20 s no process has had a full GC yet, so the old generation still holds the garbage of those
 // 20 s (the gateway's heap in use goes from about 29 to 44 MiB, some 10 % of its RSS, and comes down at the

@@ -72,6 +72,9 @@ describeInBrowser('the account page', () => {
     await laptop.page.getByLabel('Current password').fill(account.password);
     await laptop.page.getByRole('button', { name: 'Change password' }).click();
     await toastWith(laptop.page, 'Password changed successfully').waitFor();
+    // The toast comes first; the form clears once the current user has been checked again with the rotated
+    // session (mfe-auth's useChangePassword), which on a busy machine can be a moment later.
+    await laptop.page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[name="currentPassword"]')?.value ?? null) === '');
     expect(await laptop.page.getByLabel('Current password').inputValue()).toBe('');
 
     // The other browser's next call finds its session ended and goes to /login with the usual message.

@@ -13,7 +13,7 @@ import { newUser, startGateway, startServices, type Services } from './test-stac
 /** The slow-service part: svc-users held longer than this. */
 const UPSTREAM_TIMEOUT_MS = 1_500;
 /**
- * The stopped-service part: sign-ins (one scrypt hash, ~0.5 s, over 1.5 s on a loaded machine) must get
+ * The stopped-service part: sign-ins (one Argon2id hash, ~15 ms, but far longer on a loaded machine) must get
  * through, so the timeout there is roomier; the 503s themselves must come at once, well under MARGIN_MS.
  */
 const OUTAGE_UPSTREAM_TIMEOUT_MS = 5_000;
@@ -209,7 +209,7 @@ describe('a service stopped while requests flow', () => {
 describe('a service slower than the upstream timeout', () => {
   it('answers JSON 504 at the timeout with a clear message, and recovers when the service is fast again', async () => {
     const relay = await startTcpRelay({ host: '127.0.0.1', port: services.users.port });
-    // Signing up takes a scrypt hash, which on a loaded machine may itself exceed 1.5 s: it is done on a
+    // Signing up takes a password hash and a strength check, which on a loaded machine may exceed 1.5 s: it is done on a
     // gateway with the usual timeout that shares the session store, so the session is valid on both.
     const setup = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: todos.url });
     const gateway = await startGateway(
@@ -249,7 +249,7 @@ describe('a service slower than the upstream timeout', () => {
       const fastFrom = Date.now();
       const first = await send(client, 'me', 'GET', '/api/user/me');
       expect(first.status).toBe(200);
-      // A sign-in is one scrypt hash (~0.5 s): on a loaded machine one attempt may still be over 1.5 s.
+      // A sign-in is one password hash: on a loaded machine one attempt may still be over 1.5 s.
       let relogin = await send(other, 'login', 'POST', '/api/user/login', { email, password });
       for (let attempt = 1; attempt < 3 && relogin.status === 504; attempt += 1) {
         relogin = await send(other, 'login', 'POST', '/api/user/login', { email, password });

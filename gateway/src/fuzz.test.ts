@@ -983,7 +983,7 @@ function parsedBody(request: FuzzRequest): unknown {
 }
 
 /**
- * Well-formed logins, password changes and account deletions cost a full scrypt check each (~0.5 s): the
+ * Well-formed logins, password changes and account deletions cost a full password check each (Argon2id, ~15 ms of a core): the
  * main runs leave them out (they are below, with their own small budget).
  */
 const notWellFormed = (schema: z.ZodType) => (request: FuzzRequest) => !schema.safeParse(parsedBody(request)).success;
@@ -1198,7 +1198,7 @@ const CAMPAIGNS: Campaign[] = [
   },
 ];
 
-/** Well-formed password checks, each a real scrypt verification in svc-users: a few per route, all wrong. */
+/** Well-formed password checks, each a real Argon2id verification in svc-users: a few per route, all wrong. */
 const PASSWORD_CHECKS: Campaign[] = [
   {
     route: 'login',
@@ -1280,7 +1280,7 @@ describe('fuzzing every route through the gateway', () => {
     120_000,
   );
 
-  it('well-formed but wrong passwords: refused, nothing written, nothing leaked (each one a real scrypt check)', async () => {
+  it('well-formed but wrong passwords: refused, nothing written, nothing leaked (each one a real password check)', async () => {
     for (const campaign of PASSWORD_CHECKS) {
       await fc.assert(
         fc.asyncProperty(campaign.requests(), (request) => exercise(campaign.route, request)),

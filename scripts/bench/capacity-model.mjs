@@ -41,7 +41,8 @@ export const FALLBACKS = {
   'cpu.gateway.add.msPerRequest': 1.7,
   'cpu.todos.msPerRequest': 0.6,
   'cpu.todos.add.msPerRequest': 0.5,
-  // One scrypt hash at N=2^17 took ~450 ms of a core before issue #10.
+  // Used only when the bench has no sign-in figure: one scrypt hash at N=2^17 took ~450 ms of a core
+  // before issue #10 (Argon2id since).
   'signin.perSecPerCore': 2.2,
   'payload.100.bytes': 17_300,
   // The task list's first load before issue #10: 314 KiB of gzipped JavaScript.
