@@ -17,6 +17,7 @@ import { cpus, release, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChild } from './bench/children.mjs';
+import { ensureDebianProgram } from './bench/debian-package.mjs';
 import { chartSvg, ratio, renderMarkdown, serverSections } from './bench/report.mjs';
 import { benchServers } from './bench/server-bench.mjs';
 
@@ -71,6 +72,10 @@ const benches = [{
   seconds: Math.round((Date.now() - started) / 1000),
 }];
 printRatios(server.metrics);
+
+// The first-load and long-list benches drive Debian's Chromium (never a downloaded browser).
+const chromium = ensureDebianProgram(process.env.CHROMIUM_PATH ?? 'chromium', '/usr/bin/chromium', 'chromium');
+if ('skipped' in chromium) console.log(`[bench] ${chromium.skipped}: the browser benches will say they failed`);
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'tm-bench-json-'));
 try {

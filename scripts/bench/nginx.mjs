@@ -1,28 +1,19 @@
 // Debian's nginx as a reverse proxy in front of one svc-todos, for the bench's "nginx" target: the cost of
 // a proxy hop done by a C server, beside the gateway's. Its config is generated into a temp dir and it runs
 // in the foreground as a child of the bench, on a free 127.0.0.1 port; the client sets the signed identity.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { ensureDebianProgram } from './debian-package.mjs';
 
 /**
  * The nginx binary; installs Debian's package when it is missing and we are root.
  * @returns {{ binary: string } | { skipped: string }}
  */
 export function findNginx() {
-  const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' });
-  if (found.status === 0) return { binary: found.stdout.trim().split('\n')[0] };
-  if (process.getuid?.() !== 0) return { skipped: 'nginx is not installed and this is not root, so it cannot be installed (apt-get install -y nginx)' };
-  console.log('[bench] nginx not found: installing Debian\'s nginx (apt-get install -y nginx)');
-  try {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'nginx'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    return { binary: '/usr/sbin/nginx' };
-  } catch (error) {
-    return { skipped: `apt-get install -y nginx failed: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  return ensureDebianProgram('nginx', '/usr/sbin/nginx', 'nginx');
 }
 
 /** A port nothing listens on right now (127.0.0.1). */
