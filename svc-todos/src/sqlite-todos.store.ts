@@ -18,6 +18,7 @@ import {
   type TodoRecord,
   type TodosRepository,
 } from './todos.repository.js';
+import { isoDate } from './iso-date.js';
 
 export const SQLITE_FILE = 'todos.sqlite';
 
@@ -114,7 +115,7 @@ function listJson(rows: TodoTuple[], cursor: string): string {
   for (let i = 0; i < rows.length; i += 1) {
     const [id, title, completed, isPinned, createdAt, updatedAt] = rows[i] as TodoTuple;
     json += `${i === 0 ? '' : ','}{"_id":"${id}","title":${JSON.stringify(title)},"completed":${completed === 1},"isPinned":${isPinned === 1},` +
-      `"createdAt":"${new Date(createdAt).toISOString()}","updatedAt":"${new Date(updatedAt).toISOString()}"}`;
+      `"createdAt":"${isoDate(createdAt)}","updatedAt":"${isoDate(updatedAt)}"}`;
   }
   return `${json}],"cursor":${JSON.stringify(cursor)}}`;
 }
