@@ -1,7 +1,7 @@
 import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { m, useIsPresent, type Variants } from 'framer-motion';
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DOUBLE_CLICK_MS, MOTION } from '../constants';
 import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
 import { TaskActions } from './task-actions';
@@ -65,7 +65,10 @@ function exitVariants(todoId: string): Variants {
  */
 function useTickTiming(todo: Todo): (clickedAt: number, completed: boolean) => void {
   const pending = useRef<{ at: number; completed: boolean } | undefined>(undefined);
-  useEffect(() => {
+  // A layout effect runs right after the commit, before that frame is painted, so the frame callback below
+  // is the one of the frame that paints it. A passive effect of this (non-input) update may run only after
+  // that paint, and the measure would then wait for one more frame.
+  useLayoutEffect(() => {
     const tick = pending.current;
     if (!tick || todo.completed !== tick.completed) return;
     pending.current = undefined;
