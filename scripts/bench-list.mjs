@@ -90,7 +90,13 @@ async function loadOnce(context) {
 
   // The first row, once its entrance is over (it is inert until then).
   const first = page.locator('li[data-todo-id]').first();
-  const firstRowEntered = "(() => { const row = document.querySelector('li[data-todo-id]'); return row && !row.inert && getComputedStyle(row).opacity === '1'; })()";
+  // A function, not a string: Playwright evaluates a string predicate with eval in the page when it polls,
+  // which the app's Content Security Policy refuses (no 'unsafe-eval').
+  /* global document, getComputedStyle -- runs in the page */
+  const firstRowEntered = () => {
+    const row = document.querySelector('li[data-todo-id]');
+    return row !== null && !row.inert && getComputedStyle(row).opacity === '1';
+  };
   await page.waitForFunction(firstRowEntered, null, { timeout: 30_000 });
   const fetchesBefore = listFetches;
   let ticks = [];
