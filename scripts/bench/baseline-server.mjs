@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A baseline server for `pnpm bench`, run as its own process like the services: answers each request with
 // bytes held in memory — svc-todos's real answers for the bench user, read once from a file and picked by
-// the `x-bench-answer` request header — and does nothing else.
+// the `x-bench-answer` request header, else the one named `default` — and does nothing else.
 //   node scripts/bench/baseline-server.mjs <koa|node> <answers.json>
 // Sends `{ port }` to its parent over IPC once it listens on 127.0.0.1; stops on SIGTERM.
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const answers = new Map(
 );
 const missing = { status: 404, body: Buffer.from('{"message":"no such bench answer"}') };
 /** @param {string | string[] | undefined} name */
-const answerFor = (name) => answers.get(String(name)) ?? missing;
+const answerFor = (name) => answers.get(String(name)) ?? answers.get('default') ?? missing;
 
 /** The bare floor: node:http, no framework, one write. */
 function nodeServer() {

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { startBaseline as startBenchBaseline } from '../bench/processes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
@@ -120,9 +121,11 @@ async function load(url, options = {}) {
   };
 }
 
-/** Baseline servers in their own process, answering `body` from memory. */
-function startBaseline(kind, body) {
-  return start(path.join(HERE, 'baseline-server.mjs'), { BASELINE: kind, BASELINE_BODY: JSON.stringify(body) }, `baseline-${kind}`);
+/** The bench's baseline servers (scripts/bench/baseline-server.mjs) in their own process, answering `body`'s bytes from memory. */
+async function startBaseline(kind, body) {
+  const dir = mkdtempSync(path.join(tmpdir(), `tm-profile-baseline-${kind}-`));
+  const baseline = await startBenchBaseline(kind === 'http' ? 'node' : kind, { default: { status: 200, body: JSON.stringify(body) } }, dir);
+  return { ...baseline, stop: () => baseline.stop().finally(() => rmSync(dir, { recursive: true, force: true })) };
 }
 
 function countRows(dataDir, userId) {
