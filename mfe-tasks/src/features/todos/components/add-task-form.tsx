@@ -25,14 +25,21 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   const inputId = useId();
   const problemId = useId();
   const counterId = useId();
-  const [title, setTitle] = useState('');
+  const [title, setTitleState] = useState('');
+  // The latest text, readable at once: after an add, a repeated Enter may arrive before React has rendered
+  // the cleared input, and must see the cleared text, not the submitted one (one add per Enter burst).
+  const titleNow = useRef('');
+  const setTitle = (next: string) => {
+    titleNow.current = next;
+    setTitleState(next);
+  };
   const [problem, setProblem] = useState<string | null>(null);
   const submitting = useRef(false);
   const playAdded = useSound(SOUNDS.added);
   const add = useAddTodo({
     onAdded: (submitted) => {
       playAdded();
-      setTitle((current) => afterAdded(current, submitted));
+      setTitle(afterAdded(titleNow.current, submitted));
     },
     onRefused: setProblem,
   });
@@ -46,7 +53,8 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting.current) return;
-    const refused = todoTitleProblem(title);
+    const text = titleNow.current;
+    const refused = todoTitleProblem(text);
     if (refused) {
       setProblem(refused);
       inputRef.current?.focus();
@@ -54,7 +62,7 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
     }
     submitting.current = true;
     add
-      .mutateAsync(title)
+      .mutateAsync(text)
       .catch(() => undefined)
       .finally(() => {
         submitting.current = false;
