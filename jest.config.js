@@ -1,10 +1,12 @@
 /**
  * One jest run over every package. TypeScript is transpiled by SWC (type checking is `pnpm typecheck`);
  * workspace packages resolve to their sources so tests never run against a stale build. Backend projects
- * run in Node; frontend projects in jsdom whose origin is the real test gateway (jest.global-setup.js).
+ * run in Node; frontend projects in jsdom whose origin is the real test gateway (config/jest/global-setup.js).
  */
 const path = require('node:path');
-const { WEB_TEST_ORIGIN } = require('./jest.web-origin.js');
+/** The setup files, stubs and the e2e configuration live in config/jest/. */
+const support = path.join(__dirname, 'config/jest');
+const { WEB_TEST_ORIGIN } = require('./config/jest/web-origin.js');
 
 const swc = (tsx) => [
   '@swc/jest',
@@ -25,8 +27,8 @@ const moduleNameMapper = {
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
   '^@tm/web-platform$': path.join(__dirname, 'packages/web-platform/src/index.ts'),
   '^@tm/web-test-support$': path.join(__dirname, 'packages/web-test-support/src/index.tsx'),
-  '\\.css$': path.join(__dirname, 'jest.style-stub.js'),
-  '\\.(svg|mp3|png)$': path.join(__dirname, 'jest.asset-stub.js'),
+  '\\.css$': path.join(support, 'style-stub.js'),
+  '\\.(svg|mp3|png)$': path.join(support, 'asset-stub.js'),
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
@@ -39,7 +41,7 @@ function nodeProject(dir) {
     transform: { '^.+\\.tsx?$': swc(false) },
     moduleNameMapper,
     testMatch: ['<rootDir>/src/**/*.test.ts'],
-    setupFiles: [path.join(__dirname, 'jest.setup.js')],
+    setupFiles: [path.join(support, 'setup.js')],
   };
 }
 
@@ -51,7 +53,7 @@ const deployProject = {
   transform: { '^.+\\.tsx?$': swc(false) },
   moduleNameMapper,
   testMatch: ['<rootDir>/checks/**/*.test.ts'],
-  setupFiles: [path.join(__dirname, 'jest.setup.js')],
+  setupFiles: [path.join(support, 'setup.js')],
 };
 
 /** @param {string} dir */
@@ -64,7 +66,7 @@ function webProject(dir) {
     transform: { '^.+\\.tsx?$': swc(true) },
     moduleNameMapper,
     testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
-    setupFilesAfterEnv: [path.join(__dirname, 'jest.setup-web.js')],
+    setupFilesAfterEnv: [path.join(support, 'setup-web.js')],
   };
 }
 
@@ -75,7 +77,7 @@ module.exports = {
     ...['packages/api-client', 'packages/web-platform', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
     deployProject,
   ],
-  globalSetup: path.join(__dirname, 'jest.global-setup.js'),
-  globalTeardown: path.join(__dirname, 'jest.global-teardown.js'),
+  globalSetup: path.join(support, 'global-setup.js'),
+  globalTeardown: path.join(support, 'global-teardown.js'),
   testTimeout: 30_000,
 };

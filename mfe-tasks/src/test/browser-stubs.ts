@@ -38,7 +38,7 @@ export function stubMatchMedia(matching: string[]): void {
   });
 }
 
-// The "nothing matches" default of jest.setup-web.js (jsdom itself has no matchMedia).
+// The "nothing matches" default of config/jest/setup-web.js (jsdom itself has no matchMedia).
 const defaultMatchMedia = window.matchMedia;
 
 /** Puts the shared default matchMedia back after a stub. */

@@ -1,8 +1,8 @@
 // Component tests of the frontends run in jsdom against the REAL gateway and services (no mocked API):
 // this starts them once per jest run on a loopback port that jsdom uses as its origin, so the app's
 // same-origin XHR, cookies and XSRF header work exactly as in a browser.
-const { startStack } = require('./packages/test-support/dist/index.js');
-const { WEB_TEST_PORT } = require('./jest.web-origin.js');
+const { startStack } = require('../../packages/test-support/dist/index.js');
+const { WEB_TEST_PORT } = require('./web-origin.js');
 
 module.exports = async function globalSetup() {
   globalThis.__TM_WEB_STACK__ = await startStack({ port: WEB_TEST_PORT });

@@ -4,21 +4,23 @@
  */
 const path = require('node:path');
 
+const root = path.join(__dirname, '../..');
+
 /** @type {import('jest').Config} */
 module.exports = {
   displayName: 'e2e',
-  rootDir: path.join(__dirname, 'e2e'),
+  rootDir: path.join(root, 'e2e'),
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   moduleNameMapper: {
-    '^@tm/(contracts|test-support)$': path.join(__dirname, 'packages/$1/src/index.ts'),
+    '^@tm/(contracts|test-support)$': path.join(root, 'packages/$1/src/index.ts'),
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/src/**/*.e2e.test.ts'],
-  globalSetup: path.join(__dirname, 'e2e/global-setup.js'),
-  globalTeardown: path.join(__dirname, 'e2e/global-teardown.js'),
+  globalSetup: path.join(root, 'e2e/global-setup.js'),
+  globalTeardown: path.join(root, 'e2e/global-teardown.js'),
   maxWorkers: 1,
   testTimeout: 60_000,
 };
