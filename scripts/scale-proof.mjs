@@ -139,14 +139,14 @@ async function main() {
     SHUTDOWN_DRAIN_MS: '1500',
     LOG_LEVEL: 'warn',
   };
-  const startTodos = (port) => startProcess('svc-todos', { ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL });
+  const startTodos = (port) => startProcess('svc-todos', { ...secrets, TODOS_PORT: String(port), LOG_LEVEL: 'info', REDIS_URL });
   const gatewayEnv = (port) => ({
     ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL, TRUST_PROXY: 'true', AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0',
     USERS_URL: `http://127.0.0.1:${ports.users}`, TODOS_URL: `http://127.0.0.1:${ports.todosLb}`,
   });
   const startGateway = (port) => startProcess('gateway', gatewayEnv(port));
   const running = {
-    users: await startProcess('svc-users', { ...secrets, PORT: String(ports.users), LOG_LEVEL: 'info' }),
+    users: await startProcess('svc-users', { ...secrets, USERS_PORT: String(ports.users), LOG_LEVEL: 'info' }),
     todos: [await startTodos(ports.todos[0]), await startTodos(ports.todos[1])],
     gateways: [await startGateway(ports.gateways[0]), await startGateway(ports.gateways[1])],
   };

@@ -21,6 +21,10 @@ const TASKS = {
   bench: [['run', 'build'], ['run', 'bench:run']],
 };
 
+// The processes log JSON lines unless their stdout is a terminal; behind concurrently (`serve`, `dev:watch`)
+// it never is, so the tasks that run the app for a person in a terminal ask for readable lines themselves.
+const READABLE_LOGS = new Set(['start', 'dev']);
+
 function hasPnpm() {
   return spawnSync('pnpm', ['--version'], { stdio: 'ignore', shell: process.platform === 'win32' }).status === 0;
 }
@@ -57,6 +61,7 @@ if (!steps) {
   console.error(`usage: node scripts/task.mjs <${Object.keys(TASKS).join('|')}> [args for the last step]`);
   process.exit(2);
 }
+if (READABLE_LOGS.has(task) && process.stdout.isTTY && !process.env.LOG_FORMAT) process.env.LOG_FORMAT = 'pretty';
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
 if (!installIsCurrent()) {

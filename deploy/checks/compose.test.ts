@@ -20,6 +20,8 @@ const envExampleText = readFileSync(path.join(deployDir, '.env.example'), 'utf8'
 
 const SECRETS = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_ROOT_PASSWORD', 'MONGO_APP_PASSWORD', 'REDIS_PASSWORD'];
 const NODE_SERVICES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
+/** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
+const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
 const WEB_SERVICES = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
 
 type Env = Record<string, string>;
@@ -375,7 +377,9 @@ describe('compose.yaml', () => {
     for (const [name, port] of Object.entries(NODE_SERVICES)) {
       const svc = service(compose, name);
       const svcEnv = environment(svc);
-      expect([name, svcEnv.NODE_ENV, svcEnv.HOST, svcEnv.PORT, svcEnv.SHUTDOWN_DRAIN_MS]).toEqual([name, 'production', '0.0.0.0', String(port), '5000']);
+      const portVariable = PORT_VARIABLE[name as keyof typeof PORT_VARIABLE];
+      expect([name, svcEnv.NODE_ENV, svcEnv.HOST, svcEnv[portVariable], svcEnv.SHUTDOWN_DRAIN_MS]).toEqual([name, 'production', '0.0.0.0', String(port), '5000']);
+      if (portVariable !== 'PORT') expect([name, svcEnv.PORT]).toEqual([name, undefined]);
       // Docker's default 10 s would cut the drain (5 s) plus the graceful stop short.
       expect(Number.parseInt(String(svc.stop_grace_period), 10)).toBeGreaterThan(10);
     }

@@ -18,6 +18,8 @@ const repo = path.resolve(__dirname, '../..');
 const dockerDir = path.join(repo, 'deploy/docker');
 
 const NODE_IMAGES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
+/** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
+const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
 const WEB_IMAGES = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
 const ALL_IMAGES = [...Object.keys(NODE_IMAGES), ...WEB_IMAGES];
 
@@ -200,10 +202,12 @@ describe.each(Object.entries(NODE_IMAGES))('%s image (Node)', (name, port) => {
     expect(runs.some((run) => /apt-get install .*python3.*make.*g\+\+/.test(run))).toBe(true);
   });
 
-  it('runs the compiled server on Node 20 slim, production mode, on all interfaces, exposing its port', () => {
-    expect(parsed.map((stage) => stage.image)).toEqual(['node:20-bookworm-slim', 'node:20-bookworm-slim']);
+  const portVariable = PORT_VARIABLE[name as keyof typeof PORT_VARIABLE];
+
+  it('runs the compiled server on Node 24 (the current LTS) slim, production mode, on all interfaces, exposing its port', () => {
+    expect(parsed.map((stage) => stage.image)).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
     const env = envOf(final);
-    expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: String(port), SHUTDOWN_DRAIN_MS: '5000' });
+    expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', [portVariable]: String(port), SHUTDOWN_DRAIN_MS: '5000' });
     expect(last(final, 'EXPOSE')).toBe(String(port));
     expect(last(final, 'STOPSIGNAL')).toBe('SIGTERM');
     expect(JSON.parse(last(final, 'CMD')!)).toEqual(['node', 'dist/server.js']);
@@ -238,16 +242,16 @@ describe.each(Object.entries(NODE_IMAGES))('%s image (Node)', (name, port) => {
         child.on('exit', (code) => resolve(code));
       });
 
-    it(`answers 0 when /healthz is OK on PORT (default ${port}), 1 when it is not or nothing listens`, async () => {
+    it(`answers 0 when /healthz is OK on its port variable (default ${port}), 1 when it is not or nothing listens`, async () => {
       expect(probe.slice(0, 2)).toEqual(['node', '-e']);
-      expect(probe[2]).toContain(`process.env.PORT||${port}`);
+      expect(probe[2]).toContain(`process.env.${portVariable}||${port}`);
       const { port: live } = server.address() as AddressInfo;
       status = 200;
-      expect(await run({ PORT: String(live) })).toBe(0);
+      expect(await run({ [portVariable]: String(live) })).toBe(0);
       status = 503;
-      expect(await run({ PORT: String(live) })).toBe(1);
+      expect(await run({ [portVariable]: String(live) })).toBe(1);
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      expect(await run({ PORT: String(live) })).toBe(1);
+      expect(await run({ [portVariable]: String(live) })).toBe(1);
     });
   });
 });

@@ -38,6 +38,8 @@ const EXAMPLE_SECRET = 'secret.example.yaml';
 const KUSTOMIZATION = 'kustomization.yaml';
 
 const NODE_PROCESSES = ['gateway', 'svc-users', 'svc-todos'] as const;
+/** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
+const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
 const FRONTENDS = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
 const COMPONENTS = [...NODE_PROCESSES, ...FRONTENDS];
 const SCALED = NODE_PROCESSES; // HPAs and replicas >= 2
@@ -423,12 +425,14 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
       const container = mainContainer(name);
       const env = effectiveEnv(container);
       const port = container.ports?.[0]?.containerPort;
-      expect({ name, NODE_ENV: literal(env, 'NODE_ENV'), HOST: literal(env, 'HOST'), PORT: literal(env, 'PORT') }).toEqual({
+      const portVariable = PORT_VARIABLE[name];
+      expect({ name, NODE_ENV: literal(env, 'NODE_ENV'), HOST: literal(env, 'HOST'), [portVariable]: literal(env, portVariable) }).toEqual({
         name,
         NODE_ENV: 'production',
         HOST: '0.0.0.0',
-        PORT: String(port),
+        [portVariable]: String(port),
       });
+      if (portVariable !== 'PORT') expect({ name, PORT: env.has('PORT') }).toEqual({ name, PORT: false });
       for (const key of required[name].secrets) expect({ name, key, value: env.get(key) }).toEqual({ name, key, value: { secret: secretName, key } });
       for (const key of required[name].config) expect({ name, key, set: !!literal(env, key) }).toEqual({ name, key, set: true });
     }

@@ -3,7 +3,7 @@
 #   docker build -f deploy/docker/gateway.Dockerfile -t task-manager/gateway .
 # Runs with NODE_ENV=production: SESSION_KEYS and INTERNAL_SECRET must be set or it refuses to start.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 is native: a prebuilt binary normally downloads, this toolchain is the fallback.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -31,7 +31,7 @@ RUN find /out/dist /out/node_modules/.pnpm/@tm+* -name '*.test.*' -delete \
       && mv /tmp/better_sqlite3.node "$d/build/Release/better_sqlite3.node"; \
     done
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

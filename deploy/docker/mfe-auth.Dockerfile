@@ -3,7 +3,7 @@
 #   docker build -f deploy/docker/mfe-auth.Dockerfile -t task-manager/mfe-auth .
 # Deployed on its own: the shell finds it through remotes.json and its mf-manifest.json, never through a rebuild.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # The version in package.json's "packageManager" (no corepack).
 RUN npm install -g pnpm@10.34.9
 WORKDIR /repo

@@ -4,7 +4,7 @@
 # Where the remotes are comes from the environment at start (AUTH_REMOTE_URL, TASKS_REMOTE_URL), so a remote is
 # redeployed or moved without rebuilding this image.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # The version in package.json's "packageManager" (no corepack).
 RUN npm install -g pnpm@10.34.9
 WORKDIR /repo

@@ -3,7 +3,7 @@
 #   docker build -f deploy/docker/svc-todos.Dockerfile -t task-manager/svc-todos .
 # Runs with NODE_ENV=production: INTERNAL_SECRET must be set (and MONGO_URL in any real deployment).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 is native: a prebuilt binary normally downloads, this toolchain is the fallback.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -31,10 +31,10 @@ RUN find /out/dist /out/node_modules/.pnpm/@tm+* -name '*.test.*' -delete \
       && mv /tmp/better_sqlite3.node "$d/build/Release/better_sqlite3.node"; \
     done
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=4002 \
+    TODOS_PORT=4002 \
     DATA_DIR=/data \
     SHUTDOWN_DRAIN_MS=5000
 WORKDIR /app
@@ -48,5 +48,5 @@ USER 1000:1000
 EXPOSE 4002
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4002)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.TODOS_PORT||4002)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/server.js"]

@@ -1,4 +1,4 @@
-import { BaseEnv, loadConfig, localSecrets, optionalText, port, requireSecret } from '@tm/service-kit';
+import { BaseEnv, loadConfig, localSecrets, optionalText, port, requireSecret, SERVICE_PORTS } from '@tm/service-kit';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -13,9 +13,13 @@ function listOf(text: string | undefined): string[] {
 const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 const GatewayEnv = BaseEnv.extend({
+  /** The app's public port: the only process that reads `PORT` (`PORT=3000 npm start`). */
   PORT: port(8080),
-  USERS_URL: z.url().default('http://127.0.0.1:4001'),
-  TODOS_URL: z.url().default('http://127.0.0.1:4002'),
+  /** Where the services are; unset, the local service on its port variable (`USERS_PORT`, `TODOS_PORT`). */
+  USERS_URL: optionalText.pipe(z.url().optional()),
+  TODOS_URL: optionalText.pipe(z.url().optional()),
+  USERS_PORT: port(SERVICE_PORTS.users.defaultPort),
+  TODOS_PORT: port(SERVICE_PORTS.todos.defaultPort),
   REDIS_URL: optionalText.pipe(z.url().optional()),
   /** Comma-separated; the first signs new cookies, all verify (rotation). */
   SESSION_KEYS: optionalText,
@@ -86,8 +90,8 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     host: parsed.HOST,
     port: parsed.PORT,
     dataDir: parsed.DATA_DIR,
-    usersUrl: parsed.USERS_URL,
-    todosUrl: parsed.TODOS_URL,
+    usersUrl: parsed.USERS_URL ?? `http://127.0.0.1:${parsed.USERS_PORT}`,
+    todosUrl: parsed.TODOS_URL ?? `http://127.0.0.1:${parsed.TODOS_PORT}`,
     redisUrl: parsed.REDIS_URL,
     sessionKeys: listOf(keys),
     internalSecret: requireSecret('INTERNAL_SECRET', parsed.INTERNAL_SECRET, parsed.NODE_ENV, () => local().internalSecret),

@@ -155,7 +155,7 @@ describe('a service stopped while requests flow', () => {
       expect((await other.get('/api/user/me')).status).toBe(200);
 
       await sleep(Math.max(0, stoppedAt + 1_500 - Date.now()));
-      todos = await startProcess('svc-todos', { DATA_DIR: services.dataDir, INTERNAL_SECRET: TEST_SECRET, PORT: String(services.todos.port) });
+      todos = await startProcess('svc-todos', { DATA_DIR: services.dataDir, INTERNAL_SECRET: TEST_SECRET, TODOS_PORT: String(services.todos.port) });
       const restartedAt = Date.now();
       const recovered = () => answers.filter((a) => a.endedAt > stoppedAt && a.status >= 200 && a.status < 300);
       await waitFor('a 2xx answer after the restart', () => recovered().length > 0);

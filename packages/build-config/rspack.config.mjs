@@ -20,8 +20,8 @@ import { sharedModules } from './shared-deps.mjs';
  */
 
 /**
- * What the narrowed shared modules (router-exports.mjs, query-exports.mjs; this package has no dependency
- * of its own) import: react-router as the app's react-router-dom depends on it, and the ESM entry of the
+ * What the narrowed shared modules (router-exports.mjs, query-exports.mjs; the apps' libraries, not this
+ * package's) import: react-router as the app's react-router-dom depends on it, and the ESM entry of the
  * app's @tanstack/react-query under a name the shared '@tanstack/react-query' does not intercept.
  * @param {string} dir the app's folder
  */
@@ -128,7 +128,7 @@ export function createConfig(app) {
         hot: true,
         historyApiFallback: true,
         headers: { 'Access-Control-Allow-Origin': '*' },
-        proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080', changeOrigin: false }],
+        proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT || 8080}`, changeOrigin: false }],
       },
     };
   };

@@ -40,7 +40,7 @@ const children = new Set();
 function start(script, env, profileName) {
   const args = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${profileName}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...args, script], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    env: { ...process.env, PORT: '0', USERS_PORT: '0', TODOS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(child);

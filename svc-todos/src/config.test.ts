@@ -16,8 +16,9 @@ describe('loadTodosConfig', () => {
     expect(config.MONGO_URL).toBeUndefined();
   });
 
-  test('reads PORT, MONGO_URL and MONGO_DB; an empty MONGO_URL means unset', () => {
-    const env = { DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, PORT: '5002', MONGO_URL: 'mongodb://db:27017', MONGO_DB: 'tm' };
+  test('reads TODOS_PORT, MONGO_URL and MONGO_DB; an empty MONGO_URL means unset; PORT belongs to the gateway', () => {
+    expect(loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, PORT: '3000' }).PORT).toBe(4002);
+    const env = { DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, TODOS_PORT: '5002', MONGO_URL: 'mongodb://db:27017', MONGO_DB: 'tm' };
     expect(loadTodosConfig(env)).toMatchObject({ PORT: 5002, MONGO_URL: 'mongodb://db:27017', MONGO_DB: 'tm' });
     expect(loadTodosConfig({ ...env, MONGO_URL: '' }).MONGO_URL).toBeUndefined();
   });
@@ -59,8 +60,8 @@ describe('loadTodosConfig', () => {
     expect(() => loadTodosConfig({ ...env, TODO_EVENTS_MAX_STREAMS: '0' })).toThrow(/TODO_EVENTS_MAX_STREAMS/);
   });
 
-  test('a bad PORT stops start-up with a message naming it', () => {
-    expect(() => loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, PORT: 'eighty' })).toThrow(/PORT/);
+  test('a bad TODOS_PORT stops start-up with a message naming it', () => {
+    expect(() => loadTodosConfig({ DATA_DIR: dir.dir, INTERNAL_SECRET: SECRET, TODOS_PORT: 'eighty' })).toThrow(/TODOS_PORT/);
   });
 
   test('outside production, a missing secret falls back to the local one shared through DATA_DIR', () => {

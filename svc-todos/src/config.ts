@@ -1,10 +1,10 @@
-import { loadConfig, loadServiceConfig, optionalText, type ServiceConfig } from '@tm/service-kit';
+import { loadConfig, loadServiceConfig, optionalText, SERVICE_PORTS, type ServiceConfig } from '@tm/service-kit';
 import { z } from 'zod';
 
 const milliseconds = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 const HOUR_MS = 60 * 60_000;
 
-/** svc-todos' own variables, beyond every service's (PORT, DATA_DIR, MONGO_URL, ...). */
+/** svc-todos' own variables, beyond every service's (TODOS_PORT, DATA_DIR, MONGO_URL, ...). */
 const TodosEnv = z.object({
   /** When set, change notices travel over Redis pub/sub, so streams on every instance get every write. */
   REDIS_URL: optionalText.pipe(z.url().optional()),
@@ -22,7 +22,7 @@ const TodosEnv = z.object({
 
 export type TodosConfig = ServiceConfig & z.infer<typeof TodosEnv>;
 
-/** svc-todos' environment (default port 4002); see {@link loadServiceConfig}. */
+/** svc-todos' environment (listens on `TODOS_PORT`, default 4002); see {@link loadServiceConfig}. */
 export function loadTodosConfig(env: NodeJS.ProcessEnv = process.env): TodosConfig {
-  return { ...loadServiceConfig(4002, env), ...loadConfig(TodosEnv, env) };
+  return { ...loadServiceConfig(SERVICE_PORTS.todos, env), ...loadConfig(TodosEnv, env) };
 }

@@ -18,20 +18,24 @@ describe('loadUsersConfig', () => {
     expect(config.MONGO_URL).toBeUndefined();
   });
 
-  it('reads PORT and MONGO_URL, and treats an empty MONGO_URL as unset', () => {
-    expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, PORT: '5001', MONGO_URL: 'mongodb://db:27017' })).toMatchObject({
+  it('reads USERS_PORT and MONGO_URL, and treats an empty MONGO_URL as unset', () => {
+    expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, USERS_PORT: '5001', MONGO_URL: 'mongodb://db:27017' })).toMatchObject({
       PORT: 5001,
       MONGO_URL: 'mongodb://db:27017',
     });
     expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, MONGO_URL: '' }).MONGO_URL).toBeUndefined();
   });
 
-  it('refuses a blank PORT instead of listening on a random port', () => {
-    expect(() => loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, PORT: '' })).toThrow(/PORT/);
+  it('leaves PORT to the gateway: `PORT=3000 npm start` moves the app, not svc-users', () => {
+    expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, PORT: '3000' }).PORT).toBe(4001);
+  });
+
+  it('refuses a blank USERS_PORT instead of listening on a random port', () => {
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, USERS_PORT: '' })).toThrow(/USERS_PORT/);
   });
 
   it('names every bad variable in one error', () => {
-    expect(() => loadUsersConfig({ DATA_DIR: data.dir, PORT: 'eighty', NODE_ENV: 'staging' })).toThrow(/PORT[\s\S]*NODE_ENV|NODE_ENV[\s\S]*PORT/);
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, USERS_PORT: 'eighty', NODE_ENV: 'staging' })).toThrow(/USERS_PORT[\s\S]*NODE_ENV|NODE_ENV[\s\S]*USERS_PORT/);
   });
 
   it('uses the shared local secret outside production', () => {

@@ -1,8 +1,8 @@
-import { loadServiceConfig, type ServiceConfig } from '@tm/service-kit';
+import { loadServiceConfig, SERVICE_PORTS, type ServiceConfig } from '@tm/service-kit';
 
 export type UsersConfig = ServiceConfig;
 
-/** svc-users' environment (default port 4001); see {@link loadServiceConfig}. */
+/** svc-users' environment (listens on `USERS_PORT`, default 4001); see {@link loadServiceConfig}. */
 export function loadUsersConfig(env: NodeJS.ProcessEnv = process.env): UsersConfig {
-  return loadServiceConfig(4001, env);
+  return loadServiceConfig(SERVICE_PORTS.users, env);
 }

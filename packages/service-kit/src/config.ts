@@ -34,6 +34,8 @@ export function port(defaultPort: number) {
 export const BaseEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` or `pretty`; unset: readable in a terminal, JSON elsewhere (read by createLogger). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   HOST: z.string().min(1).default('127.0.0.1'),
   /**
@@ -87,28 +89,43 @@ export function requireSecret(name: string, value: string | undefined, nodeEnv: 
   return local();
 }
 
-/** Environment of an internal service (svc-users, svc-todos). */
-function serviceEnv(defaultPort: number) {
-  return BaseEnv.extend({
-    PORT: port(defaultPort),
-    MONGO_URL: optionalText,
-    MONGO_DB: z.string().min(1).default('task_manager'),
-    INTERNAL_SECRET: optionalText,
-  });
-}
+/**
+ * Where each internal service listens: a variable of its own, so that `PORT`, which every process sees in
+ * `npm start`, moves only the app's public port (the gateway's). The gateway finds a service through the
+ * same variable when its `USERS_URL` / `TODOS_URL` is not set.
+ */
+export const SERVICE_PORTS = {
+  users: { variable: 'USERS_PORT', defaultPort: 4001 },
+  todos: { variable: 'TODOS_PORT', defaultPort: 4002 },
+} as const;
 
-export type ServiceConfig = Omit<z.infer<ReturnType<typeof serviceEnv>>, 'INTERNAL_SECRET'> & { INTERNAL_SECRET: string };
+export type ServicePort = (typeof SERVICE_PORTS)[keyof typeof SERVICE_PORTS];
+
+/** Environment of an internal service (svc-users, svc-todos), besides its port variable. */
+const ServiceEnv = BaseEnv.extend({
+  MONGO_URL: optionalText,
+  MONGO_DB: z.string().min(1).default('task_manager'),
+  INTERNAL_SECRET: optionalText,
+});
+
+export type ServiceConfig = Omit<z.infer<typeof ServiceEnv>, 'INTERNAL_SECRET'> & {
+  /** The listening port, read from the service's own variable ({@link SERVICE_PORTS}). */
+  PORT: number;
+  INTERNAL_SECRET: string;
+};
 
 /**
  * A service's environment, checked at boot: one readable error naming every bad variable; in production a
  * missing INTERNAL_SECRET is fatal, elsewhere the shared local secret under DATA_DIR is used.
  */
-export function loadServiceConfig(defaultPort: number, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
-  const config = loadConfig(serviceEnv(defaultPort), env);
+export function loadServiceConfig(listen: ServicePort, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const schema = ServiceEnv.extend({ [listen.variable]: port(listen.defaultPort) });
+  const config = loadConfig(schema, env) as z.infer<typeof ServiceEnv> & Record<string, unknown>;
   const INTERNAL_SECRET = requireSecret('INTERNAL_SECRET', config.INTERNAL_SECRET, config.NODE_ENV, () =>
     localSecrets(config.DATA_DIR).internalSecret,
   );
-  return { ...config, INTERNAL_SECRET };
+  const { [listen.variable]: listening, ...rest } = config;
+  return { ...rest, PORT: listening as number, INTERNAL_SECRET };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { pino, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import pinoPretty from 'pino-pretty';
 
 declare module 'koa' {
   interface DefaultContext {
@@ -15,9 +16,58 @@ declare module 'koa' {
 export const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
-/** JSON logger for one process; `LOG_LEVEL` picks the level (`silent` in tests). */
-export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime });
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * How a process writes its log: `LOG_FORMAT` (`json` or `pretty`) when set; otherwise readable lines when
+ * stdout is a terminal and one JSON object per line when it is not (a file, a pipe, a container runtime, a
+ * log shipper). `npm start` runs the processes behind concurrently, whose pipes are not terminals, so it
+ * sets `LOG_FORMAT=pretty` itself when its own output is one (scripts/task.mjs).
+ */
+export function chooseLogFormat(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal = process.stdout.isTTY === true): LogFormat {
+  const chosen = env.LOG_FORMAT;
+  if (chosen === 'json' || chosen === 'pretty') return chosen;
+  return stdoutIsTerminal ? 'pretty' : 'json';
+}
+
+type LogRecord = Record<string, unknown>;
+
+/** One readable line per request: `GET /api/todo/fetch-todo 200 4 ms`, the rest of the line as usual. */
+function readableMessage(log: LogRecord, messageKey: string): string {
+  const req = log.req as LogRecord | undefined;
+  const res = log.res as LogRecord | undefined;
+  const message = String(log[messageKey] ?? '');
+  if (!req || !res) return message;
+  return `${String(req.method)} ${String(req.url)} ${String(res.statusCode)} ${String(log.responseTime)} ms`;
+}
+
+/** The terminal form: time, level, process and message on one line; synchronous, so nothing is lost at exit. */
+function prettyStream(destination?: NodeJS.WritableStream) {
+  return pinoPretty({
+    ...(destination ? { destination } : {}),
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service,req,res,responseTime',
+    messageFormat: readableMessage,
+  });
+}
+
+/**
+ * The logger of one process; `LOG_LEVEL` picks the level (`silent` in tests) and {@link chooseLogFormat}
+ * the form: JSON lines (what a log shipper reads, and what the tests parse) or readable lines.
+ */
+export function createLogger(
+  name: string,
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  format: LogFormat = chooseLogFormat(),
+  /** Where the lines go: stdout unless a test collects them. */
+  destination?: NodeJS.WritableStream,
+): Logger {
+  const options = { name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime };
+  if (format === 'pretty') return pino(options, prettyStream(destination));
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export interface RequestLoggerOptions {

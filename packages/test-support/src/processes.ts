@@ -39,7 +39,9 @@ export async function startProcess(
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`pnpm build\` first (pnpm test does).`);
   const child = spawn(process.execPath, [script], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    // Every listening port variable set to 0 (the services listen on their own: USERS_PORT, TODOS_PORT); JSON
+    // logs whatever the terminal, since the start is read from them.
+    env: { ...process.env, PORT: '0', USERS_PORT: '0', TODOS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];

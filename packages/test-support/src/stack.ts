@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SERVICE_PORTS } from '@tm/service-kit';
 import { REPO_ROOT, startProcess as startWith, type ProcessOptions, type RunningProcess } from './processes.js';
 import { tempDir } from './index.js';
 
@@ -70,7 +71,7 @@ export async function startStack({ web = false, port = 0, env: extra = {}, keepL
       await services[name].stop();
     },
     startService: async (name) => {
-      services[name] = await startProcess(apps[name], { ...env, PORT: String(services[name].port) });
+      services[name] = await startProcess(apps[name], { ...env, [SERVICE_PORTS[name].variable]: String(services[name].port) });
     },
     stop: async () => {
       await Promise.all([gateway.stop(), services.users.stop(), services.todos.stop()]);
