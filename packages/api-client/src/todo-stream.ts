@@ -12,7 +12,7 @@ export interface TodoStreamHandlers {
   onReset: (position: StreamPosition) => void;
   /** The stream is live and stands at `position` (sent first on every connection). */
   onReady?: (position: StreamPosition) => void;
-  /** Live (events flow) or not (connecting, reconnecting, given up): without it the page falls back (§10.8). */
+  /** Live (events flow) or not (connecting, reconnecting, given up): without it the page falls back (PRODUCT §10.8). */
   onConnectedChange?: (connected: boolean) => void;
   /** The browser gave up on the stream; it is opened again after a pause, from {@link TodoStreamOptions.after}. */
   onGaveUp?: () => void;

@@ -25,7 +25,7 @@ export async function fetchTodoList({ signal }: { signal?: AbortSignal } = {}): 
   return list;
 }
 
-/** The tasks alone (the spec's `{ todos }`). */
+/** The tasks alone (the `{ todos }` of docs/PRODUCT.md §7). */
 export async function fetchTodos({ signal }: { signal?: AbortSignal } = {}): Promise<Todo[]> {
   return (await fetchTodoList({ signal })).todos;
 }

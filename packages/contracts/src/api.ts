@@ -38,7 +38,7 @@ interface Endpoint {
   stream?: true;
 }
 
-/** The public API table (ARCHITECTURE.md), one entry per call the product makes (PRODUCT §7). */
+/** The public API (README.md "API"), one entry per call the product makes (PRODUCT §7, §10.10, §10.11). */
 export const API = {
   me: { method: 'GET', path: '/user/me', response: UserResponse, status: 200 },
   signup: { method: 'POST', path: '/user/signup', request: SignupRequest, response: UserResponse, status: 201 },

@@ -45,7 +45,7 @@ export const TodoIdParams = z.object({ todoId: ObjectIdString });
 export type TodoIdParams = z.infer<typeof TodoIdParams>;
 
 /**
- * GET /todo/fetch-todo: pinned first, then newest first. `cursor` (ours, beyond the spec's `{ todos }`) is the
+ * GET /todo/fetch-todo: pinned first, then newest first. `cursor` (beyond PRODUCT §7's `{ todos }`, §10.11.5) is the
  * change feed's position read together with the list, so the live stream can start exactly after it.
  */
 export const TodosResponse = z.object({ todos: z.array(Todo), cursor: EventCursor });
