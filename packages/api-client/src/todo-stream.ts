@@ -1,6 +1,4 @@
-import { API_BASE, EVENTS_AFTER_PARAM, type API, type StreamPosition, type Todo, type TodoChangeEvent } from '@tm/contracts';
-
-const TODO_EVENTS: (typeof API)['todoEvents']['path'] = '/todo/events';
+import { API_BASE, EVENTS_AFTER_PARAM, ROUTES, type StreamPosition, type Todo, type TodoChangeEvent } from '@tm/contracts';
 
 /** EventSource.CLOSED: the browser gave up (an answer that is not a stream: 401, 429, 503…) and will not retry. */
 const CLOSED = 2;
@@ -84,7 +82,7 @@ function parse<T>(event: Event, check: (value: unknown) => value is T): T | unde
  */
 export function openTodoStream(handlers: TodoStreamHandlers, options: TodoStreamOptions): TodoStream {
   const Source = options.EventSource ?? (typeof EventSource === 'undefined' ? undefined : EventSource);
-  const url = `${options.baseURL ?? API_BASE}${TODO_EVENTS}`;
+  const url = `${options.baseURL ?? API_BASE}${ROUTES.todoEvents.path}`;
   const reopenDelay = options.reopenDelayMs ?? defaultReopenDelay;
   let source: EventSource | undefined;
   let connected = false;
