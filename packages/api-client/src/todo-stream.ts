@@ -16,7 +16,7 @@ export interface TodoStreamHandlers {
   onGaveUp?: () => void;
 }
 
-export interface TodoStreamOptions {
+interface TodoStreamOptions {
   /** The cursor to start after, read when the stream is opened (first, and again after giving up). */
   after: () => string | undefined;
   /** `/api` unless told. */
@@ -27,7 +27,7 @@ export interface TodoStreamOptions {
   reopenDelayMs?: (attempt: number) => number;
 }
 
-export interface TodoStream {
+interface TodoStream {
   readonly connected: boolean;
   close: () => void;
 }
