@@ -1,20 +1,20 @@
 import { fetchCurrentUser, logout } from '@tm/api-client';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { PlatformProviders } from '@tm/web-platform';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { newAccount, signUpNewUser, testQueryClient } from '@tm/web-test-support';
-import toast, { Toaster } from 'react-hot-toast';
+import { newAccount, signUpNewUser } from '@tm/web-test-support';
+import toast from 'react-hot-toast';
 import { MemoryRouter } from 'react-router-dom';
 import { App } from './app';
 
+/** The standalone app as bootstrap.tsx mounts it: the web platform's providers, with a memory router. */
 function renderApp(route: string) {
   return render(
-    <QueryClientProvider client={testQueryClient()}>
+    <PlatformProviders>
       <MemoryRouter initialEntries={[route]}>
         <App />
       </MemoryRouter>
-      <Toaster />
-    </QueryClientProvider>,
+    </PlatformProviders>,
   );
 }
 

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import TaskListPage from '../expose/task-list-page';
 
-export const SHELL_URL = 'http://localhost:3000';
+const SHELL_URL = 'http://localhost:3000';
 
 /** Shows the page to a signed-in user; signing in is the shell's job. */
 function SignedInOnly() {

@@ -6,7 +6,7 @@ export const OFFLINE_MESSAGE = "You're offline. Check your connection and try ag
 export const TIMEOUT_MESSAGE = 'The server did not answer in time. Please try again.';
 
 /** The axios error code of a request refused before it left, because the browser is offline. */
-export const OFFLINE_CODE = 'ERR_OFFLINE';
+const OFFLINE_CODE = 'ERR_OFFLINE';
 
 export function browserIsOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;

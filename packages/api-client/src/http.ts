@@ -1,4 +1,16 @@
-import { API_BASE, CLIENT_ID_HEADER, CLIENT_TIMEOUT_MS, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
+import {
+  API_BASE,
+  CLIENT_ID_HEADER,
+  CLIENT_TIMEOUT_MS,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  apiPath,
+  type API,
+  type ApiName,
+  type ApiRequest,
+  type ApiResponse,
+  type ROUTES,
+} from '@tm/contracts';
 import axios, { type AxiosInstance } from 'axios';
 import { browserIsOffline, offlineError } from './errors.js';
 
@@ -59,3 +71,23 @@ export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
 }
 
 export const http = createHttpClient();
+
+// The calls with one JSON answer (the change feed is a stream: todo-stream.ts), and the name of each route.
+type JsonCall = { [N in ApiName]: (typeof API)[N] extends { stream: true } ? never : N }[ApiName];
+type JsonRoute = (typeof ROUTES)[JsonCall];
+type NameOf<R extends JsonRoute> = { [N in JsonCall]: (typeof ROUTES)[N] extends R ? N : never }[JsonCall];
+// Its `:todoId` when the path has one, its body when it sends one.
+type CallOptions<N extends JsonCall> = { signal?: AbortSignal } & ((typeof ROUTES)[N]['path'] extends `${string}:todoId${string}`
+  ? { todoId: string }
+  : { todoId?: never }) &
+  ([ApiRequest<N>] extends [never] ? { body?: never } : { body: ApiRequest<N> });
+type Args<O> = Partial<O> extends O ? [options?: O] : [options: O];
+
+/** `call(ROUTES.login, { body })`: method and path from the route table, body and answer typed by API (PRODUCT §7). */
+export async function call<R extends JsonRoute>(
+  { method, path }: R,
+  ...[options]: Args<CallOptions<NameOf<R>>>
+): Promise<ApiResponse<NameOf<R>>> {
+  const { body, signal } = (options ?? {}) as { body?: unknown; signal?: AbortSignal };
+  return (await http.request<ApiResponse<NameOf<R>>>({ method, url: apiPath(path, options), data: body, signal })).data;
+}

@@ -1,7 +1,6 @@
 export {
   OFFLINE_MESSAGE,
   TIMEOUT_MESSAGE,
-  browserIsOffline,
   describeError,
   errorMessage,
   fieldIssues,
@@ -17,7 +16,7 @@ export {
 } from './errors.js';
 export { changePassword, deleteAccount, logoutAll } from './account.api.js';
 export { clientId, createHttpClient, http } from './http.js';
-export { openTodoStream, cursorAfter, type TodoStream, type TodoStreamHandlers, type TodoStreamOptions } from './todo-stream.js';
+export { openTodoStream, cursorAfter } from './todo-stream.js';
 export {
   addTodo,
   clearCompleted,
@@ -31,4 +30,4 @@ export {
   updateTodo,
 } from './todos.api.js';
 export { currentUserQuery, fetchCurrentUser, login, logout, signup } from './user.api.js';
-export type { BulkTodosResponse, PublicUser, StreamPosition, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';
+export type { PublicUser, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';

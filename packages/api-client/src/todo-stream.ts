@@ -1,6 +1,4 @@
-import { API_BASE, EVENTS_AFTER_PARAM, type API, type StreamPosition, type Todo, type TodoChangeEvent } from '@tm/contracts';
-
-const TODO_EVENTS: (typeof API)['todoEvents']['path'] = '/todo/events';
+import { API_BASE, EVENTS_AFTER_PARAM, ROUTES, type StreamPosition, type Todo, type TodoChangeEvent } from '@tm/contracts';
 
 /** EventSource.CLOSED: the browser gave up (an answer that is not a stream: 401, 429, 503…) and will not retry. */
 const CLOSED = 2;
@@ -18,7 +16,7 @@ export interface TodoStreamHandlers {
   onGaveUp?: () => void;
 }
 
-export interface TodoStreamOptions {
+interface TodoStreamOptions {
   /** The cursor to start after, read when the stream is opened (first, and again after giving up). */
   after: () => string | undefined;
   /** `/api` unless told. */
@@ -29,7 +27,7 @@ export interface TodoStreamOptions {
   reopenDelayMs?: (attempt: number) => number;
 }
 
-export interface TodoStream {
+interface TodoStream {
   readonly connected: boolean;
   close: () => void;
 }
@@ -84,7 +82,7 @@ function parse<T>(event: Event, check: (value: unknown) => value is T): T | unde
  */
 export function openTodoStream(handlers: TodoStreamHandlers, options: TodoStreamOptions): TodoStream {
   const Source = options.EventSource ?? (typeof EventSource === 'undefined' ? undefined : EventSource);
-  const url = `${options.baseURL ?? API_BASE}${TODO_EVENTS}`;
+  const url = `${options.baseURL ?? API_BASE}${ROUTES.todoEvents.path}`;
   const reopenDelay = options.reopenDelayMs ?? defaultReopenDelay;
   let source: EventSource | undefined;
   let connected = false;

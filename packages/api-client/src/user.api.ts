@@ -1,7 +1,7 @@
-import type { LoginRequest, LogoutResponse, PublicUser, SignupRequest, UserResponse } from '@tm/contracts';
+import { ROUTES, type LoginRequest, type LogoutResponse, type PublicUser, type SignupRequest, type UserResponse } from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { errorMessage, statusOf } from './errors.js';
-import { http } from './http.js';
+import { call } from './http.js';
 
 /**
  * The current user, or `null` when signed out. Only a 401 means signed out (docs/PRODUCT.md §10.1): a
@@ -10,8 +10,7 @@ import { http } from './http.js';
  */
 export async function fetchCurrentUser({ signal }: { signal?: AbortSignal } = {}): Promise<PublicUser | null> {
   try {
-    const { data } = await http.get<UserResponse>('/user/me', { signal });
-    return data.user;
+    return (await call(ROUTES.me, { signal })).user;
   } catch (error) {
     console.info(errorMessage(error, 'Could not check the current user'));
     if (statusOf(error) === 401) return null;
@@ -35,13 +34,13 @@ export const currentUserQuery = () =>
   });
 
 export async function login(body: LoginRequest): Promise<UserResponse> {
-  return (await http.post<UserResponse>('/user/login', body)).data;
+  return call(ROUTES.login, { body });
 }
 
 export async function signup(body: SignupRequest): Promise<UserResponse> {
-  return (await http.post<UserResponse>('/user/signup', body)).data;
+  return call(ROUTES.signup, { body });
 }
 
 export async function logout(): Promise<LogoutResponse> {
-  return (await http.post<LogoutResponse>('/user/logout')).data;
+  return call(ROUTES.logout);
 }

@@ -20,13 +20,12 @@ import {
   VerifyPasswordRequest,
 } from './users.js';
 import { PurgeTodosResponse } from './todos.js';
+import type { Route } from './api-path.js';
+import * as ROUTES from './routes.js';
 
 export { API_BASE } from './limits.js';
 
-interface Endpoint {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Path below {@link API_BASE}; `:todoId` marks the path parameter. */
-  path: string;
+interface Endpoint extends Route {
   request?: z.ZodType;
   response: z.ZodType;
   /** Status of a successful answer. */
@@ -38,44 +37,30 @@ interface Endpoint {
   stream?: true;
 }
 
-/** The public API (README.md "API"), one entry per call the product makes (PRODUCT §7, §10.10, §10.11). */
+/**
+ * The public API table (README.md "API"), one entry per call the product makes (docs/PRODUCT.md §7, §10.10,
+ * §10.11): each entry is its route (routes.ts: method and path) with the shapes of its request and answer.
+ * Every route has exactly one entry.
+ */
 export const API = {
-  me: { method: 'GET', path: '/user/me', response: UserResponse, status: 200 },
-  signup: { method: 'POST', path: '/user/signup', request: SignupRequest, response: UserResponse, status: 201 },
-  login: { method: 'POST', path: '/user/login', request: LoginRequest, response: UserResponse, status: 200 },
-  logout: { method: 'POST', path: '/user/logout', response: LogoutResponse, status: 200 },
-  changePassword: {
-    method: 'PUT',
-    path: '/user/password',
-    request: ChangePasswordRequest,
-    response: MessageResponse,
-    status: 200,
-  },
-  logoutAll: { method: 'POST', path: '/user/logout-all', response: MessageResponse, status: 200 },
-  deleteAccount: { method: 'DELETE', path: '/user/account', request: DeleteAccountRequest, response: MessageResponse, status: 200 },
-  fetchTodos: { method: 'GET', path: '/todo/fetch-todo', response: TodosResponse, status: 200 },
-  addTodo: { method: 'POST', path: '/todo/add-todo', request: AddTodoRequest, response: TodoResponse, status: 201 },
-  updateTodo: {
-    method: 'PUT',
-    path: '/todo/update-todo/:todoId',
-    request: UpdateTodoRequest,
-    response: TodoResponse,
-    status: 200,
-  },
-  deleteTodo: { method: 'DELETE', path: '/todo/delete-todo/:todoId', response: DeleteTodoResponse, status: 200 },
+  me: { ...ROUTES.me, response: UserResponse, status: 200 },
+  signup: { ...ROUTES.signup, request: SignupRequest, response: UserResponse, status: 201 },
+  login: { ...ROUTES.login, request: LoginRequest, response: UserResponse, status: 200 },
+  logout: { ...ROUTES.logout, response: LogoutResponse, status: 200 },
+  changePassword: { ...ROUTES.changePassword, request: ChangePasswordRequest, response: MessageResponse, status: 200 },
+  logoutAll: { ...ROUTES.logoutAll, response: MessageResponse, status: 200 },
+  deleteAccount: { ...ROUTES.deleteAccount, request: DeleteAccountRequest, response: MessageResponse, status: 200 },
+  fetchTodos: { ...ROUTES.fetchTodos, response: TodosResponse, status: 200 },
+  addTodo: { ...ROUTES.addTodo, request: AddTodoRequest, response: TodoResponse, status: 201 },
+  updateTodo: { ...ROUTES.updateTodo, request: UpdateTodoRequest, response: TodoResponse, status: 200 },
+  deleteTodo: { ...ROUTES.deleteTodo, response: DeleteTodoResponse, status: 200 },
   /** Undo of a delete (PRODUCT §10.11.4): the task comes back exactly as it was, same id, flags and timestamps. */
-  restoreTodo: { method: 'POST', path: '/todo/restore-todo/:todoId', response: TodoResponse, status: 200 },
-  completeAll: {
-    method: 'PUT',
-    path: '/todo/complete-all',
-    request: CompleteAllRequest,
-    response: BulkTodosResponse,
-    status: 200,
-  },
-  clearCompleted: { method: 'DELETE', path: '/todo/clear-completed', response: BulkTodosResponse, status: 200 },
+  restoreTodo: { ...ROUTES.restoreTodo, response: TodoResponse, status: 200 },
+  completeAll: { ...ROUTES.completeAll, request: CompleteAllRequest, response: BulkTodosResponse, status: 200 },
+  clearCompleted: { ...ROUTES.clearCompleted, response: BulkTodosResponse, status: 200 },
   /** Live changes of the session's user (PRODUCT §10.11.5): Server-Sent Events, resumable with `Last-Event-ID`. */
-  todoEvents: { method: 'GET', path: '/todo/events', response: TodoChangeEvent, status: 200, stream: true },
-} as const satisfies Record<string, Endpoint>;
+  todoEvents: { ...ROUTES.todoEvents, response: TodoChangeEvent, status: 200, stream: true },
+} as const satisfies { [N in keyof typeof ROUTES]: Endpoint };
 
 export type ApiName = keyof typeof API;
 
@@ -96,10 +81,7 @@ export const INTERNAL_API = {
   purgeTodos: { method: 'DELETE', path: '/internal/todos', response: PurgeTodosResponse, status: 200 },
 } as const satisfies Record<string, Endpoint>;
 export type ApiResponse<N extends ApiName> = z.infer<(typeof API)[N]['response']>;
-
-/** Fills the `:todoId` parameter of a path from the table. */
-export function apiPath(path: string, params: { todoId?: string } = {}): string {
-  return path.replace(':todoId', encodeURIComponent(params.todoId ?? ''));
-}
+/** The body a call sends (`never` for a call without one). */
+export type ApiRequest<N extends ApiName> = (typeof API)[N] extends { request: z.ZodType } ? z.input<(typeof API)[N]['request']> : never;
 
 export { MessageResponse };

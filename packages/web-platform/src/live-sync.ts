@@ -5,7 +5,7 @@ import type { QueryClient } from '@tanstack/react-query';
  * shell and its remotes share: each bundle carries its own copy of this package, so module state would not
  * reach the shell's tab sync. Kept for as long as the page lives (no garbage collection of this entry).
  */
-export const LIVE_SYNC_KEY = ['live-sync', 'todos'] as const;
+const LIVE_SYNC_KEY = ['live-sync', 'todos'] as const;
 
 export function setLiveSyncConnected(queryClient: QueryClient, connected: boolean): void {
   queryClient.setQueryDefaults(LIVE_SYNC_KEY, { gcTime: Infinity, staleTime: Infinity });

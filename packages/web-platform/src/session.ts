@@ -6,7 +6,7 @@ import toast from 'react-hot-toast';
 export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';
 
 /** Whether the cache holds a signed-in user (not merely "unknown" or "signed out"). */
-export function isSignedIn(queryClient: QueryClient): boolean {
+function isSignedIn(queryClient: QueryClient): boolean {
   return Boolean(queryClient.getQueryData(currentUserQuery().queryKey));
 }
 

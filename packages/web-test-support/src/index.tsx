@@ -10,7 +10,7 @@ export function testQueryClient(): QueryClient {
   return createQueryClient();
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   /** Address the router starts at; it may carry a query string (`/?filter=active`). */
   route?: string;
   /** Extra routes next to the page, e.g. `{ '/login': <p>login page</p> }`, to observe navigation. */

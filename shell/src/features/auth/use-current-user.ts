@@ -2,7 +2,7 @@ import { currentUserQuery, type PublicUser } from '@tm/api-client';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 
-export interface CurrentUser {
+interface CurrentUser {
   /** The signed-in user, or null when signed out or not known (yet). */
   user: PublicUser | null;
   /** `pending` while the check runs, `error` when it could not be made (docs/PRODUCT.md §10.1). */

@@ -1,4 +1,4 @@
-import { LogoutIcon, useLogout } from '@tm/web-platform';
+import { CheckIcon, LogoutIcon, useLogout } from '@tm/web-platform';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../auth/use-current-user';
 import { AccountMenu } from './account-menu';
@@ -16,7 +16,7 @@ export function AppHeader() {
     <header className="app-header">
       <Link to="/" className="app-header__brand">
         <span aria-hidden="true" className="app-header__logo">
-          ✓
+          <CheckIcon size={18} />
         </span>
         Task Manager
       </Link>

@@ -3,8 +3,8 @@ import { AlchemyFlask, DragonHead, FishCake, Katana, LightningBolt, StrawHat } f
 import './loading-screen.css';
 
 /** PRODUCT §9: six characters, a new one every 2 s; a dot added every 600 ms. */
-export const CHARACTER_INTERVAL_MS = 2000;
-export const DOT_INTERVAL_MS = 600;
+const CHARACTER_INTERVAL_MS = 2000;
+const DOT_INTERVAL_MS = 600;
 
 /** `Picture` draws the emoji as an inline SVG, so it shows even where no emoji font is installed (issue #7). */
 export const CHARACTERS = [

@@ -1,9 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
 
-export const APP_NAME = 'Task Manager';
+const APP_NAME = 'Task Manager';
 
 /** "Sign in · Task Manager": each screen names itself in the tab and the history (docs/PRODUCT.md §10.9). */
-export function pageTitle(screen?: string): string {
+function pageTitle(screen?: string): string {
   return screen ? `${screen} · ${APP_NAME}` : APP_NAME;
 }
 

@@ -2,7 +2,7 @@ import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime
 import type { ComponentType } from 'react';
 
 /** Federation names of the remotes; their manifest URLs come from `/remotes.json` at run time. */
-export type RemoteName = 'mfe_auth' | 'mfe_tasks';
+type RemoteName = 'mfe_auth' | 'mfe_tasks';
 export type RemoteModuleId = `${RemoteName}/${string}`;
 
 // Production reads /remotes.json (replaced per deployment without rebuilding the shell); the dev server
@@ -31,7 +31,7 @@ function ensureCatalog(): Promise<Catalog> {
 }
 
 /** Thrown when a remote cannot be loaded; the boundary around the remote shows it with a retry. */
-export class RemoteUnavailableError extends Error {
+class RemoteUnavailableError extends Error {
   constructor(readonly remote: string, cause?: unknown) {
     super(`The ${remote} module could not be loaded`, { cause });
     this.name = 'RemoteUnavailableError';

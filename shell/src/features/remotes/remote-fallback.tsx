@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import './remote-page.css';
 
-export interface RemoteContextValue {
+interface RemoteContextValue {
   /** What the remote shows, for the message: "sign-in screen", "task list". */
   title: string;
   retry: () => void;

@@ -1,12 +1,12 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
-export type Theme = 'light' | 'dark';
+type Theme = 'light' | 'dark';
 
 /** PRODUCT §3 Local preference: key `theme`, value "light" or "dark"; light by default (§9). */
-export const THEME_STORAGE_KEY = 'theme';
+const THEME_STORAGE_KEY = 'theme';
 
 /** The theme on the document root: index.html's inline script sets it before first paint. */
-export function currentTheme(): Theme {
+function currentTheme(): Theme {
   return document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light';
 }
 
@@ -20,7 +20,7 @@ export function savedTheme(): Theme {
 
 const listeners = new Set<() => void>();
 
-export function applyTheme(theme: Theme): void {
+function applyTheme(theme: Theme): void {
   document.documentElement.setAttribute('data-theme', theme);
   try {
     localStorage.setItem(THEME_STORAGE_KEY, theme);

@@ -1,5 +1,6 @@
 import { currentUserQuery, describeError, logout, statusOf } from '@tm/api-client';
-import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { PlatformProviders } from '@tm/web-platform';
+import { useQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { signUpNewUser, testQueryClient } from '@tm/web-test-support';
 import type { ReactNode } from 'react';
@@ -10,9 +11,9 @@ import { LOGIN_FALLBACK, useLogin } from './login';
 function renderUseLogin() {
   const queryClient = testQueryClient();
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>
+    <PlatformProviders queryClient={queryClient}>
       <MemoryRouter initialEntries={['/login']}>{children}</MemoryRouter>
-    </QueryClientProvider>
+    </PlatformProviders>
   );
   // The active current-user query stands for the shell's route guard, which observes it.
   const hook = renderHook(

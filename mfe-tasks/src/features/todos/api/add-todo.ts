@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
 
 /** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
-export const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
+const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
 
 interface AddTodoCallbacks {
   /** The server took the title: the form clears what was submitted and plays its sound. */

@@ -3,7 +3,7 @@ import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cachedTodos, refetchTodosAfterLastMutation, removeCachedTodos, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
 
-export const BULK_FAILED_MESSAGE = 'Could not update your tasks. Please try again.';
+const BULK_FAILED_MESSAGE = 'Could not update your tasks. Please try again.';
 
 /**
  * "Mark all complete" / "Mark all active" (docs/PRODUCT.md §10.11.3): one request, every box changes at once

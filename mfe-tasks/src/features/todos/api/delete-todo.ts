@@ -3,7 +3,7 @@ import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cachedTodos, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
 
-export const DELETE_FAILED_MESSAGE = 'Could not delete the task. Please try again.';
+const DELETE_FAILED_MESSAGE = 'Could not delete the task. Please try again.';
 
 interface DeleteTodoCallbacks {
   /** The server took the delete: `message` is its answer ("Task deleted successfully"). */

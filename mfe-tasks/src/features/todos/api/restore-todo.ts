@@ -3,7 +3,7 @@ import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { hasTodo, removeCachedTodos, TODO_MUTATION_KEY, todosKey, upsertCachedTodos } from './get-todos';
 
-export const RESTORE_FAILED_MESSAGE = 'Could not restore the task. Please try again.';
+const RESTORE_FAILED_MESSAGE = 'Could not restore the task. Please try again.';
 
 interface RestoreTodoCallbacks {
   /** The server brought the task back (the page may put the focus on it). */

@@ -3,9 +3,9 @@ import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { cachedTodos, hasTodo, patchCachedTodo, TODO_MUTATION_KEY, todosKey } from './get-todos';
 
-export const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
+const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
 
-export interface UpdateTodoVariables {
+interface UpdateTodoVariables {
   todoId: string;
   /**
    * `{completed}`, `{isPinned}` or `{title}` (an edit, PRODUCT §10.11.1) with the new value: the server sets

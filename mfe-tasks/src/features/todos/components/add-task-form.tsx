@@ -7,10 +7,10 @@ import { SOUNDS } from '../constants';
 import { useSound } from '../hooks/use-sound';
 
 /** The length counter shows from here on (docs/PRODUCT.md §10.7). */
-export const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
+const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
 
 /** What remains in the input once `submitted` was added: only the submitted text goes. */
-export function afterAdded(current: string, submitted: string): string {
+function afterAdded(current: string, submitted: string): string {
   if (current === submitted) return '';
   return current.startsWith(submitted) ? current.slice(submitted.length).trimStart() : current;
 }

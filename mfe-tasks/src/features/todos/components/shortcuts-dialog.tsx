@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 
 /** docs/PRODUCT.md §10.11.6: the keys of the task screen and what they do. */
-export const SHORTCUTS: readonly { key: string; does: string }[] = [
+const SHORTCUTS: readonly { key: string; does: string }[] = [
   { key: 'n', does: 'Write a new task' },
   { key: '/', does: 'Show the next filter' },
   { key: '?', does: 'Show these shortcuts' },
@@ -9,7 +9,7 @@ export const SHORTCUTS: readonly { key: string; does: string }[] = [
   { key: 'Home / End', does: 'On a task: go to the first or last task' },
 ];
 
-export interface ShortcutsDialogProps {
+interface ShortcutsDialogProps {
   open: boolean;
   onClose: () => void;
 }

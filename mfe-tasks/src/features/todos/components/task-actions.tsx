@@ -2,7 +2,7 @@ import { EditIcon, MoreIcon, PinIcon, TrashIcon } from '@tm/web-platform';
 import { useCallback, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
-export interface TaskActionsProps {
+interface TaskActionsProps {
   title: string;
   isPinned: boolean;
   /** Small screens get an overflow menu instead of two buttons (docs/PRODUCT.md §2). */

@@ -7,7 +7,7 @@ import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
 import { TaskActions } from './task-actions';
 import { TaskTitleEditor } from './task-title-editor';
 
-export interface TaskItemProps {
+interface TaskItemProps {
   todo: Todo;
   /** The row's index in the window's list (for its measurement) and its place for screen readers (1-based). */
   index: number;

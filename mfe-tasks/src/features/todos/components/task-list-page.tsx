@@ -17,7 +17,7 @@ import { countTodos } from './task-toolbar';
 import { offerUndo } from './undo-toast';
 import './task-list-page.css';
 
-export interface TaskListPageProps {
+interface TaskListPageProps {
   /** id for the page's h1, so the section around it can be labelled by it. */
   headingId?: string;
 }

@@ -12,7 +12,7 @@ import { afterNextPaint, LIST_RENDER_MEASURE, takeListDataArrival, measureSince 
 import { TaskItem, type StillListed } from './task-item';
 import { BulkActions, TaskFilters, type TaskCounts } from './task-toolbar';
 
-export interface TaskListProps {
+interface TaskListProps {
   /** Every task, in the spec's order (the list shows those of `filter`). */
   todos: Todo[];
   filter: TaskFilter;

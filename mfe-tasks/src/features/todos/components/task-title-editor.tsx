@@ -2,7 +2,7 @@ import { LIMITS, TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue
 import { useEffect, useId, useRef, useState } from 'react';
 import { quoted } from './task-actions';
 
-export interface TaskTitleEditorProps {
+interface TaskTitleEditorProps {
   title: string;
   /** Done editing: `title` is the new, trimmed title, or undefined when nothing is to be saved. */
   onDone: (title: string | undefined, how: 'enter' | 'escape' | 'blur') => void;

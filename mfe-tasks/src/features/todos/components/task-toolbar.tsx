@@ -15,7 +15,7 @@ export function countTodos(todos: Todo[]): TaskCounts {
   return { all: todos.length, active: todos.length - completed, completed };
 }
 
-export interface TaskFiltersProps {
+interface TaskFiltersProps {
   filter: TaskFilter;
   counts: TaskCounts;
 }
@@ -43,7 +43,7 @@ export function TaskFilters({ filter, counts }: TaskFiltersProps) {
   );
 }
 
-export interface BulkActionsProps {
+interface BulkActionsProps {
   counts: TaskCounts;
   /** The new-task input: it takes the focus when the bulk buttons go away with the last tasks. */
   inputRef: RefObject<HTMLInputElement | null>;

@@ -6,10 +6,10 @@ import { useCallback, useLayoutEffect, useState, type RefObject } from 'react';
  * border, as Chromium draws it), and the gap between rows (the list's 0.5rem). Rows are measured once they
  * render (long titles wrap, on small screens most).
  */
-export const ROW_ESTIMATE_PX = 62;
-export const ROW_GAP_PX = 8;
+const ROW_ESTIMATE_PX = 62;
+const ROW_GAP_PX = 8;
 /** Rows rendered beyond each edge of the window, so Tab and a quick scroll find rows already there. */
-export const ROW_OVERSCAN = 8;
+const ROW_OVERSCAN = 8;
 
 /** Where the list starts in the document: the window's scroll position at which its first row is at the top. */
 function useDocumentOffset(element: RefObject<HTMLElement | null>): number {
@@ -56,7 +56,7 @@ function useStableKeys(keys: readonly string[]): readonly string[] {
   return keys;
 }
 
-export interface RowWindow {
+interface RowWindow {
   virtualizer: Virtualizer<Window, Element>;
   /** The rows to render: the window (plus overscan) and the kept row, in list order. */
   items: VirtualItem[];

@@ -7,7 +7,7 @@ const NOT_TYPED = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'im
  * Whether a key pressed on `target` belongs to it: a text field, a text area, a select, editable content,
  * or an open menu or dialog (which have their own keys).
  */
-export function isTypingTarget(target: EventTarget | null): boolean {
+function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
   if (target instanceof HTMLInputElement) return !NOT_TYPED.has(target.type);
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 export const TASK_FILTERS = ['all', 'active', 'completed'] as const;
 export type TaskFilter = (typeof TASK_FILTERS)[number];
 
-export const FILTER_PARAM = 'filter';
+const FILTER_PARAM = 'filter';
 
 export const FILTER_LABELS: Record<TaskFilter, string> = { all: 'All', active: 'Active', completed: 'Completed' };
 
@@ -17,7 +17,7 @@ export const EMPTY_FILTER_MESSAGES: Record<Exclude<TaskFilter, 'all'>, string> =
 };
 
 /** The filter an address names; an unknown (or no) value means "All". */
-export function parseFilter(value: string | null): TaskFilter {
+function parseFilter(value: string | null): TaskFilter {
   return value === 'active' || value === 'completed' ? value : 'all';
 }
 

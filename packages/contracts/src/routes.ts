@@ -1,0 +1,19 @@
+// Method and path of each public call (docs/PRODUCT.md §7): api.ts adds the schemas, the browser client needs
+// only these (no zod). One export each, read as `ROUTES.login`, so a bundle keeps the ones it calls.
+import type { Route } from './api-path.js';
+
+export const me = { method: 'GET', path: '/user/me' } as const satisfies Route;
+export const signup = { method: 'POST', path: '/user/signup' } as const satisfies Route;
+export const login = { method: 'POST', path: '/user/login' } as const satisfies Route;
+export const logout = { method: 'POST', path: '/user/logout' } as const satisfies Route;
+export const changePassword = { method: 'PUT', path: '/user/password' } as const satisfies Route;
+export const logoutAll = { method: 'POST', path: '/user/logout-all' } as const satisfies Route;
+export const deleteAccount = { method: 'DELETE', path: '/user/account' } as const satisfies Route;
+export const fetchTodos = { method: 'GET', path: '/todo/fetch-todo' } as const satisfies Route;
+export const addTodo = { method: 'POST', path: '/todo/add-todo' } as const satisfies Route;
+export const updateTodo = { method: 'PUT', path: '/todo/update-todo/:todoId' } as const satisfies Route;
+export const deleteTodo = { method: 'DELETE', path: '/todo/delete-todo/:todoId' } as const satisfies Route;
+export const restoreTodo = { method: 'POST', path: '/todo/restore-todo/:todoId' } as const satisfies Route;
+export const completeAll = { method: 'PUT', path: '/todo/complete-all' } as const satisfies Route;
+export const clearCompleted = { method: 'DELETE', path: '/todo/clear-completed' } as const satisfies Route;
+export const todoEvents = { method: 'GET', path: '/todo/events' } as const satisfies Route;
