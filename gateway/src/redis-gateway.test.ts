@@ -1,6 +1,7 @@
 import type { UserResponse } from '@tm/contracts';
 import { ApiClient, openRawEventStream } from '@tm/test-support';
-import { connectRedis, redisSessionStore } from './redis-session.store.js';
+import { connectRedis } from './redis-connection.js';
+import { redisSessionStore } from './redis-session.store.js';
 import { newUser, startGateway, startServices, type Services } from './test-stack.js';
 
 const redisUrl = process.env.REDIS_URL;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { FormAlert } from '../../auth/components/form-alert';
-import { CurrentPasswordField, NewPasswordField } from '../../auth/components/password-fields';
-import { useFormErrors } from '../../auth/form-errors';
+import { FormAlert } from '../../../shared/forms/form-alert';
+import { CurrentPasswordField, NewPasswordField } from '../../../shared/forms/password-fields';
+import { useFormErrors } from '../../../shared/forms/form-errors';
 import { changePasswordErrors, useChangePassword, type ChangePasswordField } from '../api/account';
 import { useOneAtATime } from './use-one-at-a-time';
 import { useSubmitFocus } from './use-submit-focus';

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { FormAlert } from '../../auth/components/form-alert';
-import { CurrentPasswordField } from '../../auth/components/password-fields';
-import { useFormErrors } from '../../auth/form-errors';
+import { FormAlert } from '../../../shared/forms/form-alert';
+import { CurrentPasswordField } from '../../../shared/forms/password-fields';
+import { useFormErrors } from '../../../shared/forms/form-errors';
 import { deleteAccountErrors, useDeleteAccount, type DeleteAccountField } from '../api/account';
 import { ConfirmDialog } from './confirm-dialog';
 import { useOneAtATime } from './use-one-at-a-time';

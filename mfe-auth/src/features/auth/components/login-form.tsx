@@ -2,8 +2,8 @@ import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogin } from '../api/login';
 import { LoginErrorBanner } from './login-error-banner';
-import { TextField } from './text-field';
-import './auth-form.css';
+import { TextField } from '../../../shared/forms/text-field';
+import '../../../shared/forms/auth-form.css';
 
 /** The Login screen (PRODUCT §2): email and password, native `required` validation only (PRODUCT §5). */
 export function LoginForm({ headingId }: { headingId: string }) {

@@ -2,11 +2,11 @@ import { LIMITS } from '@tm/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { signupErrors, useSignup, type SignupField } from '../api/signup';
-import { useFormErrors } from '../form-errors';
-import { FormAlert } from './form-alert';
-import { NewPasswordField } from './password-fields';
-import { TextField } from './text-field';
-import './auth-form.css';
+import { useFormErrors } from '../../../shared/forms/form-errors';
+import { FormAlert } from '../../../shared/forms/form-alert';
+import { NewPasswordField } from '../../../shared/forms/password-fields';
+import { TextField } from '../../../shared/forms/text-field';
+import '../../../shared/forms/auth-form.css';
 
 /**
  * The Signup screen (PRODUCT §2): full name, email and password, required, with the browser's own checks
