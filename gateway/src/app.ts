@@ -65,7 +65,10 @@ export interface Gateway {
 
 /** Only under /api: static files and health checks neither create sessions nor need XSRF tokens. */
 function onlyUnderApi(middleware: Middleware): Middleware {
-  return (ctx, next) => (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`) ? middleware(ctx, next) : next());
+  return async (ctx, next) => {
+    if (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) await middleware(ctx, next);
+    else await next();
+  };
 }
 
 /**

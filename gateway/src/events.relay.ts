@@ -293,7 +293,7 @@ export function eventsRelay({ todos, internalSecret, streams }: EventsRelayOptio
       relay(ctx, captured);
       return;
     }
-    if (!String(opened.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    if (!(opened.headers['content-type'] ?? '').startsWith('text/event-stream')) {
       streams.release(stream);
       opened.destroy();
       throw invalidAnswer(todos.name);

@@ -51,7 +51,7 @@ export function requestLogger({ logger, trustIncomingId }: RequestLoggerOptions)
   return async (ctx, next) => {
     httpLogger(ctx.req, ctx.res);
     ctx.log = ctx.req.log;
-    ctx.requestId = String(ctx.req.id);
+    ctx.requestId = ctx.req.id as string; // genReqId above makes every id a string
     // The gateway forwards the raw request to services: make sure they see the id it chose.
     ctx.req.headers[REQUEST_ID_HEADER] = ctx.requestId;
     await next();
