@@ -13,8 +13,8 @@ const path = require('node:path');
 
 /** The apps: deployable units that share code only through packages/. */
 const APPS = '(shell|mfe-auth|mfe-tasks|gateway|svc-users|svc-todos|e2e)';
-/** An npm package, resolved (through pnpm's store) or not. */
-const npm = (names) => `(^|/node_modules/)(${names})(/|$)`;
+/** An npm package (or its @types), resolved (through pnpm's store) or not. */
+const npm = (names) => `(^|/node_modules/)(@types/)?(${names})(/|$)`;
 /** Database and cache drivers: only a store adapter (`*.store.ts`) may use them. */
 const DRIVERS = npm('better-sqlite3|mongodb|bson|redis|@redis/[^/]+');
 /** Koa and its middleware: the HTTP layer. */
@@ -63,7 +63,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|coverage|public|\\.data|\\.test-data)/' },
+    // Build output and data of this repository; not of npm packages (redis, for one, lives in a dist/ folder).
+    exclude: { path: ['^(gateway|svc-users|svc-todos|shell|mfe-auth|mfe-tasks|e2e|deploy|packages/[^/]+)/(dist|coverage|public)/', '(^|/)\\.(test-)?data/'] },
     tsPreCompilationDeps: true,
     // Workspace packages resolve to their TypeScript sources (paths in tsconfig.depcruise.json), as in jest.config.js.
     tsConfig: { fileName: path.join(__dirname, 'tsconfig.depcruise.json') },
