@@ -29,7 +29,8 @@ function writeTree(dir: string, files: Record<string, string>): void {
 const GOOD: Record<string, string> = {
   'svc-todos/src/demo.repository.ts': 'export interface DemoRepository { list(): Promise<string[]> }\n',
   'svc-todos/src/sqlite-demo.store.ts': "import Database from 'better-sqlite3';\nimport type { DemoRepository } from './demo.repository.js';\nexport type Store = [Database.Database, DemoRepository];\n",
-  'svc-todos/src/demo.service.ts': "import type { DemoRepository } from './demo.repository.js';\nexport type Service = DemoRepository;\n",
+  'svc-todos/src/demo.service.ts':
+    "import { NotFoundError } from '../../packages/service-kit/src/errors.js';\nimport type { DemoRepository } from './demo.repository.js';\nexport type Service = [DemoRepository, NotFoundError];\n",
   'svc-todos/src/demo.routes.ts': "import Router from '@koa/router';\nimport type { Context } from 'koa';\nimport type { Service } from './demo.service.js';\nexport type Routes = [Router, Context, Service];\n",
   'svc-todos/src/app.ts': "import './demo.routes.js';\nimport './demo.service.js';\nimport './sqlite-demo.store.js';\nexport const app = 1;\n",
   'mfe-tasks/src/shared/button.tsx': 'export const Button = 1;\n',
@@ -38,6 +39,8 @@ const GOOD: Record<string, string> = {
   // The one exemption: a feature's test may render the page as the app exposes it.
   'mfe-tasks/src/features/list/list.test.tsx': "import Page from '../../expose/page';\nexport const rendered = Page;\n",
   'mfe-tasks/src/expose/page.tsx': "import { List } from '../features/list/list';\nexport default List;\n",
+  'packages/service-kit/src/errors.ts': 'export class NotFoundError extends Error {}\n',
+  'packages/service-kit/src/index.ts': "import type { Context } from 'koa';\nexport type Ctx = Context;\nexport * from './errors.js';\n",
   'packages/kit/src/util.ts': 'export const util = 1;\n',
   'packages/kit/src/index.ts': "export { util } from './util.js';\n",
   'shell/src/app.tsx': "import { util } from '../../packages/kit/src/index.js';\nexport const App = util;\n",
@@ -49,6 +52,7 @@ const BAD: Record<string, string> = {
   'svc-todos/src/bad-driver.middleware.ts': "import { MongoClient } from 'mongodb';\nexport const client = MongoClient;\n",
   'svc-todos/src/bad-redis.routes.ts': "import { createClient } from 'redis';\nexport const client = createClient;\n",
   'svc-todos/src/bad-koa.service.ts': "import type { Context } from 'koa';\nexport type Ctx = Context;\n",
+  'svc-todos/src/bad-kit.service.ts': "import type { Ctx } from '../../packages/service-kit/src/index.js';\nexport type C = Ctx;\n",
   'svc-todos/src/bad-driver.service.ts': "import Database from 'better-sqlite3';\nexport const db = Database;\n",
   'svc-todos/src/bad-store.service.ts': "import type { Store } from './sqlite-demo.store.js';\nexport type S = Store;\n",
   'svc-todos/src/bad.repository.ts': "import { ObjectId } from 'bson';\nexport const id = ObjectId;\n",
@@ -67,6 +71,7 @@ const EXPECTED = [
   'route-not-to-driver: svc-todos/src/bad-driver.middleware.ts → mongodb',
   'route-not-to-driver: svc-todos/src/bad-redis.routes.ts → redis',
   'service-not-to-koa: svc-todos/src/bad-koa.service.ts → koa',
+  'service-not-to-koa: svc-todos/src/bad-kit.service.ts → packages/service-kit/src/index.ts',
   'service-not-to-driver: svc-todos/src/bad-driver.service.ts → better-sqlite3',
   'service-not-to-store: svc-todos/src/bad-store.service.ts → svc-todos/src/sqlite-demo.store.ts',
   'repository-not-to-driver-or-koa: svc-todos/src/bad.repository.ts → bson',
