@@ -89,7 +89,7 @@ function interpolate(text: string, env: Env): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     if (text[i] !== '$') {
-      out += text[i];
+      out += text.charAt(i);
     } else if (text[i + 1] === '$') {
       out += '$';
       i++;
@@ -347,6 +347,8 @@ describe('compose.yaml', () => {
       };
       const processEnv = { env: environment(service(compose, 'mongo')) };
       try {
+        // The point of this test: run the compose file's own init script, as mongosh would, against stubs.
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval, @typescript-eslint/no-unsafe-call
         new Function('rs', 'db', 'quit', 'process', code!)(rs, db, quit, processEnv);
         return { exit: 0, calls };
       } catch (error) {

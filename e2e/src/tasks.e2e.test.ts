@@ -94,7 +94,7 @@ describeInBrowser('the task list in Chromium', () => {
     await row(page, 'Typed task').waitFor();
     await row(page, 'Typed task').getByRole('checkbox').focus();
     await page.keyboard.press('Space');
-    await page.waitForFunction(() => (document.querySelector('input[type=checkbox]') as HTMLInputElement | null)?.checked === true);
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[type=checkbox]')?.checked === true);
     const outline = await row(page, 'Typed task').getByRole('checkbox').evaluate((el) => getComputedStyle(el).outlineStyle);
     expect(outline).not.toBe('none');
     await context.close();

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { createLimiter, limiterFailure } from './rate-limit.middleware.js';
-import type { RedisClient } from './redis-session.store.js';
+import type { RedisClient } from './redis-connection.js';
 
 export interface AccountThrottleOptions {
   /** Failed password checks of one account (from any IP) within the window that lock it; 0 disables. */

@@ -7,7 +7,7 @@ import type { LiveStreams } from './events.relay.js';
 import { requireSession, signedInUser, wrongPassword } from './auth.routes.js';
 import { API_PREFIX, callService } from './forward.middleware.js';
 import { rotateSession } from './session.middleware.js';
-import type { SessionStore } from './session.store.js';
+import type { SessionStore } from './session.repository.js';
 import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 import type { Upstream } from './upstream.proxy.js';

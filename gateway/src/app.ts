@@ -21,11 +21,11 @@ import { API_PREFIX } from './forward.middleware.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
-import type { RedisClient } from './redis-session.store.js';
+import type { RedisClient } from './redis-connection.js';
 import { readiness } from './readiness.js';
 import { sessionLifetime, sessions } from './session.middleware.js';
 import { securityHeaders, staticSite, type WebRoots } from './static.middleware.js';
-import type { SessionStore } from './session.store.js';
+import type { SessionStore } from './session.repository.js';
 import { createUpstream } from './upstream.proxy.js';
 import { xsrfProtection } from './xsrf.middleware.js';
 
@@ -65,7 +65,10 @@ export interface Gateway {
 
 /** Only under /api: static files and health checks neither create sessions nor need XSRF tokens. */
 function onlyUnderApi(middleware: Middleware): Middleware {
-  return (ctx, next) => (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`) ? middleware(ctx, next) : next());
+  return async (ctx, next) => {
+    if (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) await middleware(ctx, next);
+    else await next();
+  };
 }
 
 /**

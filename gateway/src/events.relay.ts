@@ -4,7 +4,7 @@ import { HttpError, REQUEST_ID_HEADER, ServiceUnavailableError, signIdentity, Un
 import type { Context, Middleware } from 'koa';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { sessionExpiry, sessionIdOf, sessionOf, type SessionLifetime } from './session.middleware.js';
-import type { SessionStore } from './session.store.js';
+import type { SessionStore } from './session.repository.js';
 import { checkAnswer, invalidAnswer, relay } from './upstream-answer.js';
 import { captureAnswer, type Upstream } from './upstream.proxy.js';
 
@@ -293,7 +293,7 @@ export function eventsRelay({ todos, internalSecret, streams }: EventsRelayOptio
       relay(ctx, captured);
       return;
     }
-    if (!String(opened.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    if (!(opened.headers['content-type'] ?? '').startsWith('text/event-stream')) {
       streams.release(stream);
       opened.destroy();
       throw invalidAnswer(todos.name);

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, type TodoResponse, type TodosResponse } from '@tm/contracts';
 import { ApiClient, startProcess, startTcpRelay, TEST_SECRET, type RequestOptions, type RunningProcess } from '@tm/test-support';
-import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, redisSessionStore } from './redis-session.store.js';
+import { connectRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.js';
+import { redisSessionStore } from './redis-session.store.js';
 import { newUser, startGateway, startServices, type Services } from './test-stack.js';
 
 /**

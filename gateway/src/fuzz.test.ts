@@ -830,7 +830,7 @@ function wirePath(raw: string): string {
   for (let i = 0; i < raw.length; i += 1) {
     const unit = raw.charCodeAt(i);
     if (unit > 0x20 && unit < 0x7f) {
-      out += raw[i];
+      out += raw.charAt(i);
       continue;
     }
     let codePoint = unit;
@@ -1214,7 +1214,7 @@ const PASSWORD_CHECKS: Campaign[] = [
             extra: extraPairs(true),
           })
           .map(({ email, password, extra }): Body => ({ kind: 'text', text: objectText([['email', email], ['password', password], ...extra]), contentType: 'application/json', chunked: false })),
-      ).filter((request) => !!LoginRequest.safeParse(parsedBody(request)).success),
+      ).filter((request) => LoginRequest.safeParse(parsedBody(request)).success),
   },
   {
     route: 'password',

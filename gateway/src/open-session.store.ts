@@ -1,6 +1,7 @@
 import type { Logger } from '@tm/service-kit';
-import { connectRedis, redisSessionStore, type RedisClient } from './redis-session.store.js';
-import type { SessionStore } from './session.store.js';
+import { connectRedis, type RedisClient } from './redis-connection.js';
+import { redisSessionStore } from './redis-session.store.js';
+import type { SessionStore } from './session.repository.js';
 import { openSqliteSessionStore } from './sqlite-session.store.js';
 
 export interface OpenedSessionStore {

@@ -1,7 +1,7 @@
 import { ServiceUnavailableError, TooManyRequestsError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RedisClient } from './redis-session.store.js';
+import type { RedisClient } from './redis-connection.js';
 
 export interface LimiterOptions {
   points: number;

@@ -1,5 +1,5 @@
 import type { Readiness } from '@tm/service-kit';
-import type { SessionStore } from './session.store.js';
+import type { SessionStore } from './session.repository.js';
 
 /** How long a service's own /readyz may take before it counts as down. */
 const PROBE_TIMEOUT_MS = 1000;

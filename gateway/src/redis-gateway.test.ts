@@ -1,6 +1,7 @@
 import type { UserResponse } from '@tm/contracts';
 import { ApiClient, openRawEventStream } from '@tm/test-support';
-import { connectRedis, redisSessionStore } from './redis-session.store.js';
+import { connectRedis } from './redis-connection.js';
+import { redisSessionStore } from './redis-session.store.js';
 import { newUser, startGateway, startServices, type Services } from './test-stack.js';
 
 const redisUrl = process.env.REDIS_URL;
@@ -47,7 +48,7 @@ if (!redisUrl) {
     });
 
     it('answers 503 (not 500) when the session store becomes unreachable', async () => {
-      const redis = await connectRedis(redisUrl!);
+      const redis = await connectRedis(redisUrl);
       const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
       const store = redisSessionStore(redis);
       const gateway = await startGateway(urls, {}, { ...store, close: async () => undefined }, redis);
@@ -87,7 +88,7 @@ if (!redisUrl) {
     });
 
     it('keeps live streams open while the session store cannot be read (a blip must not drop every page)', async () => {
-      const redis = await connectRedis(redisUrl!);
+      const redis = await connectRedis(redisUrl);
       const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
       const store = redisSessionStore(redis);
       const gateway = await startGateway(
@@ -115,7 +116,7 @@ if (!redisUrl) {
       const limit = { authRateLimit: { points: 2, windowSeconds: 5 } };
       const [a, b] = await Promise.all([gatewayOnRedis(limit), gatewayOnRedis(limit)]);
       try {
-        const redis = await connectRedis(redisUrl!);
+        const redis = await connectRedis(redisUrl);
         await redis.del('tm:rl:auth:127.0.0.1');
         await redis.close();
         const clientA = new ApiClient(a.url);

@@ -1,37 +1,9 @@
-import { createClient } from 'redis';
-import type { SessionData, SessionStore } from './session.store.js';
-
-export type RedisClient = ReturnType<typeof createClient>;
+import { withinRedisTimeout, type RedisClient } from './redis-connection.js';
+import type { SessionData, SessionStore } from './session.repository.js';
 
 const PREFIX = 'tm:sess:';
 /** A set per user of the ids of its sessions; an id whose session has already expired in it is harmless. */
 const USER_PREFIX = 'tm:user-sess:';
-/** A Redis that does not answer within this long counts as down (the request gets a 503 at once). */
-export const REDIS_COMMAND_TIMEOUT_MS = 2000;
-
-/** Connects the `redis` client used for sessions (and rate limits); fails fast when Redis is unreachable. */
-export async function connectRedis(url: string): Promise<RedisClient> {
-  const client = createClient({
-    url,
-    // While disconnected, commands fail at once instead of queueing: a request then gets an honest 503 in
-    // milliseconds rather than hanging until Redis is back (docs/RELIABILITY.md).
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(retries * 100, 2000) },
-  });
-  // Without a listener a connection error would crash the process; readiness reports it instead.
-  client.on('error', () => undefined);
-  await client.connect();
-  return client;
-}
-
-/** Rejects when `work` has not settled in {@link REDIS_COMMAND_TIMEOUT_MS} (a Redis that accepts but never answers). */
-export function withinRedisTimeout<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)), REDIS_COMMAND_TIMEOUT_MS);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** Sessions in Redis with a TTL, shared by every gateway instance. */
 export function redisSessionStore(client: RedisClient): SessionStore {

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { ServiceUnavailableError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { createSession } from 'koa-session';
-import type { SessionData, SessionStore } from './session.store.js';
+import type { SessionData, SessionStore } from './session.repository.js';
 
 export const SESSION_COOKIE = 'tm.sid';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { tempDir } from '@tm/test-support';
-import { connectRedis, redisSessionStore } from './redis-session.store.js';
-import type { SessionStore } from './session.store.js';
+import { connectRedis } from './redis-connection.js';
+import { redisSessionStore } from './redis-session.store.js';
+import type { SessionStore } from './session.repository.js';
 import { openSqliteSessionStore } from './sqlite-session.store.js';
 
 interface Factory {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { SessionData, SessionStore } from './session.store.js';
+import type { SessionData, SessionStore } from './session.repository.js';
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 

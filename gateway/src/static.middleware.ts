@@ -66,14 +66,15 @@ async function sendFile(ctx: Parameters<Middleware>[0], target: Target): Promise
 export function staticSite(roots: WebRoots): Middleware {
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) {
-      return next();
+      await next();
+      return;
     }
     const target = resolveTarget(ctx.path, roots);
     if (target && (await sendFile(ctx, target))) return;
     if (roots.shell && !NOT_SPA.test(ctx.path) && ctx.accepts('html')) {
       if (await sendFile(ctx, { root: roots.shell, file: '/index.html' })) return;
     }
-    return next();
+    await next();
   };
 }
 

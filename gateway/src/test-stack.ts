@@ -1,7 +1,7 @@
 import { createLogger } from '@tm/service-kit';
 import { listen, startProcess, tempDir, TEST_SECRET, type RunningProcess, type Started } from '@tm/test-support';
 import { createApp, type Gateway, type GatewayDeps } from './app.js';
-import type { SessionStore } from './session.store.js';
+import type { SessionStore } from './session.repository.js';
 import { openSqliteSessionStore } from './sqlite-session.store.js';
 
 export interface Services {

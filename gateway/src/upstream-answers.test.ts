@@ -93,7 +93,7 @@ describe('upstream answers are checked before they are sent on', () => {
     ['an unknown route answered 200', 'GET', '/api/todo/secret-admin', json(200, { message: 'ok' })],
     ['a status outside HTTP\'s classes', 'GET', '/api/todo/fetch-todo', { status: 600, type: 'application/json', body: '{"message":"?"}' }],
   ])('%s gives 502 with the usual error body', async (_label, method, path, reply) => {
-    await withBrokenTodos(() => reply as Reply, async (client) => {
+    await withBrokenTodos(() => reply, async (client) => {
       const answer = await client.request(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: { title: 'x', updateData: { completed: true } } });
       expect(answer.status).toBe(502);
       expect(answer.body).toEqual(badGateway);
@@ -167,7 +167,7 @@ describe('the live stream: an answer that is not a stream is checked like any ot
     ['204 without a body', { status: 204, type: 'text/event-stream', body: '' }],
     ['an error without a message', json(400, { code: 'VALIDATION_FAILED' })],
   ])('%s gives 502 with the usual error body', async (_label, reply) => {
-    const { answer, open } = await streamFrom(() => reply as Reply);
+    const { answer, open } = await streamFrom(() => reply);
     expect(answer.status).toBe(502);
     expect(answer.body).toEqual(badGateway);
     expect(open).toBe(0);

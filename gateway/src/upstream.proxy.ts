@@ -161,7 +161,7 @@ function collect(answer: IncomingMessage, waiting: Pending, fail: (error: Error)
     const retryAfter = answer.headers['retry-after'];
     waiting.resolve({
       status: answer.statusCode ?? 502,
-      contentType: String(answer.headers['content-type'] ?? ''),
+      contentType: answer.headers['content-type'] ?? '',
       ...(retryAfter ? { retryAfter } : {}),
       // A small answer arrives in one chunk: no copy then; else one copy of a known size.
       body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),

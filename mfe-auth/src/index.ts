@@ -1,2 +1,2 @@
 // Async boundary: the shared singletons (React, router, query, toast) are negotiated before any app code runs.
-import('./bootstrap');
+void import('./bootstrap');

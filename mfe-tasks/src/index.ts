@@ -1,2 +1,2 @@
 // Module Federation needs an async boundary before any shared module (React, the router…) is used.
-import('./bootstrap');
+void import('./bootstrap');

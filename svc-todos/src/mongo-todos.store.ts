@@ -1,5 +1,5 @@
 import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
-import { MongoClient, ObjectId, type ClientSession, type Collection, type Db } from 'mongodb';
+import { MongoClient, ObjectId, WriteConcern, type ClientSession, type Collection, type Db } from 'mongodb';
 import { z } from 'zod';
 import {
   byListOrder,
@@ -150,15 +150,17 @@ export class MongoTodosStore implements TodosRepository {
       const todos = db.collection<TodoDocument>(TODOS_COLLECTION);
       const events = db.collection<EventDocument>(EVENTS_COLLECTION);
       const counters = db.collection<CounterDocument>(COUNTERS_COLLECTION);
+      // createIndex(keys, index options, command options): the driver's form that keeps the two apart.
       // _id last: the listing's tiebreak is served by the index instead of an in-memory sort.
-      await todos.createIndex({ userId: 1, isPinned: -1, createdAt: -1, _id: -1 }, { name: 'user_pinned_created' });
+      await todos.createIndex({ userId: 1, isPinned: -1, createdAt: -1, _id: -1 }, { name: 'user_pinned_created' }, {});
       // Only deleted tasks are in it, so the sweep finds the expired ones without a scan.
       await todos.createIndex(
         { deletedAt: 1 },
         { name: 'deleted_at', partialFilterExpression: { deletedAt: { $type: 'date' } } },
+        {},
       );
-      await events.createIndex({ userId: 1, _id: 1 }, { name: 'user_id' });
-      await events.createIndex({ createdAt: 1 }, { name: 'created_at' });
+      await events.createIndex({ userId: 1, _id: 1 }, { name: 'user_id' }, {});
+      await events.createIndex({ createdAt: 1 }, { name: 'created_at' }, {});
       // Created up front: a transaction then only ever updates these documents, never creates a collection.
       for (const _id of [EVENT_SEQUENCE, TRIMMED_THROUGH]) {
         await counters.updateOne({ _id }, { $setOnInsert: { seq: 0 } }, { upsert: true });
@@ -180,7 +182,7 @@ export class MongoTodosStore implements TodosRepository {
     const { result, notice } = await this.client.withSession((session) =>
       session.withTransaction((transaction) => work(transaction, now), {
         readConcern: { level: 'snapshot' },
-        writeConcern: { w: 'majority' },
+        writeConcern: new WriteConcern('majority'),
       }),
     );
     this.listeners.notify(notice);

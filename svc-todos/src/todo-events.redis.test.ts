@@ -100,7 +100,7 @@ if (!redisUrl) {
       await client.connect();
       try {
         const counts = await client.pubSubNumSub(todoEventsChannel(userId));
-        return Number(counts[todoEventsChannel(userId)] ?? 0);
+        return counts[todoEventsChannel(userId)] ?? 0;
       } finally {
         client.destroy();
       }

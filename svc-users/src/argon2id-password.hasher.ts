@@ -3,6 +3,7 @@ import { normalizePassword, type PasswordHasher } from './password.hasher.js';
 import { isScryptHash, ScryptPasswordHasher } from './scrypt-password.hasher.js';
 
 /** `Algorithm.Argon2id`: the package's enum is a `const enum`, which isolated modules cannot read. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
 const ARGON2ID: Algorithm = 2;
 
 /**

@@ -54,7 +54,8 @@ export async function openMongoUsersStore(options: MongoUsersOptions): Promise<U
   const db = client.db(options.dbName);
   const users: Collection<UserDocument> = db.collection<UserDocument>('users');
   try {
-    await users.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
+    // createIndex(keys, index options, command options): the driver's form that keeps the two apart.
+    await users.createIndex({ email: 1 }, { unique: true, name: 'email_unique' }, {});
   } catch (error) {
     await client.close();
     throw error;

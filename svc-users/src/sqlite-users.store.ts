@@ -51,12 +51,12 @@ export function openSqliteUsersStore(dataDir: string): UsersRepository {
   const insert = db.prepare<[string, string, string, string, string]>(
     'INSERT INTO users (id, full_name, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
   );
-  const byEmail = db.prepare<[string], unknown>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?');
-  const byId = db.prepare<[string], unknown>('SELECT id, full_name, email FROM users WHERE id = ?');
+  const byEmail = db.prepare<[string]>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?');
+  const byId = db.prepare<[string]>('SELECT id, full_name, email FROM users WHERE id = ?');
   const setPasswordHash = db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?');
   const swapPasswordHash = db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?');
   const deleteById = db.prepare<[string]>('DELETE FROM users WHERE id = ?');
-  const select1 = db.prepare<[], unknown>('SELECT 1 AS ok');
+  const select1 = db.prepare<[]>('SELECT 1 AS ok');
 
   return {
     async create({ fullName, email, passwordHash }: NewUser) {

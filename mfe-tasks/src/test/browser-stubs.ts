@@ -31,14 +31,18 @@ export function stubMatchMedia(matching: string[]): void {
         onchange: null,
         addEventListener: () => undefined,
         removeEventListener: () => undefined,
+        // A whole MediaQueryList, deprecated members included, for any library that still calls them.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
         addListener: () => undefined,
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
         removeListener: () => undefined,
         dispatchEvent: () => false,
       }) as MediaQueryList,
   });
 }
 
-// The "nothing matches" default of config/jest/setup-web.js (jsdom itself has no matchMedia).
+// The "nothing matches" default of config/jest/setup-web.js (jsdom itself has no matchMedia), put back as it was.
+// eslint-disable-next-line @typescript-eslint/unbound-method
 const defaultMatchMedia = window.matchMedia;
 
 /** Puts the shared default matchMedia back after a stub. */

@@ -9,7 +9,7 @@ export const TIMEOUT_MESSAGE = 'The server did not answer in time. Please try ag
 const OFFLINE_CODE = 'ERR_OFFLINE';
 
 export function browserIsOffline(): boolean {
-  return typeof navigator !== 'undefined' && navigator.onLine === false;
+  return typeof navigator !== 'undefined' && !navigator.onLine;
 }
 
 /** The error a request gets when it is refused at once because the browser is offline (never queued). */
@@ -26,7 +26,7 @@ interface ApiErrorBody {
 function bodyOf(error: unknown): ApiErrorBody | undefined {
   if (!axios.isAxiosError(error)) return undefined;
   const data: unknown = error.response?.data;
-  return data && typeof data === 'object' ? (data as ApiErrorBody) : undefined;
+  return data && typeof data === 'object' ? data : undefined;
 }
 
 export function statusOf(error: unknown): number | undefined {

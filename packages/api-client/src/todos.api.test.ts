@@ -6,7 +6,7 @@ describe('the page\'s client id', () => {
   it('is random, one per page, within the pattern, and goes with every request as X-Client-Id', async () => {
     expect(clientId()).toMatch(CLIENT_ID_PATTERN);
     expect(clientId()).toBe(clientId());
-    const response = await http.get('/user/me').catch((error: { response: { config: typeof http.defaults } }) => error.response);
+    const response = await http.get('/user/me').catch((error: unknown) => (error as { response: { config: typeof http.defaults } }).response);
     expect(response.config.headers?.[CLIENT_ID_HEADER]).toBe(clientId());
   });
 });

@@ -213,7 +213,7 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   const parameters: Json[] = [];
   if (endpoint.path.includes(':todoId')) parameters.push(TODO_ID_PARAMETER);
   if (isTodo && write) parameters.push(CLIENT_ID_PARAMETER);
-  const stream = 'stream' in endpoint && endpoint.stream === true;
+  const stream = 'stream' in endpoint && endpoint.stream;
   if (stream) parameters.push(...STREAM_PARAMETERS);
 
   const success = stream

@@ -70,7 +70,10 @@ export interface VerifyOptions {
  */
 export function requireSignedIdentity({ secret, maxSkewMs = DEFAULT_MAX_SKEW_MS, publicPaths = [] }: VerifyOptions): Middleware {
   return async (ctx, next) => {
-    if (publicPaths.includes(ctx.path)) return next();
+    if (publicPaths.includes(ctx.path)) {
+      await next();
+      return;
+    }
     const userId = ctx.get(IDENTITY_HEADERS.userId);
     const timestamp = ctx.get(IDENTITY_HEADERS.timestamp);
     const signature = Buffer.from(ctx.get(IDENTITY_HEADERS.signature), 'base64url');
@@ -83,7 +86,7 @@ export function requireSignedIdentity({ secret, maxSkewMs = DEFAULT_MAX_SKEW_MS,
       throw new UnauthorizedError('Request was not signed by the gateway', ErrorCode.badSignature);
     }
     if (userId) ctx.state.userId = userId;
-    return next();
+    await next();
   };
 }
 
@@ -91,6 +94,6 @@ export function requireSignedIdentity({ secret, maxSkewMs = DEFAULT_MAX_SKEW_MS,
 export function requireUser(): Middleware {
   return async (ctx, next) => {
     if (!ctx.state.userId) throw new UnauthorizedError();
-    return next();
+    await next();
   };
 }

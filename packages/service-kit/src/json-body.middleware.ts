@@ -28,7 +28,8 @@ export function jsonBody(limitBytes: number = LIMITS.bodyBytes): Middleware {
   return async (ctx, next) => {
     if (!METHODS_WITH_BODY.has(ctx.method) || !ctx.request.length && !ctx.get('transfer-encoding')) {
       ctx.request.body = {};
-      return next();
+      await next();
+      return;
     }
     if (ctx.request.length && ctx.request.length > limitBytes) throw new PayloadTooLargeError(limitBytes);
     if (!ctx.is('application/json', '+json')) throw new UnsupportedMediaTypeError();
@@ -36,6 +37,6 @@ export function jsonBody(limitBytes: number = LIMITS.bodyBytes): Middleware {
     // also keeps a body that only claims to be gzip from failing deep in the parser.
     const encoding = ctx.get('content-encoding').trim().toLowerCase();
     if (encoding && encoding !== 'identity') throw new UnsupportedMediaTypeError('Request bodies must not be compressed (Content-Encoding)');
-    return parse(ctx, next);
+    await parse(ctx, next);
   };
 }

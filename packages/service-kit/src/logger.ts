@@ -25,7 +25,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  * log shipper). `npm start` runs the processes behind concurrently, whose pipes are not terminals, so it
  * sets `LOG_FORMAT=pretty` itself when its own output is one (scripts/task.mjs).
  */
-export function chooseLogFormat(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal = process.stdout.isTTY === true): LogFormat {
+export function chooseLogFormat(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal: boolean = process.stdout.isTTY): LogFormat {
   const chosen = env.LOG_FORMAT;
   if (chosen === 'json' || chosen === 'pretty') return chosen;
   return stdoutIsTerminal ? 'pretty' : 'json';
@@ -37,7 +37,8 @@ type LogRecord = Record<string, unknown>;
 function readableMessage(log: LogRecord, messageKey: string): string {
   const req = log.req as LogRecord | undefined;
   const res = log.res as LogRecord | undefined;
-  const message = String(log[messageKey] ?? '');
+  const raw = log[messageKey];
+  const message = typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw);
   if (!req || !res) return message;
   return `${String(req.method)} ${String(req.url)} ${String(res.statusCode)} ${String(log.responseTime)} ms`;
 }
@@ -101,7 +102,7 @@ export function requestLogger({ logger, trustIncomingId }: RequestLoggerOptions)
   return async (ctx, next) => {
     httpLogger(ctx.req, ctx.res);
     ctx.log = ctx.req.log;
-    ctx.requestId = String(ctx.req.id);
+    ctx.requestId = ctx.req.id as string; // genReqId above makes every id a string
     // The gateway forwards the raw request to services: make sure they see the id it chose.
     ctx.req.headers[REQUEST_ID_HEADER] = ctx.requestId;
     await next();

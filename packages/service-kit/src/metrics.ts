@@ -26,7 +26,7 @@ export function createMetrics(service: string): Metrics {
     } finally {
       // Label by route pattern, not raw path, so ids in paths cannot blow up the series count.
       const route = (ctx.state.metricsRoute as string | undefined) ?? (ctx._matchedRoute as string | undefined) ?? 'unmatched';
-      const labels = { method: ctx.method, route: String(route) };
+      const labels = { method: ctx.method, route };
       if (ctx.respond === false && !ctx.res.writableFinished) {
         ctx.res.once('close', () => stop({ ...labels, status: String(ctx.res.statusCode) }));
       } else {

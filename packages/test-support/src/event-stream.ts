@@ -1,4 +1,4 @@
-import { EventSource, type ErrorEvent, type EventSourceFetchInit } from 'eventsource';
+import { EventSource, type EventSourceFetchInit } from 'eventsource';
 import { until } from './sse-reader.js';
 
 /** One Server-Sent Event as a client received it. */
@@ -67,7 +67,7 @@ export function openEventStream(url: string, options: EventStreamOptions = {}): 
     });
     source.addEventListener('error', (event) => {
       errors += 1;
-      failures.push((event as ErrorEvent).code);
+      failures.push(event.code);
       notify();
       if (options.reopenAfterMs === undefined || closed || source.readyState !== EventSource.CLOSED) return;
       reopenTimer = setTimeout(() => {

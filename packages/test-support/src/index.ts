@@ -1,8 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type Koa from 'koa';
 import { randomUUID } from 'node:crypto';
 import { signIdentity } from '@tm/service-kit';
@@ -27,12 +24,6 @@ export async function listen(app: Koa): Promise<Started> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A fresh folder under the OS temp dir, removed by the returned function. */
-export function tempDir(prefix = 'tm-test-'): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export const TEST_SECRET = 'test-internal-secret-0123456789abcdef0123456789';
@@ -84,6 +75,7 @@ async function readBody(response: Response): Promise<unknown> {
     return text;
   }
 }
+export * from './temp-dir.js';
 export * from './processes.js';
 export * from './api-client.js';
 export * from './stack.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { SERVICE_PORTS } from '@tm/service-kit';
 import { REPO_ROOT, startProcess as startWith, type ProcessOptions, type RunningProcess } from './processes.js';
-import { tempDir } from './index.js';
+import { tempDir } from './temp-dir.js';
 
 export interface StackOptions {
   /** Serve the built frontends from the gateway (all-in-one, as `npm start` does). */

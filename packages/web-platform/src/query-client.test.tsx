@@ -60,7 +60,7 @@ describe('createQueryClient', () => {
   it('a real 401 of a query while signed in ends the session: user null, tasks removed, one toast', async () => {
     await cacheOfAnEndedSession(queryClient);
 
-    const failure: unknown = await queryClient.fetchQuery(todosQuery()).catch((error: unknown) => error);
+    const failure: unknown = await queryClient.query(todosQuery()).catch((error: unknown) => error);
     expect(failure).toMatchObject({ response: { status: 401 } });
 
     expect(queryClient.getQueryData(userKey)).toBeNull();
@@ -69,7 +69,7 @@ describe('createQueryClient', () => {
     expect(SESSION_ENDED_MESSAGE).toBe('Your session has ended. Please sign in again.');
 
     // A second 401 (now signed out) says nothing more.
-    await queryClient.fetchQuery(todosQuery()).catch(() => undefined);
+    await queryClient.query(todosQuery()).catch(() => undefined);
     expect(toastsNow()).toHaveLength(1);
   });
 
@@ -92,7 +92,7 @@ describe('createQueryClient', () => {
     queryClient.setQueryData(userKey, null);
     queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
 
-    const failure: unknown = await queryClient.fetchQuery({ ...todosQuery(), staleTime: 0 }).catch((error: unknown) => error);
+    const failure: unknown = await queryClient.query({ ...todosQuery(), staleTime: 0 }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ response: { status: 401 } });
 
     expect(queryClient.getQueryData(userKey)).toBeNull();

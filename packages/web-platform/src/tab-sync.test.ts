@@ -42,7 +42,8 @@ describe('connectTabs without BroadcastChannel', () => {
 
   function expectNoOp() {
     const tab = createQueryClient();
-    tab.setQueryData(userKey, { _id: '0123456789abcdef0123456a', fullName: 'A', email: 'a@example.com' } as PublicUser);
+    const user: PublicUser = { _id: '0123456789abcdef0123456a', fullName: 'A', email: 'a@example.com' };
+    tab.setQueryData(userKey, user);
     const disconnect = connectTabs(tab);
     expect(typeof disconnect).toBe('function');
     tab.setQueryData(userKey, null);

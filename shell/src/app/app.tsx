@@ -7,15 +7,17 @@ import { AppHeader } from '../features/header/app-header';
 import { LoadingScreen } from '../features/loading/loading-screen';
 import { Titled, usePageTitle } from '../features/page-title/page-title';
 import { RemotePage } from '../features/remotes/remote-page';
+import { ThemeToggle } from '../features/theme/theme-toggle';
 
 /** The page around every screen: skip link, header, offline notice, main. */
 function Frame({ children }: { children: ReactNode }) {
+  const { user } = useCurrentUser();
   return (
     <>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <AppHeader />
+      <AppHeader user={user} themeToggle={<ThemeToggle />} />
       <OfflineBanner />
       <main id="main" className="app-main">
         {children}

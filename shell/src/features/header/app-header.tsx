@@ -1,16 +1,22 @@
+import type { PublicUser } from '@tm/api-client';
 import { CheckIcon, LogoutIcon, useLogout } from '@tm/web-platform';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { useCurrentUser } from '../auth/use-current-user';
 import { AccountMenu } from './account-menu';
-import { ThemeToggle } from '../theme/theme-toggle';
 import './app-header.css';
+
+interface AppHeaderProps {
+  /** The signed-in user, or null when signed out or not known. */
+  user: PublicUser | null;
+  /** The theme toggle (another feature: the app composes them). */
+  themeToggle: ReactNode;
+}
 
 /**
  * Product title, theme toggle and (when signed in) the account menu and the logout button (docs/PRODUCT.md
  * §2 Header).
  */
-export function AppHeader() {
-  const { user } = useCurrentUser();
+export function AppHeader({ user, themeToggle }: AppHeaderProps) {
   const logout = useLogout();
   return (
     <header className="app-header">
@@ -21,7 +27,7 @@ export function AppHeader() {
         Task Manager
       </Link>
       <nav className="app-header__actions" aria-label="Application">
-        <ThemeToggle />
+        {themeToggle}
         {user && <AccountMenu user={user} />}
         {user && (
           <button

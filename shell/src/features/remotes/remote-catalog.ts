@@ -17,7 +17,7 @@ async function fetchCatalog(): Promise<Catalog> {
   const response = await fetch(CATALOG_URL, { cache: 'no-cache' });
   if (!response.ok) throw new Error(`${CATALOG_URL} answered ${response.status}`);
   const entries = (await response.json()) as Catalog;
-  await registerRemotes(Object.entries(entries).map(([name, entry]) => ({ name, entry })));
+  registerRemotes(Object.entries(entries).map(([name, entry]) => ({ name, entry })));
   return entries;
 }
 
@@ -47,7 +47,7 @@ export async function loadRemotePage(id: RemoteModuleId, retry: boolean): Promis
   const name = id.split('/')[0] as RemoteName;
   const entry = entries[name];
   if (!entry) throw new RemoteUnavailableError(name, new Error(`${name} is not in ${CATALOG_URL}`));
-  if (retry) await registerRemotes([{ name, entry }], { force: true });
+  if (retry) registerRemotes([{ name, entry }], { force: true });
   const module = await loadRemote<{ default?: ComponentType }>(id);
   if (!module?.default) throw new RemoteUnavailableError(name);
   return { default: module.default };

@@ -37,7 +37,7 @@ function subscribe(listener: () => void): () => void {
 
 /** The applied theme and a toggle; the document root attribute is the single source of truth. */
 export function useTheme(): { theme: Theme; toggle: () => void } {
-  const theme = useSyncExternalStore(subscribe, currentTheme, () => 'light' as Theme);
+  const theme = useSyncExternalStore<Theme>(subscribe, currentTheme, () => 'light');
   const toggle = useCallback(() => applyTheme(currentTheme() === 'dark' ? 'light' : 'dark'), []);
   return { theme, toggle };
 }

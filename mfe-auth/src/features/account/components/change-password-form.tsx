@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { FormAlert } from '../../auth/components/form-alert';
-import { CurrentPasswordField, NewPasswordField } from '../../auth/components/password-fields';
-import { useFormErrors } from '../../auth/form-errors';
+import { useState, type SubmitEvent } from 'react';
+import { FormAlert } from '../../../shared/forms/form-alert';
+import { CurrentPasswordField, NewPasswordField } from '../../../shared/forms/password-fields';
+import { useFormErrors } from '../../../shared/forms/form-errors';
 import { changePasswordErrors, useChangePassword, type ChangePasswordField } from '../api/account';
 import { useOneAtATime } from './use-one-at-a-time';
 import { useSubmitFocus } from './use-submit-focus';
+import { fieldText } from '../../../shared/forms/field-text';
 
 /**
  * "Change password": the current password, a new one (with the rules and the strength hint), one request
@@ -19,7 +20,7 @@ export function ChangePasswordForm({ userInputs }: { userInputs: readonly string
   const { submitButton, start, settle } = useSubmitFocus(form);
   const [newPassword, setNewPassword] = useState('');
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const target = event.currentTarget;
     const data = new FormData(target);
@@ -27,7 +28,7 @@ export function ChangePasswordForm({ userInputs }: { userInputs: readonly string
       reset();
       start();
       return mutateAsync(
-        { currentPassword: String(data.get('currentPassword')), newPassword: String(data.get('newPassword')) },
+        { currentPassword: fieldText(data, 'currentPassword'), newPassword: fieldText(data, 'newPassword') },
         {
           onSuccess: () => {
             target.reset();

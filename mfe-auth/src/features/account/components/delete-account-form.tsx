@@ -1,10 +1,11 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { FormAlert } from '../../auth/components/form-alert';
-import { CurrentPasswordField } from '../../auth/components/password-fields';
-import { useFormErrors } from '../../auth/form-errors';
+import { useRef, useState, type SubmitEvent } from 'react';
+import { FormAlert } from '../../../shared/forms/form-alert';
+import { CurrentPasswordField } from '../../../shared/forms/password-fields';
+import { useFormErrors } from '../../../shared/forms/form-errors';
 import { deleteAccountErrors, useDeleteAccount, type DeleteAccountField } from '../api/account';
 import { ConfirmDialog } from './confirm-dialog';
 import { useOneAtATime } from './use-one-at-a-time';
+import { fieldText } from '../../../shared/forms/field-text';
 
 export const DELETE_QUESTION = 'Delete your account and all its tasks?';
 export const DELETE_CONSEQUENCE = 'This cannot be undone.';
@@ -22,10 +23,10 @@ export function DeleteAccountForm() {
   const [confirming, setConfirming] = useState(false);
   const password = useRef('');
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (isPending || confirming) return;
-    password.current = String(new FormData(event.currentTarget).get('password'));
+    password.current = fieldText(new FormData(event.currentTarget), 'password');
     setConfirming(true);
   }
 

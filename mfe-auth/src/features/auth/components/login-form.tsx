@@ -1,19 +1,20 @@
-import type { FormEvent } from 'react';
+import type { SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogin } from '../api/login';
 import { LoginErrorBanner } from './login-error-banner';
-import { TextField } from './text-field';
-import './auth-form.css';
+import { TextField } from '../../../shared/forms/text-field';
+import { fieldText } from '../../../shared/forms/field-text';
+import '../../../shared/forms/auth-form.css';
 
 /** The Login screen (PRODUCT §2): email and password, native `required` validation only (PRODUCT §5). */
 export function LoginForm({ headingId }: { headingId: string }) {
   const { mutate, isPending, error } = useLogin();
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (isPending) return;
     const data = new FormData(event.currentTarget);
-    mutate({ email: String(data.get('email')), password: String(data.get('password')) });
+    mutate({ email: fieldText(data, 'email'), password: fieldText(data, 'password') });
   }
 
   return (

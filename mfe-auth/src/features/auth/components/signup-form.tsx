@@ -1,12 +1,13 @@
 import { LIMITS } from '@tm/contracts';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { signupErrors, useSignup, type SignupField } from '../api/signup';
-import { useFormErrors } from '../form-errors';
-import { FormAlert } from './form-alert';
-import { NewPasswordField } from './password-fields';
-import { TextField } from './text-field';
-import './auth-form.css';
+import { useFormErrors } from '../../../shared/forms/form-errors';
+import { FormAlert } from '../../../shared/forms/form-alert';
+import { NewPasswordField } from '../../../shared/forms/password-fields';
+import { TextField } from '../../../shared/forms/text-field';
+import { fieldText } from '../../../shared/forms/field-text';
+import '../../../shared/forms/auth-form.css';
 
 /**
  * The Signup screen (PRODUCT §2): full name, email and password, required, with the browser's own checks
@@ -19,13 +20,13 @@ export function SignupForm({ headingId }: { headingId: string }) {
   const { errors, form, refuse, reset, clear } = useFormErrors<SignupField>();
   const [typed, setTyped] = useState<Record<SignupField, string>>({ fullName: '', email: '', password: '' });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (isPending) return;
     const data = new FormData(event.currentTarget);
     reset();
     mutate(
-      { fullName: String(data.get('fullName')), email: String(data.get('email')), password: String(data.get('password')) },
+      { fullName: fieldText(data, 'fullName'), email: fieldText(data, 'email'), password: fieldText(data, 'password') },
       { onError: (error) => refuse(signupErrors(error)) },
     );
   }

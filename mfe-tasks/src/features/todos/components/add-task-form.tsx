@@ -1,6 +1,6 @@
 import { LIMITS, todoTitleProblem } from '@tm/contracts';
 import { isAfterSignIn } from '@tm/web-platform';
-import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAddTodo } from '../api/add-todo';
 import { SOUNDS } from '../constants';
@@ -45,12 +45,12 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   });
 
   // After a sign-in or sign-up the person came here to write a task (PRODUCT §10.9).
-  const { state } = useLocation();
+  const state: unknown = useLocation().state;
   useEffect(() => {
     if (isAfterSignIn(state)) inputRef.current?.focus();
   }, [state, inputRef]);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting.current) return;
     const text = titleNow.current;

@@ -14,7 +14,8 @@ export interface SessionData {
 /**
  * External store behind koa-session (its `store` option), plus health and shutdown. `maxAgeMs` is the
  * time to live of the entry; a missing or expired id reads as `undefined`. Stores index sessions by
- * `userId` so that all of one user's sessions can be ended at once.
+ * `userId` so that all of one user's sessions can be ended at once. The adapters (sqlite-session.store.ts,
+ * redis-session.store.ts) implement it; routes and middleware know only this interface.
  */
 export interface SessionStore {
   get(id: string): Promise<SessionData | undefined>;

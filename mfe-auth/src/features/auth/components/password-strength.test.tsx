@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderPage } from '@tm/web-test-support';
-import { SignupForm } from '../auth/components/signup-form';
+import { SignupForm } from './signup-form';
 
 /** How often @tm/password-policy (with its dictionary) was loaded by this file: it must wait for typing. */
 const mockPolicyLoads = { count: 0 };

@@ -1,5 +1,5 @@
 import { LIMITS } from '@tm/contracts';
-import { PasswordStrength } from '../../password-strength/password-strength';
+import { PasswordStrength } from '../password-strength/password-strength';
 import { TextField, type TextFieldProps } from './text-field';
 
 /** The password rules, shown before the first attempt (docs/PRODUCT.md §10.7); the server applies the same. */
