@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, type TodoResponse, type TodosResponse } from '@tm/contracts';
 import { ApiClient, startProcess, startTcpRelay, TEST_SECRET, type RequestOptions, type RunningProcess } from '@tm/test-support';
-import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, redisSessionStore } from './redis-session.store.js';
+import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, RedisSessionStore } from './redis-session.store.js';
 import { newUser, startGateway, startServices, type Services } from './test-stack.js';
 
 /**
@@ -338,7 +338,7 @@ if (!redisUrl) {
           authRateLimit: { points: 10_000, windowSeconds: 60 },
           accountThrottle: { failLimit: 10, windowSeconds: 60, lockoutSeconds: 60 },
         },
-        redisSessionStore(redis),
+        new RedisSessionStore(redis),
         redis,
       );
       let stopFlows = async (): Promise<void> => undefined;
@@ -435,7 +435,7 @@ if (!redisUrl) {
       const gateway = await startGateway(
         { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: todos.url },
         {},
-        redisSessionStore(redis),
+        new RedisSessionStore(redis),
         redis,
       );
       try {

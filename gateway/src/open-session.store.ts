@@ -1,7 +1,7 @@
 import type { Logger } from '@tm/service-kit';
-import { connectRedis, redisSessionStore, type RedisClient } from './redis-session.store.js';
+import { connectRedis, RedisSessionStore, type RedisClient } from './redis-session.store.js';
 import type { SessionStore } from './session.store.js';
-import { openSqliteSessionStore } from './sqlite-session.store.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
 
 export interface OpenedSessionStore {
   store: SessionStore;
@@ -13,8 +13,8 @@ export async function openSessionStore(opts: { redisUrl?: string; dataDir: strin
   if (opts.redisUrl) {
     const redis = await connectRedis(opts.redisUrl);
     opts.logger.info('sessions in Redis');
-    return { store: redisSessionStore(redis), redis };
+    return { store: new RedisSessionStore(redis), redis };
   }
   opts.logger.info({ dataDir: opts.dataDir }, 'sessions in embedded SQLite store');
-  return { store: openSqliteSessionStore(opts.dataDir) };
+  return { store: SqliteSessionStore.open(opts.dataDir) };
 }

@@ -7,7 +7,7 @@ import { openApiPath, type OpenApiDocument } from '@tm/contracts/openapi';
 import { createLogger } from '@tm/service-kit';
 import { ApiClient, openRawEventStream, REPO_ROOT, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
-import { openSqliteSessionStore } from './sqlite-session.store.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
 import { newUser, startStack, testGatewayConfig } from './test-stack.js';
 
 /**
@@ -114,7 +114,7 @@ describe('GET /api/openapi.json', () => {
   it('names every route the gateway answers under /api: its own, and those of the services it forwards to', () => {
     const named = documented();
     // The gateway's own routes, read from the routers the app really mounts.
-    const sessionStore = openSqliteSessionStore(tempDir('tm-openapi-').dir);
+    const sessionStore = SqliteSessionStore.open(tempDir('tm-openapi-').dir);
     const gateway = createApp({
       config: testGatewayConfig({ usersUrl: 'http://127.0.0.1:9', todosUrl: 'http://127.0.0.1:9' }),
       sessionStore,

@@ -1,9 +1,14 @@
 import type { UserResponse } from '@tm/contracts';
 import { ApiClient, openRawEventStream } from '@tm/test-support';
-import { connectRedis, redisSessionStore } from './redis-session.store.js';
+import { connectRedis, RedisSessionStore } from './redis-session.store.js';
 import { newUser, startGateway, startServices, type Services } from './test-stack.js';
 
 const redisUrl = process.env.REDIS_URL;
+
+/** The Redis store, except that closing it leaves the client to the test (which breaks it on purpose). */
+class KeepClientOpen extends RedisSessionStore {
+  override async close(): Promise<void> {}
+}
 
 if (!redisUrl) {
   console.warn('Redis gateway suite skipped: REDIS_URL is not set (CI sets it; try REDIS_URL=redis://127.0.0.1:6379)');
@@ -24,7 +29,7 @@ if (!redisUrl) {
     async function gatewayOnRedis(overrides = {}) {
       const redis = await connectRedis(redisUrl!);
       const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
-      return startGateway(urls, overrides, redisSessionStore(redis), redis);
+      return startGateway(urls, overrides, new RedisSessionStore(redis), redis);
     }
 
     it('a session made on one instance is valid on another, and logout on one ends it on both', async () => {
@@ -49,8 +54,7 @@ if (!redisUrl) {
     it('answers 503 (not 500) when the session store becomes unreachable', async () => {
       const redis = await connectRedis(redisUrl!);
       const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
-      const store = redisSessionStore(redis);
-      const gateway = await startGateway(urls, {}, { ...store, close: async () => undefined }, redis);
+      const gateway = await startGateway(urls, {}, new KeepClientOpen(redis), redis);
       try {
         const client = new ApiClient(gateway.url);
         expect((await client.get('/api/user/me')).status).toBe(401);
@@ -89,11 +93,10 @@ if (!redisUrl) {
     it('keeps live streams open while the session store cannot be read (a blip must not drop every page)', async () => {
       const redis = await connectRedis(redisUrl!);
       const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
-      const store = redisSessionStore(redis);
       const gateway = await startGateway(
         urls,
         { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } },
-        { ...store, close: async () => undefined },
+        new KeepClientOpen(redis),
         redis,
       );
       try {

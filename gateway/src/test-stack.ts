@@ -2,7 +2,7 @@ import { createLogger } from '@tm/service-kit';
 import { listen, startProcess, tempDir, TEST_SECRET, type RunningProcess, type Started } from '@tm/test-support';
 import { createApp, type Gateway, type GatewayDeps } from './app.js';
 import type { SessionStore } from './session.store.js';
-import { openSqliteSessionStore } from './sqlite-session.store.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
 
 export interface Services {
   dataDir: string;
@@ -58,7 +58,7 @@ export function testGatewayConfig(upstreams: { usersUrl: string; todosUrl: strin
 export async function startGateway(
   services: Pick<Services, 'dataDir'> & { usersUrl: string; todosUrl: string },
   overrides: ConfigOverrides = {},
-  sessionStore: SessionStore = openSqliteSessionStore(services.dataDir),
+  sessionStore: SessionStore = SqliteSessionStore.open(services.dataDir),
   redis?: GatewayDeps['redis'],
 ): Promise<TestGateway> {
   const gateway = createApp({
