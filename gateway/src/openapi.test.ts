@@ -5,20 +5,20 @@ import type Router from '@koa/router';
 import { API, type TodoResponse, type UserResponse } from '@tm/contracts';
 import { openApiPath, type OpenApiDocument } from '@tm/contracts/openapi';
 import { createLogger } from '@tm/service-kit';
-import { ApiClient, openRawEventStream, REPO_ROOT, tempDir } from '@tm/test-support';
+import { ApiClient, newUser, openRawEventStream, REPO_ROOT, type RunningStack, startStack, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
 import { SqliteSessionStore } from './sqlite-session.store.js';
-import { newUser, startStack, testGatewayConfig } from './test-stack.js';
+import { inProcessGateway, type TestGateway, testGatewayConfig } from './gateway.test-helpers.js';
 
 /**
  * GET /api/openapi.json (docs/PRODUCT.md §10.11.7): a valid OpenAPI 3.1 document that names every route the
  * gateway answers under /api, and every route it names answers.
  */
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 let doc: OpenApiDocument;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
   doc = (await (await fetch(`${stack.gateway.url}/api/openapi.json`)).json()) as OpenApiDocument;
 });
 afterAll(async () => {

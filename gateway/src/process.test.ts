@@ -1,9 +1,8 @@
 import { Agent, createServer, request } from 'node:http';
 import { once } from 'node:events';
-import { ApiClient, openRawEventStream, startProcess, tempDir, TEST_SECRET } from '@tm/test-support';
-import { newUser, startServices, type Services } from './test-stack.js';
+import { ApiClient, newUser, openRawEventStream, type RunningServices, startProcess, startServices, tempDir, TEST_SECRET } from '@tm/test-support';
 
-let services: Services;
+let services: RunningServices;
 beforeAll(async () => {
   services = await startServices();
 });

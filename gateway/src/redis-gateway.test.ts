@@ -1,7 +1,7 @@
 import type { UserResponse } from '@tm/contracts';
-import { ApiClient, openRawEventStream } from '@tm/test-support';
+import { ApiClient, newUser, openRawEventStream, type RunningServices, startServices, upstreamsOf } from '@tm/test-support';
 import { connectRedis, RedisSessionStore } from './redis-session.store.js';
-import { newUser, startGateway, startServices, type Services } from './test-stack.js';
+import { startGateway } from './gateway.test-helpers.js';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -18,7 +18,7 @@ if (!redisUrl) {
   });
 } else {
   describe('gateways sharing sessions in Redis', () => {
-    let services: Services;
+    let services: RunningServices;
     beforeAll(async () => {
       services = await startServices();
     });
@@ -28,7 +28,7 @@ if (!redisUrl) {
 
     async function gatewayOnRedis(overrides = {}) {
       const redis = await connectRedis(redisUrl!);
-      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+      const urls = upstreamsOf(services);
       return startGateway(urls, overrides, new RedisSessionStore(redis), redis);
     }
 
@@ -53,7 +53,7 @@ if (!redisUrl) {
 
     it('answers 503 (not 500) when the session store becomes unreachable', async () => {
       const redis = await connectRedis(redisUrl!);
-      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+      const urls = upstreamsOf(services);
       const gateway = await startGateway(urls, {}, new KeepClientOpen(redis), redis);
       try {
         const client = new ApiClient(gateway.url);
@@ -92,7 +92,7 @@ if (!redisUrl) {
 
     it('keeps live streams open while the session store cannot be read (a blip must not drop every page)', async () => {
       const redis = await connectRedis(redisUrl!);
-      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+      const urls = upstreamsOf(services);
       const gateway = await startGateway(
         urls,
         { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } },

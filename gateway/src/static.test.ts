@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@tm/service-kit';
-import { listen, tempDir, type Started } from '@tm/test-support';
+import { listen, type Started, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
 import { SqliteSessionStore } from './sqlite-session.store.js';
-import { testGatewayConfig } from './test-stack.js';
+import { testGatewayConfig } from './gateway.test-helpers.js';
 
 const THEME_SCRIPT = "document.documentElement.setAttribute('data-theme','light')";
 let data: ReturnType<typeof tempDir>;

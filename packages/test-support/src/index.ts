@@ -85,6 +85,7 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 export * from './processes.js';
+export * from './accounts.js';
 export * from './api-client.js';
 export * from './stack.js';
 export * from './tcp-relay.js';
