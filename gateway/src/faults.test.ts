@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, type TodoResponse, type TodosResponse } from '@tm/contracts';
 import { ApiClient, type RequestOptions, type RunningProcess, type RunningServices, signUp, startProcess, startServices, startTcpRelay, TEST_SECRET } from '@tm/test-support';
 import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, RedisSessionStore } from './redis-session.store.js';
-import { startGateway } from './gateway.test-helpers.js';
+import { keepOpen, startGateway } from './gateway.test-helpers.js';
 
 /**
  * Faults while requests flow (docs/RELIABILITY.md): a service stopped, a service slower than the upstream
@@ -212,7 +212,7 @@ describe('a service slower than the upstream timeout', () => {
     const gateway = await startGateway(
       { dataDir: services.dataDir, usersUrl: `http://${relay.host}:${relay.port}`, todosUrl: todos.url },
       { upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS },
-      { ...setup.sessionStore, close: async () => undefined },
+      keepOpen(setup.sessionStore),
     );
     let stopFlow = async (): Promise<void> => undefined;
     try {

@@ -62,3 +62,18 @@ export async function startGateway(
 export function inProcessGateway(overrides: ConfigOverrides = {}): (upstreams: Upstreams) => Promise<TestGateway> {
   return (upstreams) => startGateway(upstreams, overrides);
 }
+
+/**
+ * `store` for another gateway (or a test) that must not close it: the same sessions, but `close` leaves
+ * the store (and its Redis client) to its owner.
+ */
+export function keepOpen(store: SessionStore): SessionStore {
+  return {
+    get: (id) => store.get(id),
+    set: (id, data, maxAgeMs) => store.set(id, data, maxAgeMs),
+    destroy: (id) => store.destroy(id),
+    destroyUserSessions: (userId) => store.destroyUserSessions(userId),
+    ping: () => store.ping(),
+    close: async () => undefined,
+  };
+}

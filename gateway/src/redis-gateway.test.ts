@@ -1,14 +1,9 @@
 import type { UserResponse } from '@tm/contracts';
 import { ApiClient, newUser, openRawEventStream, type RunningServices, startServices, upstreamsOf } from '@tm/test-support';
 import { connectRedis, RedisSessionStore } from './redis-session.store.js';
-import { startGateway } from './gateway.test-helpers.js';
+import { keepOpen, startGateway } from './gateway.test-helpers.js';
 
 const redisUrl = process.env.REDIS_URL;
-
-/** The Redis store, except that closing it leaves the client to the test (which breaks it on purpose). */
-class KeepClientOpen extends RedisSessionStore {
-  override async close(): Promise<void> {}
-}
 
 if (!redisUrl) {
   console.warn('Redis gateway suite skipped: REDIS_URL is not set (CI sets it; try REDIS_URL=redis://127.0.0.1:6379)');
@@ -54,7 +49,7 @@ if (!redisUrl) {
     it('answers 503 (not 500) when the session store becomes unreachable', async () => {
       const redis = await connectRedis(redisUrl!);
       const urls = upstreamsOf(services);
-      const gateway = await startGateway(urls, {}, new KeepClientOpen(redis), redis);
+      const gateway = await startGateway(urls, {}, keepOpen(new RedisSessionStore(redis)), redis);
       try {
         const client = new ApiClient(gateway.url);
         expect((await client.get('/api/user/me')).status).toBe(401);
@@ -96,7 +91,7 @@ if (!redisUrl) {
       const gateway = await startGateway(
         urls,
         { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } },
-        new KeepClientOpen(redis),
+        keepOpen(new RedisSessionStore(redis)),
         redis,
       );
       try {

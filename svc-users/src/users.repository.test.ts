@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { tempDir } from '@tm/test-support';
+import { newUser as newSignup, tempDir } from '@tm/test-support';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { MongoUsersStore } from './mongo-users.store.js';
@@ -16,8 +16,10 @@ interface StoreHarness {
 
 const HEX_ID = /^[0-9a-f]{24}$/;
 
+/** What signup would store for a new user. */
 function newUser(overrides: Partial<NewUser> = {}): NewUser {
-  return { fullName: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com`, passwordHash: 'scrypt$17$8$1$c2FsdA==$aGFzaA==', ...overrides };
+  const { fullName, email } = newSignup('Ada Lovelace');
+  return { fullName, email, passwordHash: 'scrypt$17$8$1$c2FsdA==$aGFzaA==', ...overrides };
 }
 
 /** The contract every UsersRepository adapter must meet (docs/ARCHITECTURE.md, "Testing": one suite, every adapter). */
