@@ -25,7 +25,7 @@ export async function connectRedis(url: string): Promise<RedisClient> {
 }
 
 /** Rejects when `work` has not settled in {@link REDIS_COMMAND_TIMEOUT_MS} (a Redis that accepts but never answers). */
-export function withinRedisTimeout<T>(work: Promise<T>): Promise<T> {
+function withinRedisTimeout<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)), REDIS_COMMAND_TIMEOUT_MS);

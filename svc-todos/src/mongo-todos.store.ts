@@ -5,12 +5,12 @@ import { z } from 'zod';
 import {
   byListOrder,
   CommitListeners,
-  DEFAULT_EVENT_RETENTION_MS,
-  DEFAULT_RESTORE_WINDOW_MS,
+  storeSettings,
   type ChangeNotice,
   type CommitListener,
   type FeedPosition,
   type StoreOptions,
+  type StoreSettings,
   type SweepResult,
   type TodoList,
   type TodoRecord,
@@ -165,9 +165,7 @@ export class MongoTodosStore implements TodosRepository {
 
   private constructor(
     private readonly connection: MongoConnection,
-    private readonly now: () => Date,
-    private readonly restoreWindowMs: number,
-    private readonly eventRetentionMs: number,
+    private readonly settings: StoreSettings,
   ) {
     this.todos = connection.db.collection<TodoDocument>(TODOS_COLLECTION);
     this.events = connection.db.collection<EventDocument>(EVENTS_COLLECTION);
@@ -176,14 +174,7 @@ export class MongoTodosStore implements TodosRepository {
 
   /** Connects and makes sure the indexes and counters exist; rejects (and closes the client) when unreachable. */
   static async open(options: MongoTodosOptions): Promise<MongoTodosStore> {
-    const {
-      url,
-      dbName,
-      serverSelectionTimeoutMS,
-      now = () => new Date(),
-      restoreWindowMs = DEFAULT_RESTORE_WINDOW_MS,
-      eventRetentionMs = DEFAULT_EVENT_RETENTION_MS,
-    } = options;
+    const { url, dbName, serverSelectionTimeoutMS, ...settings } = options;
     const connection = await connectMongo(url, {
       dbName,
       serverSelectionTimeoutMS,
@@ -207,7 +198,7 @@ export class MongoTodosStore implements TodosRepository {
         }
       },
     });
-    return new MongoTodosStore(connection, now, restoreWindowMs, eventRetentionMs);
+    return new MongoTodosStore(connection, storeSettings(settings));
   }
 
   /**
@@ -216,7 +207,7 @@ export class MongoTodosStore implements TodosRepository {
    * touch the database through `session`.
    */
   private async write<T>(work: (session: ClientSession, now: Date) => Promise<{ result: T; notice: ChangeNotice | null }>): Promise<T> {
-    const now = this.now();
+    const now = this.settings.now();
     const { result, notice } = await this.connection.client.withSession((session) =>
       session.withTransaction((transaction) => work(transaction, now), {
         readConcern: { level: 'snapshot' },
@@ -318,7 +309,7 @@ export class MongoTodosStore implements TodosRepository {
     if (!filter) return null;
     return this.write(async (session, now) => {
       const restored = await this.todos.findOneAndUpdate(
-        { ...filter, deletedAt: { $gt: new Date(now.getTime() - this.restoreWindowMs) } },
+        { ...filter, deletedAt: { $gt: new Date(now.getTime() - this.settings.restoreWindowMs) } },
         todoUpdates.restore(),
         { session, returnDocument: 'after' },
       );
@@ -380,10 +371,10 @@ export class MongoTodosStore implements TodosRepository {
   }
 
   async sweep(): Promise<SweepResult> {
-    const now = this.now().getTime();
-    const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: new Date(now - this.restoreWindowMs) } });
+    const now = this.settings.now().getTime();
+    const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: new Date(now - this.settings.restoreWindowMs) } });
     const last = await this.events
-      .find({ createdAt: { $lte: new Date(now - this.eventRetentionMs) } })
+      .find({ createdAt: { $lte: new Date(now - this.settings.eventRetentionMs) } })
       .sort({ _id: -1 })
       .limit(1)
       .project<{ _id: number }>({ _id: 1 })

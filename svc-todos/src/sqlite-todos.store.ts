@@ -6,12 +6,12 @@ import { z } from 'zod';
 import {
   byListOrder,
   CommitListeners,
-  DEFAULT_EVENT_RETENTION_MS,
-  DEFAULT_RESTORE_WINDOW_MS,
+  storeSettings,
   type ChangeNotice,
   type CommitListener,
   type FeedPosition,
   type StoreOptions,
+  type StoreSettings,
   type SweepResult,
   type TodoList,
   type TodoRecord,
@@ -211,21 +211,13 @@ export class SqliteTodosStore implements TodosRepository {
 
   private constructor(
     private readonly db: SqliteDatabase,
-    private readonly now: () => Date,
-    private readonly restoreWindowMs: number,
-    private readonly eventRetentionMs: number,
+    private readonly settings: StoreSettings,
   ) {
     this.statements = prepareStatements(db);
   }
 
   /** Opens (creating if needed) `<dataDir>/todos.sqlite` with its schema, by the shared {@link openSqlite}. */
-  static open({
-    dataDir,
-    busyTimeoutMs,
-    now = () => new Date(),
-    restoreWindowMs = DEFAULT_RESTORE_WINDOW_MS,
-    eventRetentionMs = DEFAULT_EVENT_RETENTION_MS,
-  }: SqliteTodosOptions): SqliteTodosStore {
+  static open({ dataDir, busyTimeoutMs, ...options }: SqliteTodosOptions): SqliteTodosStore {
     const db = openSqlite(path.join(dataDir, SQLITE_FILE), {
       busyTimeoutMs,
       setup: (db) => {
@@ -234,12 +226,12 @@ export class SqliteTodosStore implements TodosRepository {
         db.exec(INDEXES);
       },
     });
-    return new SqliteTodosStore(db, now, restoreWindowMs, eventRetentionMs);
+    return new SqliteTodosStore(db, storeSettings(options));
   }
 
   /** Runs `work` as one write transaction and tells the listeners about its event once it committed. */
   private write<T>(work: (now: number) => { result: T; notice: ChangeNotice | null }): T {
-    const { result, notice } = this.db.transaction(work).immediate(this.now().getTime());
+    const { result, notice } = this.db.transaction(work).immediate(this.settings.now().getTime());
     this.listeners.notify(notice);
     return result;
   }
@@ -311,7 +303,7 @@ export class SqliteTodosStore implements TodosRepository {
 
   async restore(userId: string, id: string, origin: string | null = null): Promise<TodoRecord | null> {
     return this.write((now) => {
-      const row = this.statements.restore.get({ id, userId, deletedAfter: now - this.restoreWindowMs });
+      const row = this.statements.restore.get({ id, userId, deletedAfter: now - this.settings.restoreWindowMs });
       if (row === undefined) return { result: null, notice: null };
       const todo = toRecord(row);
       return { result: todo, notice: this.appendEvent(userId, origin, now, [todo], []) };
@@ -356,8 +348,8 @@ export class SqliteTodosStore implements TodosRepository {
 
   async sweep(): Promise<SweepResult> {
     return this.write((now) => {
-      const purgedTodos = this.statements.purgeExpired.run(now - this.restoreWindowMs).changes;
-      const last = numberOf(this.statements.lastExpiredEvent.get(now - this.eventRetentionMs));
+      const purgedTodos = this.statements.purgeExpired.run(now - this.settings.restoreWindowMs).changes;
+      const last = numberOf(this.statements.lastExpiredEvent.get(now - this.settings.eventRetentionMs));
       let trimmedEvents = 0;
       if (last > 0) {
         // By id, not by time: afterwards every id up to the watermark is gone and every id above it kept.
