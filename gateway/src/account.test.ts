@@ -43,7 +43,7 @@ function rowsAbout(userId: string): { users: number; todos: number; sessions: nu
   };
 }
 
-describe('change password (PRODUCT §10.10)', () => {
+describe('change password (docs/PRODUCT.md §10.10)', () => {
   it('needs the current password, ends every other session, and keeps this one signed in with a new id and token', async () => {
     const { client, user } = await newAccount();
     const laptop = await otherDevice(user);

@@ -38,7 +38,7 @@ interface Endpoint {
   stream?: true;
 }
 
-/** The public API table (ARCHITECTURE.md), one entry per call the product makes (PRODUCT §7). */
+/** The public API table (docs/ARCHITECTURE.md, "Layers"), one entry per call the product makes (docs/PRODUCT.md §7). */
 export const API = {
   me: { method: 'GET', path: '/user/me', response: UserResponse, status: 200 },
   signup: { method: 'POST', path: '/user/signup', request: SignupRequest, response: UserResponse, status: 201 },
@@ -63,7 +63,7 @@ export const API = {
     status: 200,
   },
   deleteTodo: { method: 'DELETE', path: '/todo/delete-todo/:todoId', response: DeleteTodoResponse, status: 200 },
-  /** Undo of a delete (PRODUCT §10.11.4): the task comes back exactly as it was, same id, flags and timestamps. */
+  /** Undo of a delete (docs/PRODUCT.md §10.11.4): the task comes back exactly as it was, same id, flags and timestamps. */
   restoreTodo: { method: 'POST', path: '/todo/restore-todo/:todoId', response: TodoResponse, status: 200 },
   completeAll: {
     method: 'PUT',
@@ -73,7 +73,7 @@ export const API = {
     status: 200,
   },
   clearCompleted: { method: 'DELETE', path: '/todo/clear-completed', response: BulkTodosResponse, status: 200 },
-  /** Live changes of the session's user (PRODUCT §10.11.5): Server-Sent Events, resumable with `Last-Event-ID`. */
+  /** Live changes of the session's user (docs/PRODUCT.md §10.11.5): Server-Sent Events, resumable with `Last-Event-ID`. */
   todoEvents: { method: 'GET', path: '/todo/events', response: TodoChangeEvent, status: 200, stream: true },
 } as const satisfies Record<string, Endpoint>;
 
