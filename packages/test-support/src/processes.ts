@@ -25,6 +25,10 @@ export interface ProcessOptions {
    * The lines are still read (and dropped), as a container runtime reads a service's stdout.
    */
   keepLogs?: boolean;
+  /** The checkout whose build runs (default this one; a benchmark may compare another's). */
+  root?: string;
+  /** Options for `node` itself, before the script (`--cpu-prof`, ...). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -35,12 +39,12 @@ export async function startProcess(
   app: string,
   env: Record<string, string | undefined>,
   timeoutMs = 15_000,
-  { keepLogs = true }: ProcessOptions = {},
+  { keepLogs = true, root = REPO_ROOT, nodeArgs = [] }: ProcessOptions = {},
 ): Promise<RunningProcess> {
-  const script = path.join(REPO_ROOT, app, 'dist', 'server.js');
+  const script = path.join(root, app, 'dist', 'server.js');
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`pnpm build\` first (pnpm test does).`);
-  const child = spawn(process.execPath, [script], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    cwd: root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

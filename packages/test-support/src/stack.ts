@@ -26,6 +26,10 @@ export interface StackOptions<G extends StackGateway = RunningProcess> {
   env?: Record<string, string>;
   /** Keep collecting each process's log lines after start-up (default true; benchmarks turn it off). */
   keepLogs?: boolean;
+  /** The checkout whose builds run (default this one; the profiling script compares several). */
+  root?: string;
+  /** Options for `node` per app (`--cpu-prof` ...). */
+  nodeArgs?: (app: string) => string[];
   /**
    * Starts the gateway some other way than as its built process: the gateway's own tests run it in the
    * test's process, with their configuration and session store. `web` and `port` then do not apply.
@@ -57,15 +61,19 @@ export function upstreamsOf(services: Pick<RunningServices, 'dataDir' | 'users' 
 
 const APPS: Record<ServiceName, string> = { users: 'svc-users', todos: 'svc-todos' };
 
+function processOptions(app: string, { keepLogs = true, root, nodeArgs }: Pick<StackOptions, 'keepLogs' | 'root' | 'nodeArgs'>): ProcessOptions {
+  return { keepLogs, root, nodeArgs: nodeArgs?.(app) };
+}
+
 /**
  * svc-users and svc-todos as separate built processes on ephemeral ports, sharing a fresh data folder and
  * {@link TEST_SECRET}; `env` adds variables to both.
  */
-export async function startServices({ env: extra = {}, keepLogs = true }: Pick<StackOptions, 'env' | 'keepLogs'> = {}): Promise<RunningServices> {
-  const options: ProcessOptions = { keepLogs };
+export async function startServices(options: Pick<StackOptions, 'env' | 'keepLogs' | 'root' | 'nodeArgs'> = {}): Promise<RunningServices> {
+  const { env: extra = {} } = options;
   const data = tempDir('tm-stack-');
   const env = { DATA_DIR: data.dir, INTERNAL_SECRET: TEST_SECRET, ...extra };
-  const start = (name: ServiceName, more: Record<string, string> = {}) => startWith(APPS[name], { ...env, ...more }, undefined, options);
+  const start = (name: ServiceName, more: Record<string, string> = {}) => startWith(APPS[name], { ...env, ...more }, undefined, processOptions(APPS[name], options));
   const [users, todos] = await Promise.all([start('users'), start('todos')]);
   const services: Record<ServiceName, RunningProcess> = { users, todos };
   return {
@@ -95,20 +103,21 @@ export async function startServices({ env: extra = {}, keepLogs = true }: Pick<S
  * these callers sign many users up from one address on purpose.
  */
 export async function startStack<G extends StackGateway = RunningProcess>(options: StackOptions<G> = {}): Promise<RunningStack<G>> {
-  const { web = false, port = 0, env: extra = {}, keepLogs = true } = options;
+  const { web = false, port = 0, env: extra = {} } = options;
   const env = {
     SESSION_KEYS: 'stack-session-key-0123456789abcdef0123456789',
     AUTH_RATE_LIMIT: '0',
     SIGNUP_RATE_LIMIT: '0',
     ...extra,
   };
-  const services = await startServices({ env, keepLogs });
+  const services = await startServices({ ...options, env });
   const upstreams = upstreamsOf(services);
+  const root = options.root ?? REPO_ROOT;
   const webRoots = web
     ? {
-        SHELL_DIST: path.join(REPO_ROOT, 'shell/dist'),
-        AUTH_DIST: path.join(REPO_ROOT, 'mfe-auth/dist'),
-        TASKS_DIST: path.join(REPO_ROOT, 'mfe-tasks/dist'),
+        SHELL_DIST: path.join(root, 'shell/dist'),
+        AUTH_DIST: path.join(root, 'mfe-auth/dist'),
+        TASKS_DIST: path.join(root, 'mfe-tasks/dist'),
       }
     : {};
   const startGateway =
@@ -116,7 +125,7 @@ export async function startStack<G extends StackGateway = RunningProcess>(option
     ((): Promise<G> => {
       const gatewayEnv = { DATA_DIR: services.dataDir, INTERNAL_SECRET: TEST_SECRET, ...env, ...webRoots, PORT: String(port), USERS_URL: upstreams.usersUrl, TODOS_URL: upstreams.todosUrl };
       // Without `options.gateway`, G is its default: the gateway's process.
-      return startWith('gateway', gatewayEnv, undefined, { keepLogs }) as Promise<unknown> as Promise<G>;
+      return startWith('gateway', gatewayEnv, undefined, processOptions('gateway', options)) as Promise<unknown> as Promise<G>;
     });
   let gateway: G;
   try {
