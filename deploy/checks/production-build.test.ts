@@ -3,7 +3,8 @@
  * tsconfig.json and the projects it references. Tests and test helpers never go into dist/ or an image,
  * and nothing of @tm/test-support is built for one; each package's tsconfig.test.json type-checks exactly
  * what its production build leaves out (docs/ARCHITECTURE.md, "Testing"). Every import of a server package
- * is declared by that package: production code by its dependencies, tests also by its devDependencies.
+ * is declared by that package: production code by its dependencies (a type-only import may come from a
+ * devDependency: nothing of it runs), tests also by its devDependencies.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -68,7 +69,7 @@ describe.each(SERVER_PACKAGES.filter((dir) => dir !== 'packages/test-support'))(
 });
 
 describe.each(SERVER_PACKAGES)('%s imports', (dir) => {
-  it('are all declared by the package (production code: by its dependencies or peer dependencies)', () => {
+  it('are all declared by the package (production code: by its dependencies or peer dependencies, types aside)', () => {
     const manifest = JSON.parse(readFileSync(path.join(repo, dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
     const production = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     const development = new Set(Object.keys(manifest.devDependencies ?? {}));
@@ -77,11 +78,14 @@ describe.each(SERVER_PACKAGES)('%s imports', (dir) => {
       // The whole of @tm/test-support is test code.
       const testCode = TEST_SOURCE.test(file) || dir === 'packages/test-support';
       const text = readFileSync(file, 'utf8');
-      const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'";]*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\('([^']+)'\)/gm)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
-      for (const specifier of specifiers) {
+      const imports = [...text.matchAll(/^\s*(?:import|export)\b[^'";]*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\('([^']+)'\)/gm)].map((match) => ({
+        specifier: match[1] ?? match[2] ?? match[3] ?? '',
+        typeOnly: /^\s*(?:import|export) type\b/.test(match[0]),
+      }));
+      for (const { specifier, typeOnly } of imports) {
         if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
-        if (!production.has(name) && !(testCode && development.has(name))) undeclared.push(`${rel(file)}: ${name}`);
+        if (!production.has(name) && !((testCode || typeOnly) && development.has(name))) undeclared.push(`${rel(file)}: ${name}`);
       }
     }
     expect(undeclared).toEqual([]);

@@ -1,6 +1,6 @@
 import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
-import { ObjectId, type ClientSession, type Collection, type Filter, type UpdateFilter } from 'mongodb';
+import { MongoClient, ObjectId, type ClientSession, type Collection, type Filter, type UpdateFilter } from 'mongodb';
 import { z } from 'zod';
 import {
   byListOrder,
@@ -175,7 +175,7 @@ export class MongoTodosStore implements TodosRepository {
   /** Connects and makes sure the indexes and counters exist; rejects (and closes the client) when unreachable. */
   static async open(options: MongoTodosOptions): Promise<MongoTodosStore> {
     const { url, dbName, serverSelectionTimeoutMS, ...settings } = options;
-    const connection = await connectMongo(url, {
+    const connection = await connectMongo({ MongoClient }, url, {
       dbName,
       serverSelectionTimeoutMS,
       indexes: {

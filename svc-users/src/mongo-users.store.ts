@@ -1,6 +1,6 @@
 import { PublicUser } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
-import { MongoServerError, ObjectId, type Collection, type UpdateFilter } from 'mongodb';
+import { MongoClient, MongoServerError, ObjectId, type Collection, type UpdateFilter } from 'mongodb';
 import { z } from 'zod';
 import { DuplicateEmailError, type NewUser, type UserRecord, type UsersRepository, type UsersStoreOptions } from './users.repository.js';
 
@@ -68,7 +68,7 @@ export class MongoUsersStore implements UsersRepository {
 
   /** Connects and makes sure of the email index; rejects (with the client closed) when unreachable. */
   static async open({ url, dbName, serverSelectionTimeoutMS, now = () => new Date() }: MongoUsersOptions): Promise<MongoUsersStore> {
-    const connection = await connectMongo(url, {
+    const connection = await connectMongo({ MongoClient }, url, {
       dbName,
       serverSelectionTimeoutMS,
       indexes: { [USERS_COLLECTION]: [{ key: { email: 1 }, unique: true, name: 'email_unique' }] },

@@ -1,4 +1,11 @@
-import { MongoClient, type Db, type IndexDescription } from 'mongodb';
+// Types only: the driver itself is the caller's dependency (see connectMongo), so an app that never uses
+// MongoDB (the gateway) never installs it.
+import type { Db, IndexDescription, MongoClient, MongoClientOptions } from 'mongodb';
+
+/** The part of the `mongodb` package connectMongo uses: `import { MongoClient } from 'mongodb'` gives it. */
+export interface MongoDriver {
+  MongoClient: new (url: string, options?: MongoClientOptions) => MongoClient;
+}
 
 export interface ConnectMongoOptions {
   dbName: string;
@@ -23,7 +30,11 @@ export interface MongoConnection {
  * indexes, run `setup`. Rejects, with the client closed again, when the server is unreachable or refuses an
  * index. The URL may carry credentials: never log it.
  */
-export async function connectMongo(url: string, { dbName, serverSelectionTimeoutMS = 5_000, indexes = {}, setup }: ConnectMongoOptions): Promise<MongoConnection> {
+export async function connectMongo(
+  { MongoClient }: MongoDriver,
+  url: string,
+  { dbName, serverSelectionTimeoutMS = 5_000, indexes = {}, setup }: ConnectMongoOptions,
+): Promise<MongoConnection> {
   const client = new MongoClient(url, { serverSelectionTimeoutMS });
   try {
     await client.connect();
