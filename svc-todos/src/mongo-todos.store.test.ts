@@ -34,13 +34,3 @@ describe('MongoDB todos store updates (docs/ARCHITECTURE.md, "Storage")', () => 
     expect(todoUpdates.change({}, now)).toBeNull();
   });
 });
-
-describe('isClassicUpdate', () => {
-  it('refuses pipeline updates, replacements and aggregation expressions', () => {
-    expect(isClassicUpdate([{ $set: { updatedAt: '$$NOW' } }])).toBe(false);
-    expect(isClassicUpdate({ title: 'a replacement document' })).toBe(false);
-    expect(isClassicUpdate({ $set: { updatedAt: { $cond: [{ $eq: ['$title', 'x'] }, '$updatedAt', '$$NOW'] } } })).toBe(false);
-    expect(isClassicUpdate({})).toBe(false);
-    expect(isClassicUpdate(null)).toBe(false);
-  });
-});
