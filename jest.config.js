@@ -22,7 +22,7 @@ const swc = (tsx) => [
 
 const moduleNameMapper = {
   '^@tm/(contracts|service-kit|test-support|password-policy)$': path.join(__dirname, 'packages/$1/src/index.ts'),
-  '^@tm/service-kit/errors$': path.join(__dirname, 'packages/service-kit/src/errors.ts'),
+  '^@tm/service-kit/(errors|sqlite|mongo)$': path.join(__dirname, 'packages/service-kit/src/$1.ts'),
   '^@tm/contracts/openapi$': path.join(__dirname, 'packages/contracts/src/openapi.ts'),
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
   '^@tm/web-platform$': path.join(__dirname, 'packages/web-platform/src/index.ts'),

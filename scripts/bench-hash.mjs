@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import { ApiClient, startStack } from '@tm/test-support';
 import { Argon2idPasswordHasher } from '../svc-users/dist/argon2id-password.hasher.js';
 import { ScryptPasswordHasher } from '../svc-users/dist/scrypt-password.hasher.js';
-import { openSqliteUsersStore } from '../svc-users/dist/sqlite-users.store.js';
+import { SqliteUsersStore } from '../svc-users/dist/sqlite-users.store.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const hashSeconds = Number(process.env.BENCH_HASH_SECONDS ?? 5);
@@ -265,7 +265,7 @@ async function endToEnd() {
     // One real scrypt hash of the password at the old production cost, stored for every scrypt-era account:
     // each check costs what it did before the move; the salt being shared changes nothing in that cost.
     const scryptHash = await hashers.scrypt.hasher.hash(PASSWORD);
-    const store = openSqliteUsersStore(stack.dataDir);
+    const store = SqliteUsersStore.open({ dataDir: stack.dataDir });
     const scryptEmails = [];
     for (let i = 0; i < SCRYPT_ACCOUNTS; i += 1) {
       const email = `bench-scrypt-${i}@example.com`;

@@ -17,12 +17,11 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
-import { ApiClient, openEventStream, startProcess, tempDir } from '@tm/test-support';
+import { freePort, openEventStream, signUp, startProcess, tempDir } from '@tm/test-support';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,14 +47,6 @@ function ensureNginx() {
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
   execFileSync('apt-get', ['install', '-y', '-qq', 'nginx'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   return '/usr/sbin/nginx';
-}
-
-async function freePort() {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function nginxConfig(dir, ports) {
@@ -165,11 +156,7 @@ async function signUpUsers(base) {
   const users = [];
   for (let i = 0; i < USERS; i += 4) {
     const batch = Array.from({ length: Math.min(4, USERS - i) }, async (_, j) => {
-      const client = new ApiClient(base);
-      await client.get('/api/user/me');
-      const email = `scale-${Date.now()}-${i + j}@example.com`;
-      const res = await client.post('/api/user/signup', { fullName: `Scale ${i + j}`, email, password: 'correct horse battery' });
-      if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const { client } = await signUp(base, { name: `Scale ${i + j}` });
       return { client, acked: new Set(), ackedAt: new Map(), added: 0 };
     });
     users.push(...(await Promise.all(batch)));

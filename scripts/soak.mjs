@@ -35,7 +35,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
-import { ApiClient, startStack } from '@tm/test-support';
+import { signUp, startStack } from '@tm/test-support';
 
 const { values: args } = parseArgs({
   options: {
@@ -98,11 +98,7 @@ async function signUpUsers(base) {
   for (let i = 0; i < USERS; i += 4) {
     const batch = Array.from({ length: Math.min(4, USERS - i) }, async (_, j) => {
       const index = i + j;
-      const client = new ApiClient(base);
-      await client.get('/api/user/me');
-      const email = `soak-${Date.now()}-${index}@example.com`;
-      const res = await client.post('/api/user/signup', { fullName: `Soak ${index}`, email, password: 'correct horse battery staple' });
-      if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const { client } = await signUp(base, { name: `Soak ${index}` });
       // acked: every id answered 201; live: acked ids not chosen for deletion, oldest first.
       return { index, client, acked: new Set(), live: [], deleteSent: new Set(), deleted: new Set(), added: 0 };
     });

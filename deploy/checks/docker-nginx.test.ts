@@ -13,6 +13,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@tm/test-support';
 
 const repo = path.resolve(__dirname, '../..');
 const nginxDir = path.join(repo, 'deploy/docker/nginx');
@@ -321,14 +322,6 @@ if (!live) console.warn('nginx (with /etc/nginx/mime.types) not found: the live 
 const describeLive = live ? describe : describe.skip;
 /** `resolve` in an upstream `server` is open source from nginx 1.27.3 (the images run 1.27). */
 const hasResolve = Boolean(nginxVersion && (nginxVersion[0]! > 1 || (nginxVersion[0] === 1 && (nginxVersion[1]! > 27 || (nginxVersion[1] === 27 && nginxVersion[2]! >= 3)))));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -17,7 +17,7 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --offline --frozen-lockfile
-# Only this app and the packages it references (contracts, service-kit, test-support).
+# Only this app and the packages it references (contracts, service-kit), without tests or test helpers (tsconfig.json).
 RUN pnpm exec tsc -b gateway
 # The app with its production dependencies only; workspace packages are copied in (not linked).
 # pnpm 10 deploys from a shared lockfile only with inject-workspace-packages; --legacy needs no lockfile change.

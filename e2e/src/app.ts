@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { newUser, type NewUser } from '@tm/test-support';
 import type { Page } from 'playwright-core';
 
-let counter = 0;
-
-/** Unique signup details for one test. */
-export function newAccount(fullName = 'Ada Lovelace'): { fullName: string; email: string; password: string } {
-  counter += 1;
-  return { fullName, email: `e2e-${Date.now()}-${process.pid}-${counter}@example.com`, password: 'correct horse battery' };
+/** Unique signup details for one test (the shared helper of @tm/test-support). */
+export function newAccount(fullName = 'Ada Lovelace'): NewUser {
+  return newUser(fullName);
 }
 
 /** Signs a new user up through the real signup screen and waits for the task list. */

@@ -1,9 +1,9 @@
 import type { UserResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
+import { ApiClient, newUser, type RunningServices, signUp, startServices, upstreamsOf } from '@tm/test-support';
 import { delayAfterFailures } from './account-throttle.js';
-import { newUser, startGateway, startServices, type Services, type TestGateway } from './test-stack.js';
+import { startGateway, type TestGateway } from './gateway.test-helpers.js';
 
-let services: Services;
+let services: RunningServices;
 beforeAll(async () => {
   services = await startServices();
 });
@@ -14,7 +14,7 @@ afterAll(async () => {
 type Overrides = Parameters<typeof startGateway>[1];
 
 async function withGateway(overrides: Overrides, run: (gateway: TestGateway) => Promise<void>): Promise<void> {
-  const gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url }, overrides);
+  const gateway = await startGateway(upstreamsOf(services), overrides);
   try {
     await run(gateway);
   } finally {
@@ -35,11 +35,8 @@ async function clientFrom(gateway: TestGateway, ip: string): Promise<ApiClient> 
 }
 
 async function signedUp(gateway: TestGateway): Promise<{ email: string; password: string }> {
-  const client = new ApiClient(gateway.url);
-  await client.get('/api/user/me');
-  const user = newUser('Victim');
-  expect((await client.post('/api/user/signup', user)).status).toBe(201);
-  return user;
+  const { email, password } = await signUp(gateway.url, { name: 'Victim' });
+  return { email, password };
 }
 
 const throttleOn = (failLimit: number, lockoutSeconds = 900) => ({

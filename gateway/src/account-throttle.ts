@@ -13,7 +13,7 @@ export interface AccountThrottleOptions {
 }
 
 /** Consecutive failures of one client against one account before each further try must wait. */
-export const FREE_ATTEMPTS = 2;
+const FREE_ATTEMPTS = 2;
 
 /**
  * The wait after the n-th consecutive failure of one client against one account: none for the first

@@ -41,7 +41,7 @@ async function endAllSessions(ctx: Context, { sessionStore: store, streams }: Ac
 }
 
 /**
- * Change password (PRODUCT §10.10): svc-users checks the current password and the new one; on success every
+ * Change password (docs/PRODUCT.md §10.10): svc-users checks the current password and the new one; on success every
  * session of the account ends and this one is rotated (a new id and XSRF token, still signed in).
  */
 function changePassword(options: AccountRoutesOptions): Middleware {
@@ -78,7 +78,7 @@ function logoutAll(options: AccountRoutesOptions): Middleware {
 }
 
 /**
- * Delete the account with all its tasks (PRODUCT §10.10). Three calls, in an order that never leaves tasks
+ * Delete the account with all its tasks (docs/PRODUCT.md §10.10). Three calls, in an order that never leaves tasks
  * without an account: the password is checked, then the tasks are deleted, then the account; each step is
  * idempotent, so after a failure (an honest 5xx) the same request finishes the job. Then every session ends.
  */

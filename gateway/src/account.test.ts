@@ -1,25 +1,21 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { TodoResponse, UserResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
-import { newUser, startStack } from './test-stack.js';
+import type { TodoResponse } from '@tm/contracts';
+import { ApiClient, type NewUser, type RunningStack, signUp, startStack } from '@tm/test-support';
+import { inProcessGateway, type TestGateway } from './gateway.test-helpers.js';
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
 });
 afterAll(async () => {
   await stack.stop();
 });
 
 /** Signs a fresh user up on one "device" and returns it with its credentials. */
-async function newAccount(): Promise<{ client: ApiClient; user: ReturnType<typeof newUser>; id: string }> {
-  const client = new ApiClient(stack.gateway.url);
-  await client.get('/api/user/me');
-  const user = newUser('Account Owner');
-  const signup = await client.post<UserResponse>('/api/user/signup', user);
-  expect(signup.status).toBe(201);
-  return { client, user, id: signup.body.user._id };
+async function newAccount(): Promise<{ client: ApiClient; user: NewUser; id: string }> {
+  const { client, user, ...account } = await signUp(stack.url, { name: 'Account Owner' });
+  return { client, user: account, id: user._id };
 }
 
 /** The same account signed in on another device. */
@@ -33,7 +29,7 @@ async function otherDevice(user: { email: string; password: string }): Promise<A
 /** Rows about `userId` in every store of the embedded deployment (users, todos, sessions). */
 function rowsAbout(userId: string): { users: number; todos: number; sessions: number } {
   const count = (file: string, sql: string) => {
-    const db = new Database(path.join(stack.services.dataDir, file), { fileMustExist: true, timeout: 5000 });
+    const db = new Database(path.join(stack.dataDir, file), { fileMustExist: true, timeout: 5000 });
     try {
       return (db.prepare(sql).get(userId) as { n: number }).n;
     } finally {
@@ -47,7 +43,7 @@ function rowsAbout(userId: string): { users: number; todos: number; sessions: nu
   };
 }
 
-describe('change password (PRODUCT §10.10)', () => {
+describe('change password (docs/PRODUCT.md §10.10)', () => {
   it('needs the current password, ends every other session, and keeps this one signed in with a new id and token', async () => {
     const { client, user } = await newAccount();
     const laptop = await otherDevice(user);

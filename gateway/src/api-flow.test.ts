@@ -1,11 +1,11 @@
 import type { Todo, TodosResponse, TodoResponse, UserResponse } from '@tm/contracts';
 import { IDENTITY_HEADERS } from '@tm/service-kit';
-import { ApiClient } from '@tm/test-support';
-import { newUser, startStack } from './test-stack.js';
+import { ApiClient, newUser, type RunningStack, signUp, startStack } from '@tm/test-support';
+import { inProcessGateway, type TestGateway } from './gateway.test-helpers.js';
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
 });
 afterAll(async () => {
   await stack.stop();
@@ -13,11 +13,8 @@ afterAll(async () => {
 
 /** A client that visited the app (has its XSRF cookie) and signed up. */
 async function signedUpClient(name?: string): Promise<{ client: ApiClient; user: UserResponse['user'] }> {
-  const client = new ApiClient(stack.gateway.url);
-  await client.get('/api/user/me');
-  const signup = await client.post<UserResponse>('/api/user/signup', newUser(name));
-  expect(signup.status).toBe(201);
-  return { client, user: signup.body.user };
+  const { client, user } = await signUp(stack.url, { name });
+  return { client, user };
 }
 
 describe('the whole flow through the gateway', () => {
@@ -127,13 +124,13 @@ describe('the whole flow through the gateway', () => {
   it('refuses a forged identity header sent straight to a service with 401', async () => {
     const alice = await signedUpClient('Alice');
     await alice.client.post('/api/todo/add-todo', { title: 'secret' });
-    const direct = await fetch(`${stack.services.todos.url}/todo/fetch-todo`, {
+    const direct = await fetch(`${stack.todos.url}/todo/fetch-todo`, {
       headers: { [IDENTITY_HEADERS.userId]: alice.user._id, [IDENTITY_HEADERS.timestamp]: String(Date.now()), [IDENTITY_HEADERS.signature]: 'AAAA' },
     });
     expect(direct.status).toBe(401);
     const body = (await direct.json()) as { message: string; code: string };
     expect(body.code).toBe('AUTH.BAD_INTERNAL_SIGNATURE');
-    const me = await fetch(`${stack.services.users.url}/user/me`, { headers: { [IDENTITY_HEADERS.userId]: alice.user._id } });
+    const me = await fetch(`${stack.users.url}/user/me`, { headers: { [IDENTITY_HEADERS.userId]: alice.user._id } });
     expect(me.status).toBe(401);
   });
 
@@ -142,7 +139,7 @@ describe('the whole flow through the gateway', () => {
     const response = await alice.client.get('/api/todo/fetch-todo');
     const id = response.headers.get('x-request-id');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const logged = stack.services.todos.logs.filter((line) => (line.req as { id?: string } | undefined)?.id === id);
+    const logged = stack.todos.logs.filter((line) => (line.req as { id?: string } | undefined)?.id === id);
     expect(logged.length).toBeGreaterThan(0);
     expect(response.headers.get('x-request-id')).toBe(id);
   });

@@ -32,7 +32,7 @@ const GatewayEnv = BaseEnv.extend({
   ALLOWED_ORIGINS: optionalText.transform(listOf).pipe(z.array(z.url({ protocol: /^https?$/ }))),
   /** Behind a TLS-terminating proxy: trust X-Forwarded-* (client IP, https → Secure cookies). */
   TRUST_PROXY: booleanFlag.default(false),
-  /** Answer 504 before the browser's 10 s timeout (PRODUCT §9). */
+  /** Answer 504 before the browser's 10 s timeout (docs/PRODUCT.md §9). */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8000),
   /** Login + signup attempts per client IP per window; 0 turns the limit off. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(0).default(20),

@@ -2,15 +2,15 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { once } from 'node:events';
 import { LIMITS, type TodoResponse, type TodosResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
-import { newUser, startGateway, startStack } from './test-stack.js';
+import { ApiClient, newUser, type RunningStack, startStack, upstreamsOf } from '@tm/test-support';
+import { inProcessGateway, startGateway, type TestGateway } from './gateway.test-helpers.js';
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 let client: ApiClient;
 let todoId: string;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
   client = new ApiClient(stack.gateway.url);
   await client.get('/api/user/me');
   expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
@@ -168,8 +168,8 @@ describe('failing dependencies get an honest 5xx', () => {
 
   it('503 when a service is down; the other keeps working', async () => {
     const gateway = await startGateway({
-      dataDir: stack.services.dataDir,
-      usersUrl: stack.services.users.url,
+      dataDir: stack.dataDir,
+      usersUrl: stack.users.url,
       todosUrl: `http://127.0.0.1:${closedPort}`,
     });
     try {
@@ -196,7 +196,7 @@ describe('failing dependencies get an honest 5xx', () => {
     await once(misbehaving, 'listening');
     const port = (misbehaving.address() as { port: number }).port;
     const gateway = await startGateway(
-      { dataDir: stack.services.dataDir, usersUrl: stack.services.users.url, todosUrl: `http://127.0.0.1:${port}` },
+      { dataDir: stack.dataDir, usersUrl: stack.users.url, todosUrl: `http://127.0.0.1:${port}` },
       { upstreamTimeoutMs: 1_500 },
     );
     try {
@@ -220,7 +220,7 @@ describe('failing dependencies get an honest 5xx', () => {
 describe('rate limiting', () => {
   it('answers 429 with Retry-After once a client exceeds the login limit', async () => {
     const gateway = await startGateway(
-      { dataDir: stack.services.dataDir, usersUrl: stack.services.users.url, todosUrl: stack.services.todos.url },
+      upstreamsOf(stack),
       { authRateLimit: { points: 3, windowSeconds: 60 } },
     );
     try {

@@ -1,15 +1,15 @@
-import { CLIENT_ID_HEADER, type TodoChangeEvent, type TodoResponse, type TodosResponse, type UserResponse } from '@tm/contracts';
-import { ApiClient, openRawEventStream, type RawStream, type SseEvent } from '@tm/test-support';
+import { CLIENT_ID_HEADER, type TodoChangeEvent, type TodoResponse, type TodosResponse } from '@tm/contracts';
+import { ApiClient, openRawEventStream, type RawStream, type RunningServices, signUp, type SseEvent, startServices, upstreamsOf } from '@tm/test-support';
 import { SESSION_COOKIE } from './session.middleware.js';
 import { setTimeout as pause } from 'node:timers/promises';
-import { newUser, startGateway, startServices, type Services, type TestGateway } from './test-stack.js';
+import { startGateway, type TestGateway } from './gateway.test-helpers.js';
 
 /**
  * The live stream through the gateway (docs/PRODUCT.md §10.11.5), with the real svc-todos behind it: the
  * relay itself, who sees what, the caps, and every way a session (and so its streams) ends.
  */
 
-let services: Services;
+let services: RunningServices;
 let gateway: TestGateway;
 const opened: RawStream[] = [];
 const extraGateways: TestGateway[] = [];
@@ -17,14 +17,14 @@ const extraGateways: TestGateway[] = [];
 type GatewayOverrides = Parameters<typeof startGateway>[1];
 
 async function anotherGateway(overrides: GatewayOverrides = {}): Promise<TestGateway> {
-  const started = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url }, overrides);
+  const started = await startGateway(upstreamsOf(services), overrides);
   extraGateways.push(started);
   return started;
 }
 
 beforeAll(async () => {
   services = await startServices();
-  gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url });
+  gateway = await startGateway(upstreamsOf(services));
 });
 afterEach(async () => {
   for (const stream of opened.splice(0)) stream.close();
@@ -43,12 +43,8 @@ interface User {
 }
 
 async function signedUp(on: TestGateway = gateway, name = 'Streamer'): Promise<User> {
-  const client = new ApiClient(on.url);
-  await client.get('/api/user/me');
-  const payload = newUser(name);
-  const signup = await client.post<UserResponse>('/api/user/signup', payload);
-  expect(signup.status).toBe(201);
-  return { client, id: signup.body.user._id, email: payload.email, password: payload.password };
+  const { client, user, email, password } = await signUp(on.url, { name });
+  return { client, id: user._id, email, password };
 }
 
 /** The same user signed in again in another browser (another session). */

@@ -1,25 +1,22 @@
-import type { BulkTodosResponse, Todo, TodoResponse, TodosResponse, UserResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
-import { newUser, startStack } from './test-stack.js';
+import type { BulkTodosResponse, Todo, TodoResponse, TodosResponse } from '@tm/contracts';
+import { ApiClient, type RunningStack, signUp, startStack } from '@tm/test-support';
+import { inProcessGateway, type TestGateway } from './gateway.test-helpers.js';
 
 /**
  * The everyday calls beyond the spec (docs/PRODUCT.md §10.11: undo of a delete, the bulk actions) through
  * the gateway to the real svc-todos, with two users: nobody reaches another user's tasks.
  */
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
 });
 afterAll(async () => {
   await stack.stop();
 });
 
 async function signedUp(name: string): Promise<ApiClient> {
-  const client = new ApiClient(stack.gateway.url);
-  await client.get('/api/user/me');
-  expect((await client.post<UserResponse>('/api/user/signup', newUser(name))).status).toBe(201);
-  return client;
+  return (await signUp(stack.url, { name })).client;
 }
 
 async function add(client: ApiClient, ...titles: string[]): Promise<Todo[]> {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, type TodoResponse, type TodosResponse } from '@tm/contracts';
-import { ApiClient, startProcess, startTcpRelay, TEST_SECRET, type RequestOptions, type RunningProcess } from '@tm/test-support';
+import { ApiClient, type RequestOptions, type RunningProcess, type RunningServices, signUp, startProcess, startServices, startTcpRelay, TEST_SECRET } from '@tm/test-support';
 import { connectRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.js';
-import { redisSessionStore } from './redis-session.store.js';
-import { newUser, startGateway, startServices, type Services } from './test-stack.js';
+import { RedisSessionStore } from './redis-session.store.js';
+import { keepOpen, startGateway } from './gateway.test-helpers.js';
 
 /**
  * Faults while requests flow (docs/RELIABILITY.md): a service stopped, a service slower than the upstream
@@ -101,14 +101,11 @@ function min(values: number[]): number {
 
 /** A signed-in user: a client with a session, plus the credentials to sign in again. */
 async function signedUp(baseUrl: string, client = new ApiClient(baseUrl)): Promise<{ client: ApiClient; email: string; password: string }> {
-  const account = newUser('Faults');
-  await client.get('/api/user/me');
-  const signup = await client.post('/api/user/signup', account);
-  expect(signup.status).toBe(201);
-  return { client, email: account.email, password: account.password };
+  const { email, password } = await signUp(baseUrl, { name: 'Faults', client });
+  return { client, email, password };
 }
 
-let services: Services;
+let services: RunningServices;
 /** svc-todos as it currently runs (part 1 replaces it). */
 let todos: RunningProcess;
 
@@ -216,7 +213,7 @@ describe('a service slower than the upstream timeout', () => {
     const gateway = await startGateway(
       { dataDir: services.dataDir, usersUrl: `http://${relay.host}:${relay.port}`, todosUrl: todos.url },
       { upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS },
-      { ...setup.sessionStore, close: async () => undefined },
+      keepOpen(setup.sessionStore),
     );
     let stopFlow = async (): Promise<void> => undefined;
     try {
@@ -339,7 +336,7 @@ if (!redisUrl) {
           authRateLimit: { points: 10_000, windowSeconds: 60 },
           accountThrottle: { failLimit: 10, windowSeconds: 60, lockoutSeconds: 60 },
         },
-        redisSessionStore(redis),
+        new RedisSessionStore(redis),
         redis,
       );
       let stopFlows = async (): Promise<void> => undefined;
@@ -436,7 +433,7 @@ if (!redisUrl) {
       const gateway = await startGateway(
         { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: todos.url },
         {},
-        redisSessionStore(redis),
+        new RedisSessionStore(redis),
         redis,
       );
       try {

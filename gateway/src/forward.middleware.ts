@@ -19,7 +19,7 @@ export interface ForwardOptions {
 }
 
 /** The page's `X-Client-Id` when it is well-formed (CLIENT_ID_PATTERN), else undefined. */
-export function clientIdOf(ctx: Context): string | undefined {
+function clientIdOf(ctx: Context): string | undefined {
   const value = ctx.get(CLIENT_ID_HEADER);
   return CLIENT_ID_PATTERN.test(value) ? value : undefined;
 }
@@ -31,7 +31,7 @@ export function clientIdOf(ctx: Context): string | undefined {
  * so a forwarded path always stays under the service's public prefix (`/user/…`, `/todo/…`) and never
  * reaches `/internal`.
  */
-export function prepareForUpstream(ctx: Context, secret: string, userId: string, options: ForwardOptions = {}): void {
+function prepareForUpstream(ctx: Context, secret: string, userId: string, options: ForwardOptions = {}): void {
   const req = ctx.req;
   if (PATH_TRICKS.test(ctx.path)) throw new NotFoundError(`Route not found: ${ctx.method} ${ctx.path}`, ErrorCode.routeNotFound);
   req.url = (req.url ?? '/').slice(API_PREFIX.length) || '/';

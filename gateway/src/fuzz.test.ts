@@ -12,9 +12,9 @@ import {
   type TodoResponse,
   type UserResponse,
 } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
+import { ApiClient, newUser, type RunningStack, startStack } from '@tm/test-support';
 import type { z } from 'zod';
-import { newUser, startStack } from './test-stack.js';
+import { inProcessGateway, type TestGateway } from './gateway.test-helpers.js';
 
 /**
  * Property-based fuzzing of the public API through the gateway, with the real services behind it: every
@@ -91,7 +91,7 @@ interface Answer {
   body: Buffer;
 }
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 let victim: { client: ApiClient; id: string; email: string; fullName: string; password: string; todoIds: string[]; titles: string[] };
 let fuzzer: { client: ApiClient; id: string; email: string; password: string };
 let db: { users: Database.Database; todos: Database.Database; sessions: Database.Database };
@@ -108,9 +108,9 @@ const SESSION_CHANGING: ReadonlySet<RouteName> = new Set(['signup', 'login', 'lo
 beforeAll(async () => {
   // svc-todos' sweep removes expired deleted tasks in the background: a write no request made, which the
   // write detector below would blame on whatever request was in flight. Once at start-up is all it does here.
-  stack = await startStack({}, { TODO_SWEEP_INTERVAL_MS: String(60 * 60 * 1000) });
+  stack = await startStack({ gateway: inProcessGateway(), env: { TODO_SWEEP_INTERVAL_MS: String(60 * 60 * 1000) } });
   agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const open = (file: string) => new Database(path.join(stack.services.dataDir, file), { readonly: true, fileMustExist: true });
+  const open = (file: string) => new Database(path.join(stack.dataDir, file), { readonly: true, fileMustExist: true });
 
   const unique = randomBytes(6).toString('hex');
   const victimUser = { ...newUser(`Victim ${unique}`), password: `victim pass ${randomBytes(9).toString('base64url')}` };

@@ -1,8 +1,8 @@
 import type { Logger } from '@tm/service-kit';
 import { connectRedis, type RedisClient } from './redis-connection.js';
-import { redisSessionStore } from './redis-session.store.js';
+import { RedisSessionStore } from './redis-session.store.js';
 import type { SessionStore } from './session.repository.js';
-import { openSqliteSessionStore } from './sqlite-session.store.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
 
 export interface OpenedSessionStore {
   store: SessionStore;
@@ -14,8 +14,8 @@ export async function openSessionStore(opts: { redisUrl?: string; dataDir: strin
   if (opts.redisUrl) {
     const redis = await connectRedis(opts.redisUrl);
     opts.logger.info('sessions in Redis');
-    return { store: redisSessionStore(redis), redis };
+    return { store: new RedisSessionStore(redis), redis };
   }
   opts.logger.info({ dataDir: opts.dataDir }, 'sessions in embedded SQLite store');
-  return { store: openSqliteSessionStore(opts.dataDir) };
+  return { store: SqliteSessionStore.open(opts.dataDir) };
 }

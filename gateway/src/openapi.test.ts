@@ -5,20 +5,20 @@ import type Router from '@koa/router';
 import { API, type TodoResponse, type UserResponse } from '@tm/contracts';
 import { openApiPath, type OpenApiDocument } from '@tm/contracts/openapi';
 import { createLogger } from '@tm/service-kit';
-import { ApiClient, openRawEventStream, REPO_ROOT, tempDir } from '@tm/test-support';
+import { ApiClient, newUser, openRawEventStream, REPO_ROOT, type RunningStack, startStack, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
-import { openSqliteSessionStore } from './sqlite-session.store.js';
-import { newUser, startStack, testGatewayConfig } from './test-stack.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
+import { inProcessGateway, type TestGateway, testGatewayConfig } from './gateway.test-helpers.js';
 
 /**
  * GET /api/openapi.json (docs/PRODUCT.md §10.11.7): a valid OpenAPI 3.1 document that names every route the
  * gateway answers under /api, and every route it names answers.
  */
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 let doc: OpenApiDocument;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
   doc = (await (await fetch(`${stack.gateway.url}/api/openapi.json`)).json()) as OpenApiDocument;
 });
 afterAll(async () => {
@@ -114,7 +114,7 @@ describe('GET /api/openapi.json', () => {
   it('names every route the gateway answers under /api: its own, and those of the services it forwards to', () => {
     const named = documented();
     // The gateway's own routes, read from the routers the app really mounts.
-    const sessionStore = openSqliteSessionStore(tempDir('tm-openapi-').dir);
+    const sessionStore = SqliteSessionStore.open(tempDir('tm-openapi-').dir);
     const gateway = createApp({
       config: testGatewayConfig({ usersUrl: 'http://127.0.0.1:9', todosUrl: 'http://127.0.0.1:9' }),
       sessionStore,

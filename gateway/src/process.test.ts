@@ -1,9 +1,8 @@
 import { Agent, createServer, request } from 'node:http';
 import { once } from 'node:events';
-import { ApiClient, openRawEventStream, startProcess, tempDir, TEST_SECRET } from '@tm/test-support';
-import { newUser, startServices, type Services } from './test-stack.js';
+import { ApiClient, newUser, openRawEventStream, type RunningProcess, type RunningServices, startProcess, startServices, tempDir, TEST_SECRET } from '@tm/test-support';
 
-let services: Services;
+let services: RunningServices;
 beforeAll(async () => {
   services = await startServices();
 });
@@ -13,6 +12,13 @@ afterAll(async () => {
 
 const secrets = { INTERNAL_SECRET: TEST_SECRET, SESSION_KEYS: 'process-test-session-key-0123456789abcdef' };
 
+/** The gateway's built process in front of the services, on a data folder of its own; `env` adds or overrides. */
+async function startGatewayProcess(env: Record<string, string> = {}): Promise<{ gateway: RunningProcess; data: ReturnType<typeof tempDir> }> {
+  const data = tempDir('tm-proc-');
+  const gateway = await startProcess('gateway', { ...secrets, DATA_DIR: data.dir, USERS_URL: services.users.url, TODOS_URL: services.todos.url, ...env });
+  return { gateway, data };
+}
+
 describe('the gateway process', () => {
   it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0 within 10 s', async () => {
     const slow = createServer((_req, res) => {
@@ -20,13 +26,7 @@ describe('the gateway process', () => {
     });
     slow.listen(0, '127.0.0.1');
     await once(slow, 'listening');
-    const data = tempDir('tm-proc-');
-    const gateway = await startProcess('gateway', {
-      ...secrets,
-      DATA_DIR: data.dir,
-      USERS_URL: services.users.url,
-      TODOS_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}`,
-    });
+    const { gateway, data } = await startGatewayProcess({ TODOS_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}` });
     try {
       const client = new ApiClient(gateway.url);
       await client.get('/api/user/me');
@@ -49,14 +49,7 @@ describe('the gateway process', () => {
   });
 
   it('on SIGTERM refuses new connections, serves open ones with Connection: close, then exits 0', async () => {
-    const data = tempDir('tm-proc-');
-    const gateway = await startProcess('gateway', {
-      ...secrets,
-      DATA_DIR: data.dir,
-      USERS_URL: services.users.url,
-      TODOS_URL: services.todos.url,
-      SHUTDOWN_DRAIN_MS: '1500',
-    });
+    const { gateway, data } = await startGatewayProcess({ SHUTDOWN_DRAIN_MS: '1500' });
     // One keep-alive socket, as a load balancer's upstream pool would hold.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const get = (path: string) =>
@@ -83,14 +76,7 @@ describe('the gateway process', () => {
   });
 
   it('on SIGTERM ends its live streams at once (the pages reconnect elsewhere) and they do not hold the exit', async () => {
-    const data = tempDir('tm-proc-');
-    const gateway = await startProcess('gateway', {
-      ...secrets,
-      DATA_DIR: data.dir,
-      USERS_URL: services.users.url,
-      TODOS_URL: services.todos.url,
-      SHUTDOWN_DRAIN_MS: '1000',
-    });
+    const { gateway, data } = await startGatewayProcess({ SHUTDOWN_DRAIN_MS: '1000' });
     try {
       const client = new ApiClient(gateway.url);
       await client.get('/api/user/me');
@@ -120,8 +106,7 @@ describe('the gateway process', () => {
   });
 
   it('serves /healthz, /readyz and /metrics', async () => {
-    const data = tempDir('tm-proc-');
-    const gateway = await startProcess('gateway', { ...secrets, DATA_DIR: data.dir, USERS_URL: services.users.url, TODOS_URL: services.todos.url });
+    const { gateway, data } = await startGatewayProcess();
     try {
       expect(await (await fetch(`${gateway.url}/healthz`)).json()).toEqual({ status: 'ok' });
       expect(await (await fetch(`${gateway.url}/readyz`)).json()).toEqual({ status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } });

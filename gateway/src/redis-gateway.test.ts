@@ -1,8 +1,8 @@
 import type { UserResponse } from '@tm/contracts';
-import { ApiClient, openRawEventStream } from '@tm/test-support';
+import { ApiClient, newUser, openRawEventStream, type RunningServices, startServices, upstreamsOf } from '@tm/test-support';
 import { connectRedis } from './redis-connection.js';
-import { redisSessionStore } from './redis-session.store.js';
-import { newUser, startGateway, startServices, type Services } from './test-stack.js';
+import { RedisSessionStore } from './redis-session.store.js';
+import { keepOpen, startGateway } from './gateway.test-helpers.js';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -14,7 +14,7 @@ if (!redisUrl) {
   });
 } else {
   describe('gateways sharing sessions in Redis', () => {
-    let services: Services;
+    let services: RunningServices;
     beforeAll(async () => {
       services = await startServices();
     });
@@ -24,8 +24,8 @@ if (!redisUrl) {
 
     async function gatewayOnRedis(overrides = {}) {
       const redis = await connectRedis(redisUrl!);
-      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
-      return startGateway(urls, overrides, redisSessionStore(redis), redis);
+      const urls = upstreamsOf(services);
+      return startGateway(urls, overrides, new RedisSessionStore(redis), redis);
     }
 
     it('a session made on one instance is valid on another, and logout on one ends it on both', async () => {
@@ -49,9 +49,8 @@ if (!redisUrl) {
 
     it('answers 503 (not 500) when the session store becomes unreachable', async () => {
       const redis = await connectRedis(redisUrl);
-      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
-      const store = redisSessionStore(redis);
-      const gateway = await startGateway(urls, {}, { ...store, close: async () => undefined }, redis);
+      const urls = upstreamsOf(services);
+      const gateway = await startGateway(urls, {}, keepOpen(new RedisSessionStore(redis)), redis);
       try {
         const client = new ApiClient(gateway.url);
         expect((await client.get('/api/user/me')).status).toBe(401);
@@ -89,12 +88,11 @@ if (!redisUrl) {
 
     it('keeps live streams open while the session store cannot be read (a blip must not drop every page)', async () => {
       const redis = await connectRedis(redisUrl);
-      const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
-      const store = redisSessionStore(redis);
+      const urls = upstreamsOf(services);
       const gateway = await startGateway(
         urls,
         { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } },
-        { ...store, close: async () => undefined },
+        keepOpen(new RedisSessionStore(redis)),
         redis,
       );
       try {

@@ -32,7 +32,7 @@ export interface SessionOptions {
  * way back from a proxied response whose headers are already gone.
  */
 /** Any failure of the session store, wherever it happens (read, save, rotation): a 503, never a 500. */
-export class SessionsUnavailableError extends ServiceUnavailableError {
+class SessionsUnavailableError extends ServiceUnavailableError {
   constructor(cause: unknown) {
     super('Sessions are temporarily unavailable, please try again');
     this.cause = cause;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { tempDir } from '@tm/test-support';
 import { connectRedis } from './redis-connection.js';
-import { redisSessionStore } from './redis-session.store.js';
+import { RedisSessionStore } from './redis-session.store.js';
 import type { SessionStore } from './session.repository.js';
-import { openSqliteSessionStore } from './sqlite-session.store.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
 
 interface Factory {
   open: () => Promise<SessionStore>;
@@ -87,8 +87,8 @@ function sessionStoreContract(name: string, makeFactory: () => Promise<Factory>)
 sessionStoreContract('SQLite', async () => {
   const dir = tempDir('tm-sessions-');
   return {
-    open: async () => openSqliteSessionStore(dir.dir),
-    reopen: async () => openSqliteSessionStore(dir.dir),
+    open: async () => SqliteSessionStore.open(dir.dir),
+    reopen: async () => SqliteSessionStore.open(dir.dir),
     cleanup: async () => dir.remove(),
   };
 });
@@ -96,8 +96,8 @@ sessionStoreContract('SQLite', async () => {
 const redisUrl = process.env.REDIS_URL;
 if (redisUrl) {
   sessionStoreContract('Redis', async () => ({
-    open: async () => redisSessionStore(await connectRedis(redisUrl)),
-    reopen: async () => redisSessionStore(await connectRedis(redisUrl)),
+    open: async () => new RedisSessionStore(await connectRedis(redisUrl)),
+    reopen: async () => new RedisSessionStore(await connectRedis(redisUrl)),
     cleanup: async () => undefined,
   }));
 } else {

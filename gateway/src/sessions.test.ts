@@ -1,10 +1,10 @@
 import type { UserResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
-import { newUser, startGateway, startStack } from './test-stack.js';
+import { ApiClient, newUser, type RunningStack, startStack, upstreamsOf } from '@tm/test-support';
+import { inProcessGateway, startGateway, type TestGateway } from './gateway.test-helpers.js';
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
 });
 afterAll(async () => {
   await stack.stop();
@@ -64,8 +64,7 @@ describe('sessions', () => {
   });
 
   it('marks both cookies Secure when the request came over TLS through a trusted proxy', async () => {
-    const { services } = stack;
-    const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+    const urls = upstreamsOf(stack);
     const behindTls = await startGateway(urls, { trustProxy: true });
     try {
       const visit = await new ApiClient(behindTls.url).get('/api/user/me', { headers: { 'x-forwarded-proto': 'https' } });
@@ -80,8 +79,7 @@ describe('sessions', () => {
   });
 
   it('keeps sessions in the embedded store across a gateway restart', async () => {
-    const { services } = stack;
-    const urls = { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url };
+    const urls = upstreamsOf(stack);
     const first = await startGateway(urls);
     const client = new ApiClient(first.url);
     await client.get('/api/user/me');

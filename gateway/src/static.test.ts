@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@tm/service-kit';
-import { listen, tempDir, type Started } from '@tm/test-support';
+import { listen, type Started, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
-import { openSqliteSessionStore } from './sqlite-session.store.js';
-import { testGatewayConfig } from './test-stack.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
+import { testGatewayConfig } from './gateway.test-helpers.js';
 
 const THEME_SCRIPT = "document.documentElement.setAttribute('data-theme','light')";
 let data: ReturnType<typeof tempDir>;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   write(path.join(tasks, 'svgs/to-do-list-animate.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const gateway = createApp({
     config: testGatewayConfig({ usersUrl: 'http://127.0.0.1:9', todosUrl: 'http://127.0.0.1:9' }, { upstreamTimeoutMs: 1000 }),
-    sessionStore: openSqliteSessionStore(data.dir),
+    sessionStore: SqliteSessionStore.open(data.dir),
     logger: createLogger('static-test'),
     web: { shell, auth, tasks },
   });

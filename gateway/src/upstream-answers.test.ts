@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
-import { ApiClient, openRawEventStream } from '@tm/test-support';
-import { newUser, startGateway, startServices, type Services, type TestGateway } from './test-stack.js';
+import { ApiClient, newUser, openRawEventStream, type RunningServices, startServices, upstreamsOf } from '@tm/test-support';
+import { startGateway, type TestGateway } from './gateway.test-helpers.js';
 
 /**
  * A stand-in for a broken deployment of a service (docs/RELIABILITY.md "Upstream answers"): it answers every
@@ -26,7 +26,7 @@ async function brokenService(reply: (path: string) => Reply): Promise<{ url: str
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-let services: Services;
+let services: RunningServices;
 beforeAll(async () => {
   services = await startServices();
 });
@@ -186,7 +186,7 @@ describe('the live stream: an answer that is not a stream is checked like any ot
 
   it('a service that sends no head within the upstream timeout gives 504; none listening gives 503', async () => {
     // Signed up through a gateway on the real services (a password hash takes longer than the short timeout).
-    const usual = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url });
+    const usual = await startGateway(upstreamsOf(services));
     const client = new ApiClient(usual.url);
     await client.get('/api/user/me');
     expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
@@ -226,7 +226,7 @@ describe('/readyz names each dependency', () => {
   it('ready with everything up; degraded (still 200) with a service down; back to ready when it returns', async () => {
     const todos = await brokenService((path) => (path === '/readyz' ? json(503, { status: 'unavailable' }) : json(404, { message: 'no' })));
     const gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: todos.url });
-    const healthy = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: services.todos.url });
+    const healthy = await startGateway(upstreamsOf(services));
     try {
       const down = await fetch(`${gateway.url}/readyz`);
       expect(down.status).toBe(200);

@@ -46,7 +46,7 @@ export interface UpstreamOptions {
 }
 
 /** Largest answer the gateway reads from a service: 10 000 tasks of 500 characters fit, with room to spare. */
-export const MAX_CAPTURED_BYTES = 32 * 1024 * 1024;
+const MAX_CAPTURED_BYTES = 32 * 1024 * 1024;
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 class UpstreamTimeout extends Error {
@@ -59,7 +59,7 @@ interface Pending {
 }
 
 /** Maps a proxy failure to an honest status: 503 unreachable, 504 too slow, 502 anything else. */
-export function upstreamError(name: string, error: NodeJS.ErrnoException): HttpError {
+function upstreamError(name: string, error: NodeJS.ErrnoException): HttpError {
   if (error instanceof UpstreamTimeout) {
     return new HttpError(504, `The ${name} service took too long to answer`, ErrorCode.upstreamTimeout);
   }

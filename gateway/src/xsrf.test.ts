@@ -1,14 +1,14 @@
 import type { TodoResponse, TodosResponse } from '@tm/contracts';
-import { ApiClient } from '@tm/test-support';
-import { newUser, startStack } from './test-stack.js';
+import { ApiClient, newUser, type RunningStack, startStack } from '@tm/test-support';
+import { inProcessGateway, type TestGateway } from './gateway.test-helpers.js';
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: RunningStack<TestGateway>;
 let victim: ApiClient;
 let other: ApiClient;
 let todoId: string;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ gateway: inProcessGateway() });
   victim = new ApiClient(stack.gateway.url);
   await victim.get('/api/user/me');
   expect((await victim.post('/api/user/signup', newUser('Victim'))).status).toBe(201);

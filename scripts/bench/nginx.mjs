@@ -4,8 +4,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '@tm/test-support';
 import { ensureDebianProgram } from './debian-package.mjs';
 
 /**
@@ -14,15 +14,6 @@ import { ensureDebianProgram } from './debian-package.mjs';
  */
 export function findNginx() {
   return ensureDebianProgram('nginx', '/usr/sbin/nginx', 'nginx');
-}
-
-/** A port nothing listens on right now (127.0.0.1). */
-export async function freePort() {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 /** How this nginx runs (given with -g): in the foreground, one worker like each Node process it is compared with. */

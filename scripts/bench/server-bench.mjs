@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { signIdentity } from '@tm/service-kit';
-import { ApiClient, REPO_ROOT, startStack, tempDir } from '@tm/test-support';
+import { REPO_ROOT, signUp, startStack, tempDir } from '@tm/test-support';
 import { median, round, runLoad } from './load.mjs';
 import { findNginx, startNginxProxy } from './nginx.mjs';
 import { cpuMs, rssMiB, startBaseline } from './processes.mjs';
@@ -54,12 +54,9 @@ async function callService(baseUrl, userId, method, url, body) {
 }
 
 /** Signs a user up through the gateway: its cookies and XSRF header are what the load sends. */
-async function signUp(gatewayUrl, name) {
-  const client = new ApiClient(gatewayUrl);
-  await client.get('/api/user/me');
-  const signup = await client.post('/api/user/signup', { fullName: `Bench ${name}`, email: `bench-${name}@example.com`, password: 'a bench password nobody guesses' });
-  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
-  const userId = /** @type {{ user: { _id: string } }} */ (signup.body).user._id;
+async function benchUser(gatewayUrl, name) {
+  const { client, user } = await signUp(gatewayUrl, { name: `Bench ${name}` });
+  const userId = user._id;
   const headers = { cookie: client.cookieHeader(), 'x-xsrf-token': client.xsrfToken ?? '', 'content-type': 'application/json' };
   return { userId, headers };
 }
@@ -126,8 +123,8 @@ export async function benchServers(options) {
   try {
     log(`stack up: gateway ${stack.url}, svc-todos ${stack.todos.url}`);
     const users = {};
-    for (const n of [...sizes, growthSize]) users[n] = await signUp(stack.url, `list-${n}`);
-    const adders = { gateway: await signUp(stack.url, 'adds-gateway'), svc: await signUp(stack.url, 'adds-direct') };
+    for (const n of [...sizes, growthSize]) users[n] = await benchUser(stack.url, `list-${n}`);
+    const adders = { gateway: await benchUser(stack.url, 'adds-gateway'), svc: await benchUser(stack.url, 'adds-direct') };
     for (const n of [...sizes, growthSize]) {
       const started = Date.now();
       await fill(stack.todos.url, users[n].userId, n);

@@ -11,13 +11,12 @@
 // tasks), then runs autocannon against 127.0.0.1 for SECONDS (default 8) per scenario, the roots taking
 // turns scenario by scenario (A/B, or A/B/A with REPEAT=aba). Every process it starts it stops by pid.
 // Afterwards the add scenario's rows are counted in the SQLite file: each 201 must be a row, none lost.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startStack } from '@tm/test-support';
 import autocannon from 'autocannon';
 import { startBaseline as startBenchBaseline } from '../bench/processes.mjs';
 
@@ -34,53 +33,19 @@ const ROOTS = (process.env.ROOTS ?? `current=${REPO}`).split(',').map((entry) =>
 });
 const ORDER = process.env.REPEAT === 'aba' && ROOTS.length === 2 ? [ROOTS[0], ROOTS[1], ROOTS[0]] : ROOTS;
 const SECRET = 'profile-internal-secret-0123456789abcdef0123';
-const children = new Set();
+const running = new Set();
 
-/** Starts `<root>/<app>/dist/server.js` (or any script) and resolves once it logs `listening`. */
-function start(script, env, profileName) {
-  const args = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${profileName}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...args, script], {
-    env: { ...process.env, PORT: '0', USERS_PORT: '0', TODOS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** The app of one root as `startStack()` runs it (profiled with PROFILE_DIR), with that root's identity signing. */
+async function startRootStack(root) {
+  const stack = await startStack({
+    root: root.dir,
+    env: { INTERNAL_SECRET: SECRET },
+    keepLogs: false,
+    nodeArgs: (app) => (PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${root.name}-${app}.cpuprofile`] : []),
   });
-  children.add(child);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 20_000);
-    // Every log line is read (as a log shipper would) and dropped.
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (!line.includes('"listening"')) return;
-      clearTimeout(timer);
-      const { port } = JSON.parse(line);
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        stop: () => {
-          children.delete(child);
-          if (child.exitCode === null) child.kill('SIGTERM');
-          return exited;
-        },
-      });
-    });
-  });
-}
-
-async function startStack(root) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `tm-profile-${root.name}-`));
-  const env = { DATA_DIR: dataDir, INTERNAL_SECRET: SECRET, SESSION_KEYS: 'profile-session-key-0123456789abcdef0123456789', AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0' };
-  const app = (name) => path.join(root.dir, name, 'dist/server.js');
-  const [users, todos] = await Promise.all([
-    start(app('svc-users'), env, `${root.name}-svc-users`),
-    start(app('svc-todos'), env, `${root.name}-svc-todos`),
-  ]);
-  const gateway = await start(app('gateway'), { ...env, USERS_URL: users.url, TODOS_URL: todos.url }, `${root.name}-gateway`);
+  running.add(stack);
   const kit = await import(pathToFileURL(path.join(root.dir, 'packages/service-kit/dist/index.js')).href);
-  return {
-    ...root, dataDir, users, todos, gateway, signIdentity: kit.signIdentity ?? kit.default.signIdentity,
-    stop: async () => {
-      await Promise.all([gateway.stop(), users.stop(), todos.stop()]);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return Object.assign(stack, { name: root.name, dir: root.dir, signIdentity: kit.signIdentity ?? kit.default.signIdentity });
 }
 
 /** A signed-in browser-like client with `count` tasks; the headers replay its cookies and XSRF token. */
@@ -160,7 +125,7 @@ const wanted = (name) => !ONLY || ONLY.has(name);
 async function main() {
   const stacks = [];
   for (const root of ROOTS) {
-    const stack = await startStack(root);
+    const stack = await startRootStack(root);
     stacks.push(stack);
     stack.small = await seedUser(stack, `small-${root.name}@example.com`, 100);
     stack.large = await seedUser(stack, `large-${root.name}@example.com`, 1000);
@@ -226,5 +191,6 @@ async function main() {
 try {
   await main();
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  // Stopping a stack twice is harmless: those main() stopped are gone already.
+  await Promise.all([...running].map((stack) => stack.stop()));
 }

@@ -8,9 +8,9 @@ const HOUR_MS = 60 * 60_000;
 const TodosEnv = z.object({
   /** When set, change notices travel over Redis pub/sub, so streams on every instance get every write. */
   REDIS_URL: optionalText.pipe(z.url().optional()),
-  /** How long a deleted task can be restored (PRODUCT §10.11.4); after that it is removed for good. */
+  /** How long a deleted task can be restored (docs/PRODUCT.md §10.11.4); after that it is removed for good. */
   TODO_RESTORE_WINDOW_MS: milliseconds(60_000, 1_000, 24 * HOUR_MS),
-  /** How long change events are kept for streams that resume (PRODUCT §10.11.5: 10 minutes). */
+  /** How long change events are kept for streams that resume (docs/PRODUCT.md §10.11.5: 10 minutes). */
   TODO_EVENTS_RETENTION_MS: milliseconds(10 * 60_000, 10_000, 24 * HOUR_MS),
   /** How often expired deleted tasks and old events are removed. */
   TODO_SWEEP_INTERVAL_MS: milliseconds(30_000, 1_000, HOUR_MS),

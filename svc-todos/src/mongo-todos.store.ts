@@ -1,15 +1,16 @@
 import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
-import { MongoClient, ObjectId, WriteConcern, type ClientSession, type Collection, type Db } from 'mongodb';
+import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
+import { MongoClient, ObjectId, WriteConcern, type ClientSession, type Collection, type Filter, type UpdateFilter } from 'mongodb';
 import { z } from 'zod';
 import {
   byListOrder,
   CommitListeners,
-  DEFAULT_EVENT_RETENTION_MS,
-  DEFAULT_RESTORE_WINDOW_MS,
+  storeSettings,
   type ChangeNotice,
   type CommitListener,
   type FeedPosition,
   type StoreOptions,
+  type StoreSettings,
   type SweepResult,
   type TodoList,
   type TodoRecord,
@@ -18,7 +19,7 @@ import {
 
 export const TODOS_COLLECTION = 'todos';
 export const EVENTS_COLLECTION = 'todoEvents';
-export const COUNTERS_COLLECTION = 'counters';
+const COUNTERS_COLLECTION = 'counters';
 /** Counter documents: the last event id handed out, and the highest one trimmed for age. */
 const EVENT_SEQUENCE = 'todoEvents';
 const TRIMMED_THROUGH = 'todoEventsTrimmedThrough';
@@ -101,6 +102,43 @@ function ownedBy(userId: string, id: string): { _id: ObjectId; userId: ObjectId 
 
 const LIST_SORT = { isPinned: -1, createdAt: -1, _id: -1 } as const;
 
+/**
+ * Every update document the store sends, built here. All are classic update operators: no aggregation
+ * pipeline update, which several MongoDB-compatible engines and managed services refuse ("Aggregation
+ * pipelines are not supported"; docs/ARCHITECTURE.md, "Storage"). The tests hold each to `isClassicUpdate`.
+ */
+export const todoUpdates = {
+  /**
+   * A task's new title and flags as one conditional update: `filter` matches only while at least one of
+   * the given values differs from the stored one, so `updatedAt` moves (and the caller appends an event)
+   * only when a value actually changes, in a single atomic `findOneAndUpdate`. `null` for an empty patch.
+   */
+  change(patch: TodoPatch, now: Date): { filter: Filter<TodoDocument>; update: UpdateFilter<TodoDocument> } | null {
+    const values: Partial<Pick<TodoDocument, 'title' | 'completed' | 'isPinned'>> = {};
+    const differs: Filter<TodoDocument>[] = [];
+    if (patch.title !== undefined) {
+      values.title = patch.title;
+      differs.push({ title: { $ne: patch.title } });
+    }
+    if (patch.completed !== undefined) {
+      values.completed = patch.completed;
+      differs.push({ completed: { $ne: patch.completed } });
+    }
+    if (patch.isPinned !== undefined) {
+      values.isPinned = patch.isPinned;
+      differs.push({ isPinned: { $ne: patch.isPinned } });
+    }
+    if (differs.length === 0) return null;
+    return { filter: { $or: differs }, update: { $set: { ...values, updatedAt: now } } };
+  },
+  setCompleted: (completed: boolean, now: Date): UpdateFilter<TodoDocument> => ({ $set: { completed, updatedAt: now } }),
+  softDelete: (now: Date): UpdateFilter<TodoDocument> => ({ $set: { deletedAt: now } }),
+  restore: (): UpdateFilter<TodoDocument> => ({ $unset: { deletedAt: '' } }),
+  createCounter: (): UpdateFilter<CounterDocument> => ({ $setOnInsert: { seq: 0 } }),
+  nextEventId: (): UpdateFilter<CounterDocument> => ({ $inc: { seq: 1 } }),
+  raiseWatermark: (id: number): UpdateFilter<CounterDocument> => ({ $max: { seq: id } }),
+};
+
 export interface MongoTodosOptions extends StoreOptions {
   url: string;
   dbName: string;
@@ -121,55 +159,46 @@ export interface MongoTodosOptions extends StoreOptions {
  */
 export class MongoTodosStore implements TodosRepository {
   private readonly listeners = new CommitListeners();
+  private readonly todos: Collection<TodoDocument>;
+  private readonly events: Collection<EventDocument>;
+  private readonly counters: Collection<CounterDocument>;
 
   private constructor(
-    private readonly client: MongoClient,
-    private readonly db: Db,
-    private readonly todos: Collection<TodoDocument>,
-    private readonly events: Collection<EventDocument>,
-    private readonly counters: Collection<CounterDocument>,
-    private readonly now: () => Date,
-    private readonly restoreWindowMs: number,
-    private readonly eventRetentionMs: number,
-  ) {}
+    private readonly connection: MongoConnection,
+    private readonly settings: StoreSettings,
+  ) {
+    this.todos = connection.db.collection<TodoDocument>(TODOS_COLLECTION);
+    this.events = connection.db.collection<EventDocument>(EVENTS_COLLECTION);
+    this.counters = connection.db.collection<CounterDocument>(COUNTERS_COLLECTION);
+  }
 
   /** Connects and makes sure the indexes and counters exist; rejects (and closes the client) when unreachable. */
   static async open(options: MongoTodosOptions): Promise<MongoTodosStore> {
-    const {
-      url,
+    const { url, dbName, serverSelectionTimeoutMS, ...settings } = options;
+    const connection = await connectMongo({ MongoClient }, url, {
       dbName,
-      serverSelectionTimeoutMS = 5_000,
-      now = () => new Date(),
-      restoreWindowMs = DEFAULT_RESTORE_WINDOW_MS,
-      eventRetentionMs = DEFAULT_EVENT_RETENTION_MS,
-    } = options;
-    const client = new MongoClient(url, { serverSelectionTimeoutMS });
-    try {
-      await client.connect();
-      const db = client.db(dbName);
-      const todos = db.collection<TodoDocument>(TODOS_COLLECTION);
-      const events = db.collection<EventDocument>(EVENTS_COLLECTION);
-      const counters = db.collection<CounterDocument>(COUNTERS_COLLECTION);
-      // createIndex(keys, index options, command options): the driver's form that keeps the two apart.
-      // _id last: the listing's tiebreak is served by the index instead of an in-memory sort.
-      await todos.createIndex({ userId: 1, isPinned: -1, createdAt: -1, _id: -1 }, { name: 'user_pinned_created' }, {});
-      // Only deleted tasks are in it, so the sweep finds the expired ones without a scan.
-      await todos.createIndex(
-        { deletedAt: 1 },
-        { name: 'deleted_at', partialFilterExpression: { deletedAt: { $type: 'date' } } },
-        {},
-      );
-      await events.createIndex({ userId: 1, _id: 1 }, { name: 'user_id' }, {});
-      await events.createIndex({ createdAt: 1 }, { name: 'created_at' }, {});
+      serverSelectionTimeoutMS,
+      indexes: {
+        [TODOS_COLLECTION]: [
+          // _id last: the listing's tiebreak is served by the index instead of an in-memory sort.
+          { key: { userId: 1, isPinned: -1, createdAt: -1, _id: -1 }, name: 'user_pinned_created' },
+          // Only deleted tasks are in it, so the sweep finds the expired ones without a scan.
+          { key: { deletedAt: 1 }, name: 'deleted_at', partialFilterExpression: { deletedAt: { $type: 'date' } } },
+        ],
+        [EVENTS_COLLECTION]: [
+          { key: { userId: 1, _id: 1 }, name: 'user_id' },
+          { key: { createdAt: 1 }, name: 'created_at' },
+        ],
+      },
       // Created up front: a transaction then only ever updates these documents, never creates a collection.
-      for (const _id of [EVENT_SEQUENCE, TRIMMED_THROUGH]) {
-        await counters.updateOne({ _id }, { $setOnInsert: { seq: 0 } }, { upsert: true });
-      }
-      return new MongoTodosStore(client, db, todos, events, counters, now, restoreWindowMs, eventRetentionMs);
-    } catch (error) {
-      await client.close();
-      throw error;
-    }
+      setup: async (db) => {
+        const counters = db.collection<CounterDocument>(COUNTERS_COLLECTION);
+        for (const _id of [EVENT_SEQUENCE, TRIMMED_THROUGH]) {
+          await counters.updateOne({ _id }, todoUpdates.createCounter(), { upsert: true });
+        }
+      },
+    });
+    return new MongoTodosStore(connection, storeSettings(settings));
   }
 
   /**
@@ -178,8 +207,8 @@ export class MongoTodosStore implements TodosRepository {
    * touch the database through `session`.
    */
   private async write<T>(work: (session: ClientSession, now: Date) => Promise<{ result: T; notice: ChangeNotice | null }>): Promise<T> {
-    const now = this.now();
-    const { result, notice } = await this.client.withSession((session) =>
+    const now = this.settings.now();
+    const { result, notice } = await this.connection.client.withSession((session) =>
       session.withTransaction((transaction) => work(transaction, now), {
         readConcern: { level: 'snapshot' },
         writeConcern: new WriteConcern('majority'),
@@ -200,7 +229,7 @@ export class MongoTodosStore implements TodosRepository {
   ): Promise<ChangeNotice> {
     const counter = await this.counters.findOneAndUpdate(
       { _id: EVENT_SEQUENCE },
-      { $inc: { seq: 1 } },
+      todoUpdates.nextEventId(),
       { session, upsert: true, returnDocument: 'after' },
     );
     if (!counter) throw new Error('the event counter did not answer');
@@ -216,7 +245,7 @@ export class MongoTodosStore implements TodosRepository {
   async list(userId: string): Promise<TodoList> {
     // A snapshot session reads the counter and the tasks at one point in time. The counter is read first
     // anyway: should the snapshot ever be wider, a change would be applied twice, never missed.
-    return this.client.withSession({ snapshot: true }, async (session) => {
+    return this.connection.client.withSession({ snapshot: true }, async (session) => {
       const cursor = await this.counter(EVENT_SEQUENCE, session);
       const documents = await this.todos.find({ userId: userKey(userId), ...LIVE }, { session }).sort(LIST_SORT).toArray();
       return { todos: documents.map(toRecord), cursor: String(cursor) };
@@ -249,17 +278,19 @@ export class MongoTodosStore implements TodosRepository {
     const filter = ownedBy(userId, id);
     if (!filter) return null;
     return this.write(async (session, now) => {
+      const change = todoUpdates.change(patch, now);
+      if (change) {
+        // One atomic call: it matches only while a value still differs, and then moves updatedAt.
+        const updated = await this.todos.findOneAndUpdate({ ...filter, ...LIVE, ...change.filter }, change.update, { session, returnDocument: 'after' });
+        if (updated) {
+          const todo = toRecord(updated);
+          return { result: todo, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
+        }
+      }
+      // Nothing changes (or there is no such task): updatedAt stays, and no event is appended (a repeat is
+      // invisible to other pages).
       const current = await this.todos.findOne({ ...filter, ...LIVE }, { session });
-      if (!current) return { result: null, notice: null };
-      const changes: Partial<Pick<TodoDocument, 'title' | 'completed' | 'isPinned'>> = {};
-      if (patch.title !== undefined && patch.title !== current.title) changes.title = patch.title;
-      if (patch.completed !== undefined && patch.completed !== current.completed) changes.completed = patch.completed;
-      if (patch.isPinned !== undefined && patch.isPinned !== current.isPinned) changes.isPinned = patch.isPinned;
-      // Nothing changes: updatedAt stays, and no event is appended (a repeat is invisible to other pages).
-      if (Object.keys(changes).length === 0) return { result: toRecord(current), notice: null };
-      await this.todos.updateOne({ ...filter, ...LIVE }, { $set: { ...changes, updatedAt: now } }, { session });
-      const todo = toRecord({ ...current, ...changes, updatedAt: now });
-      return { result: todo, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
+      return { result: current ? toRecord(current) : null, notice: null };
     });
   }
 
@@ -267,7 +298,7 @@ export class MongoTodosStore implements TodosRepository {
     const filter = ownedBy(userId, id);
     if (!filter) return false;
     return this.write(async (session, now) => {
-      const result = await this.todos.updateOne({ ...filter, ...LIVE }, { $set: { deletedAt: now } }, { session });
+      const result = await this.todos.updateOne({ ...filter, ...LIVE }, todoUpdates.softDelete(now), { session });
       if (result.modifiedCount === 0) return { result: false, notice: null };
       return { result: true, notice: await this.appendEvent(session, userId, origin, now, [], [filter._id.toHexString()]) };
     });
@@ -278,8 +309,8 @@ export class MongoTodosStore implements TodosRepository {
     if (!filter) return null;
     return this.write(async (session, now) => {
       const restored = await this.todos.findOneAndUpdate(
-        { ...filter, deletedAt: { $gt: new Date(now.getTime() - this.restoreWindowMs) } },
-        { $unset: { deletedAt: '' } },
+        { ...filter, deletedAt: { $gt: new Date(now.getTime() - this.settings.restoreWindowMs) } },
+        todoUpdates.restore(),
         { session, returnDocument: 'after' },
       );
       if (!restored) return { result: null, notice: null };
@@ -296,7 +327,7 @@ export class MongoTodosStore implements TodosRepository {
       const ids = documents.map((document) => document._id);
       // The transaction's snapshot makes the read and the update see the same tasks (a concurrent writer
       // conflicts and one of the two is retried).
-      await this.todos.updateMany({ ...filter, _id: { $in: ids } }, { $set: { completed, updatedAt: now } }, { session });
+      await this.todos.updateMany({ ...filter, _id: { $in: ids } }, todoUpdates.setCompleted(completed, now), { session });
       const changed = documents.map((document) => toRecord({ ...document, completed, updatedAt: now })).sort(byListOrder);
       return { result: changed, notice: await this.appendEvent(session, userId, origin, now, changed, []) };
     });
@@ -308,7 +339,7 @@ export class MongoTodosStore implements TodosRepository {
       const documents = await this.todos.find(filter, { session }).toArray();
       if (documents.length === 0) return { result: [], notice: null };
       const ids = documents.map((document) => document._id);
-      await this.todos.updateMany({ ...filter, _id: { $in: ids } }, { $set: { deletedAt: now } }, { session });
+      await this.todos.updateMany({ ...filter, _id: { $in: ids } }, todoUpdates.softDelete(now), { session });
       const cleared = documents.map(toRecord).sort(byListOrder);
       const notice = await this.appendEvent(session, userId, origin, now, [], cleared.map((todo) => todo._id));
       return { result: cleared, notice };
@@ -340,10 +371,10 @@ export class MongoTodosStore implements TodosRepository {
   }
 
   async sweep(): Promise<SweepResult> {
-    const now = this.now().getTime();
-    const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: new Date(now - this.restoreWindowMs) } });
+    const now = this.settings.now().getTime();
+    const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: new Date(now - this.settings.restoreWindowMs) } });
     const last = await this.events
-      .find({ createdAt: { $lte: new Date(now - this.eventRetentionMs) } })
+      .find({ createdAt: { $lte: new Date(now - this.settings.eventRetentionMs) } })
       .sort({ _id: -1 })
       .limit(1)
       .project<{ _id: number }>({ _id: 1 })
@@ -352,7 +383,7 @@ export class MongoTodosStore implements TodosRepository {
     if (last) {
       // The watermark rises before the events go: a reader in between is told to reset (safe), never
       // handed a feed with a silent hole in it.
-      await this.counters.updateOne({ _id: TRIMMED_THROUGH }, { $max: { seq: last._id } });
+      await this.counters.updateOne({ _id: TRIMMED_THROUGH }, todoUpdates.raiseWatermark(last._id));
       trimmedEvents = (await this.events.deleteMany({ _id: { $lte: last._id } })).deletedCount;
     }
     return { purgedTodos: purged.deletedCount, trimmedEvents };
@@ -363,11 +394,10 @@ export class MongoTodosStore implements TodosRepository {
   }
 
   async ping(): Promise<boolean> {
-    const answer = await this.db.command({ ping: 1 });
-    return answer.ok === 1;
+    return this.connection.ping();
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 }

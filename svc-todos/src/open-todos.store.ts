@@ -5,7 +5,7 @@ import type { StoreOptions, TodosRepository } from './todos.repository.js';
 export interface OpenTodosStoreOptions extends StoreOptions {
   /** Folder of the embedded SQLite file; used when no MongoDB URL is given. */
   dataDir: string;
-  /** When set, the tasks live in MongoDB instead (ARCHITECTURE: Storage); it must be a replica set. */
+  /** When set, the tasks live in MongoDB instead (docs/ARCHITECTURE.md, "Storage"); it must be a replica set. */
   mongoUrl?: string;
   mongoDb: string;
   mongoServerSelectionTimeoutMS?: number;

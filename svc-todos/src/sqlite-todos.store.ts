@@ -1,18 +1,17 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { ObjectId } from 'bson';
 import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
+import { closeSqlite, columnsOf, openSqlite, pingSqlite, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { z } from 'zod';
 import {
   byListOrder,
   CommitListeners,
-  DEFAULT_EVENT_RETENTION_MS,
-  DEFAULT_RESTORE_WINDOW_MS,
+  storeSettings,
   type ChangeNotice,
   type CommitListener,
   type FeedPosition,
   type StoreOptions,
+  type StoreSettings,
   type SweepResult,
   type TodoList,
   type TodoRecord,
@@ -136,7 +135,7 @@ function numberOf(row: unknown): number {
 
 const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
-function prepareStatements(db: Database.Database) {
+function prepareStatements(db: SqliteDatabase) {
   return {
     list: db.prepare(LIST),
     listRaw: db.prepare<[string], TodoTuple>(LIST).raw(),
@@ -185,14 +184,12 @@ function prepareStatements(db: Database.Database) {
       `INSERT INTO todo_feed (key, value) VALUES ('${TRIMMED_THROUGH}', @id)
        ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)`,
     ),
-    ping: db.prepare('SELECT 1 AS ok'),
   };
 }
 
 /** Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree. */
-function migrate(db: Database.Database): void {
-  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('todos') as Array<{ name: string }>;
-  if (!columns.some((column) => column.name === 'deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
+function migrate(db: SqliteDatabase): void {
+  if (!columnsOf(db, 'todos').includes('deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
 }
 
 export interface SqliteTodosOptions extends StoreOptions {
@@ -203,7 +200,8 @@ export interface SqliteTodosOptions extends StoreOptions {
 }
 
 /**
- * The embedded store: one SQLite file in WAL mode under `DATA_DIR`, possibly shared by several processes.
+ * The embedded store: one SQLite file in WAL mode under `DATA_DIR`, possibly shared by several processes
+ * (docs/ARCHITECTURE.md, "Storage"). Times are milliseconds since the epoch, handed out as ISO text.
  * Every write runs in a `BEGIN IMMEDIATE` transaction (it takes the write lock up front, waiting up to the
  * busy timeout, so a read-then-write never fails on another process's commit), together with its event.
  */
@@ -212,44 +210,28 @@ export class SqliteTodosStore implements TodosRepository {
   private readonly listeners = new CommitListeners();
 
   private constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => Date,
-    private readonly restoreWindowMs: number,
-    private readonly eventRetentionMs: number,
+    private readonly db: SqliteDatabase,
+    private readonly settings: StoreSettings,
   ) {
     this.statements = prepareStatements(db);
   }
 
-  /** Opens (creating if needed) `<dataDir>/todos.sqlite` with its schema. */
-  static open({
-    dataDir,
-    busyTimeoutMs = 5_000,
-    now = () => new Date(),
-    restoreWindowMs = DEFAULT_RESTORE_WINDOW_MS,
-    eventRetentionMs = DEFAULT_EVENT_RETENTION_MS,
-  }: SqliteTodosOptions): SqliteTodosStore {
-    mkdirSync(dataDir, { recursive: true });
-    const db = new Database(path.join(dataDir, SQLITE_FILE));
-    try {
-      db.pragma('journal_mode = WAL');
-      // NORMAL is durable across process crashes in WAL mode; only an OS crash may lose the last commits.
-      db.pragma('synchronous = NORMAL');
-      db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-      db.transaction(() => {
+  /** Opens (creating if needed) `<dataDir>/todos.sqlite` with its schema, by the shared {@link openSqlite}. */
+  static open({ dataDir, busyTimeoutMs, ...options }: SqliteTodosOptions): SqliteTodosStore {
+    const db = openSqlite(path.join(dataDir, SQLITE_FILE), {
+      busyTimeoutMs,
+      setup: (db) => {
         db.exec(SCHEMA);
         migrate(db);
         db.exec(INDEXES);
-      }).immediate();
-      return new SqliteTodosStore(db, now, restoreWindowMs, eventRetentionMs);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+      },
+    });
+    return new SqliteTodosStore(db, storeSettings(options));
   }
 
   /** Runs `work` as one write transaction and tells the listeners about its event once it committed. */
   private write<T>(work: (now: number) => { result: T; notice: ChangeNotice | null }): T {
-    const { result, notice } = this.db.transaction(work).immediate(this.now().getTime());
+    const { result, notice } = this.db.transaction(work).immediate(this.settings.now().getTime());
     this.listeners.notify(notice);
     return result;
   }
@@ -321,7 +303,7 @@ export class SqliteTodosStore implements TodosRepository {
 
   async restore(userId: string, id: string, origin: string | null = null): Promise<TodoRecord | null> {
     return this.write((now) => {
-      const row = this.statements.restore.get({ id, userId, deletedAfter: now - this.restoreWindowMs });
+      const row = this.statements.restore.get({ id, userId, deletedAfter: now - this.settings.restoreWindowMs });
       if (row === undefined) return { result: null, notice: null };
       const todo = toRecord(row);
       return { result: todo, notice: this.appendEvent(userId, origin, now, [todo], []) };
@@ -366,8 +348,8 @@ export class SqliteTodosStore implements TodosRepository {
 
   async sweep(): Promise<SweepResult> {
     return this.write((now) => {
-      const purgedTodos = this.statements.purgeExpired.run(now - this.restoreWindowMs).changes;
-      const last = numberOf(this.statements.lastExpiredEvent.get(now - this.eventRetentionMs));
+      const purgedTodos = this.statements.purgeExpired.run(now - this.settings.restoreWindowMs).changes;
+      const last = numberOf(this.statements.lastExpiredEvent.get(now - this.settings.eventRetentionMs));
       let trimmedEvents = 0;
       if (last > 0) {
         // By id, not by time: afterwards every id up to the watermark is gone and every id above it kept.
@@ -383,10 +365,10 @@ export class SqliteTodosStore implements TodosRepository {
   }
 
   async ping(): Promise<boolean> {
-    return this.statements.ping.get() !== undefined;
+    return pingSqlite(this.db);
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    closeSqlite(this.db);
   }
 }

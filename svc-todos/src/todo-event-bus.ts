@@ -57,7 +57,7 @@ export class InProcessTodoEventBus implements TodoEventBus {
 }
 
 /** Redis channel of one user's notices. */
-export const TODO_EVENTS_CHANNEL_PREFIX = 'tm:todo-events:';
+const TODO_EVENTS_CHANNEL_PREFIX = 'tm:todo-events:';
 export const todoEventsChannel = (userId: string): string => TODO_EVENTS_CHANNEL_PREFIX + userId;
 
 const Notice = z.object({ userId: z.string().min(1), id: z.string().regex(/^\d{1,16}$/) });

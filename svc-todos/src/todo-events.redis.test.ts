@@ -3,12 +3,10 @@
 import { ObjectId } from 'bson';
 import { TodoChangeEvent, TodoResponse, type Todo } from '@tm/contracts';
 import { createLogger } from '@tm/service-kit';
-import { listen, signedCall, startTcpRelay, tempDir, TEST_SECRET, type SignedCall, type Started, type TcpRelay } from '@tm/test-support';
+import { signedCall, startTcpRelay, tempDir, type SignedCall, type TcpRelay } from '@tm/test-support';
 import { createClient } from 'redis';
-import { createApp, type TodosApp } from './app.js';
-import { openEventStream, type EventStreamClient } from './event-stream.test-support.js';
-import { SqliteTodosStore } from './sqlite-todos.store.js';
 import { RedisTodoEventBus, todoEventsChannel } from './todo-event-bus.js';
+import { openEventStream, startTestService, type EventStreamClient, type TestService } from './todos.test-helpers.js';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -20,13 +18,7 @@ if (!redisUrl) {
   });
 } else {
   describe('svc-todos instances sharing live changes through Redis', () => {
-    interface Instance {
-      url: string;
-      app: TodosApp;
-      bus: RedisTodoEventBus;
-      store: SqliteTodosStore;
-      server: Started;
-    }
+    type Instance = TestService<RedisTodoEventBus>;
 
     let dir: ReturnType<typeof tempDir>;
     let alice: string;
@@ -40,11 +32,7 @@ if (!redisUrl) {
     });
     afterEach(async () => {
       for (const stream of streams.splice(0)) stream.close();
-      for (const { server, bus, store } of instances.splice(0)) {
-        await server.close();
-        await bus.close();
-        await store.close();
-      }
+      for (const instance of instances.splice(0)) await instance.stop();
       dir.remove();
     });
 
@@ -56,10 +44,7 @@ if (!redisUrl) {
       const logger = createLogger('svc-todos', 'silent');
       const bus = new RedisTodoEventBus({ url, logger });
       await bus.connected;
-      const store = SqliteTodosStore.open({ dataDir: dir.dir });
-      const app = createApp({ repository: store, logger, internalSecret: TEST_SECRET, bus, events: { heartbeatMs: 60_000 } });
-      const server = await listen(app.app);
-      const instance = { url: server.url, app, bus, store, server };
+      const instance = await startTestService({ dataDir: dir.dir, bus, events: { heartbeatMs: 60_000 } });
       instances.push(instance);
       return instance;
     }

@@ -11,24 +11,20 @@ import {
   TodosResponse,
   type Todo,
 } from '@tm/contracts';
-import { createLogger } from '@tm/service-kit';
-import { listen, signedCall, tempDir, TEST_SECRET, type SignedCall, type Started } from '@tm/test-support';
-import { createApp, type TodosApp } from './app.js';
-import { openEventStream, type EventStreamClient, type OpenStreamOptions, type SseFrame } from './event-stream.test-support.js';
-import { SqliteTodosStore } from './sqlite-todos.store.js';
+import { signedCall, tempDir, type SignedCall } from '@tm/test-support';
 import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
 import type { EventStreamOptions } from './todo-events.stream.js';
+import {
+  openEventStream,
+  startTestService,
+  type EventStreamClient,
+  type OpenStreamOptions,
+  type SseFrame,
+  type TestService as Instance,
+} from './todos.test-helpers.js';
 
 const ALICE = new ObjectId().toHexString();
 const BOB = new ObjectId().toHexString();
-
-interface Instance {
-  url: string;
-  app: TodosApp;
-  store: SqliteTodosStore;
-  bus: TodoEventBus;
-  server: Started;
-}
 
 let dir: ReturnType<typeof tempDir>;
 let skewMs: number;
@@ -37,10 +33,7 @@ const streams: EventStreamClient[] = [];
 
 /** One svc-todos process as a test sees it: its own store connection on the shared data folder, its own bus. */
 async function startInstance(events: Partial<EventStreamOptions> = {}, bus: TodoEventBus = new InProcessTodoEventBus()): Promise<Instance> {
-  const store = SqliteTodosStore.open({ dataDir: dir.dir, now: () => new Date(Date.now() + skewMs) });
-  const app = createApp({ repository: store, logger: createLogger('svc-todos', 'silent'), internalSecret: TEST_SECRET, bus, events });
-  const server = await listen(app.app);
-  const instance = { url: server.url, app, store, bus, server };
+  const instance = await startTestService({ dataDir: dir.dir, now: () => new Date(Date.now() + skewMs), bus, events });
   instances.push(instance);
   return instance;
 }
@@ -51,11 +44,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   for (const stream of streams.splice(0)) stream.close();
-  for (const { server, store, bus } of instances.splice(0)) {
-    await server.close();
-    await bus.close();
-    await store.close();
-  }
+  for (const instance of instances.splice(0)) await instance.stop();
   dir.remove();
 });
 

@@ -19,7 +19,7 @@ export interface EventStreamOptions {
   maxBufferedBytes: number;
 }
 
-export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
+const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
   heartbeatMs: 15_000,
   retryMs: 2_000,
   maxStreams: 2_000,
@@ -27,7 +27,7 @@ export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
   maxBufferedBytes: 1024 * 1024,
 };
 
-export const STREAM_MESSAGES = {
+const STREAM_MESSAGES = {
   tooMany: 'Too many live streams on this server, please try again',
   draining: 'This server is restarting, please reconnect',
 } as const;

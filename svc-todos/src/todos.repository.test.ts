@@ -36,7 +36,7 @@ async function todosOf(store: TodosRepository, userId: string): Promise<Todo[]> 
 const newUserId = () => new ObjectId().toHexString();
 const unknownId = () => new ObjectId().toHexString();
 
-/** The behaviour every adapter must share (ARCHITECTURE: Storage, one contract suite for both). */
+/** The behaviour every adapter must share (docs/ARCHITECTURE.md, "Testing": one contract suite for both). */
 const withoutId = ({ id: _id, ...rest }: TodoChangeEvent) => rest;
 
 function describeTodosRepositoryContract(harness: StoreHarness): void {
@@ -678,7 +678,7 @@ const mongoUrl = process.env.MONGO_URL;
 if (!mongoUrl) {
   console.warn('MongoDB store suite skipped: MONGO_URL is not set');
 }
-// No MongoDB server can be installed on the build machines (ARCHITECTURE: Storage): the suite runs only
+// No MongoDB server can be installed on the build machines (docs/ARCHITECTURE.md, "Storage"): the suite runs only
 // where MONGO_URL points at one, and is registered as skipped (visible in the report) everywhere else.
 const describeMongo = mongoUrl ? describe : describe.skip;
 

@@ -29,20 +29,21 @@ export interface ChangeNotice {
 export type CommitListener = (notice: ChangeNotice) => void;
 
 /** Options every store adapter accepts. */
-export interface StoreClock {
+export interface StoreOptions {
   /** Source of `createdAt`/`updatedAt`; tests inject a fake clock to control ordering. */
   now?: () => Date;
-}
-
-export interface StoreOptions extends StoreClock {
-  /** How long a deleted task can be restored (PRODUCT §10.11.4); after that it is removed for good. */
+  /** How long a deleted task can be restored (docs/PRODUCT.md §10.11.4); after that it is removed for good. */
   restoreWindowMs?: number;
-  /** How long change events are kept for streams that resume (PRODUCT §10.11.5). */
+  /** How long change events are kept for streams that resume (docs/PRODUCT.md §10.11.5). */
   eventRetentionMs?: number;
 }
 
-export const DEFAULT_RESTORE_WINDOW_MS = 60_000;
-export const DEFAULT_EVENT_RETENTION_MS = 10 * 60_000;
+export type StoreSettings = Required<StoreOptions>;
+
+/** The options with their defaults: the real clock, one minute to restore, ten minutes of events. */
+export function storeSettings({ now = () => new Date(), restoreWindowMs = 60_000, eventRetentionMs = 10 * 60_000 }: StoreOptions): StoreSettings {
+  return { now, restoreWindowMs, eventRetentionMs };
+}
 
 /** What one {@link TodosRepository.sweep} removed. */
 export interface SweepResult {
@@ -139,13 +140,6 @@ export class CommitListeners {
       }
     }
   }
-}
-
-/** Compares decimal event ids of any length without losing precision. */
-export function compareEventIds(a: string, b: string): number {
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The list's order: pinned first, then newest first, then the higher id (ISO timestamps compare as text). */

@@ -14,11 +14,11 @@ import {
   TodosResponse,
   type Todo,
 } from '@tm/contracts';
-import { createLogger, IDENTITY_HEADERS, signIdentity } from '@tm/service-kit';
-import { listen, signedCall, tempDir, TEST_SECRET, type CallResult, type SignedCall, type Started } from '@tm/test-support';
+import { IDENTITY_HEADERS, signIdentity } from '@tm/service-kit';
+import { signedCall, tempDir, TEST_SECRET, type CallResult, type SignedCall, type Started } from '@tm/test-support';
 import { z } from 'zod';
-import { createApp } from './app.js';
-import { SqliteTodosStore } from './sqlite-todos.store.js';
+import type { SqliteTodosStore } from './sqlite-todos.store.js';
+import { startTestService, type TestService } from './todos.test-helpers.js';
 
 const ALICE = new ObjectId().toHexString();
 const BOB = new ObjectId().toHexString();
@@ -27,20 +27,17 @@ const NOT_FOUND_BODY = { message: 'Task not found', code: ErrorCode.todoNotFound
 const StrictErrorBody = z.strictObject(ErrorBody.shape);
 
 let dir: ReturnType<typeof tempDir>;
+let service: TestService;
 let store: SqliteTodosStore;
 let server: Started;
-let drain: () => void;
 
 beforeEach(async () => {
   dir = tempDir('svc-todos-routes-');
-  store = SqliteTodosStore.open({ dataDir: dir.dir });
-  const created = createApp({ repository: store, logger: createLogger('svc-todos', 'silent'), internalSecret: TEST_SECRET });
-  drain = created.drain;
-  server = await listen(created.app);
+  service = await startTestService({ dataDir: dir.dir });
+  ({ store, server } = service);
 });
 afterEach(async () => {
-  await server.close();
-  await store.close();
+  await service.stop();
   dir.remove();
 });
 
@@ -405,7 +402,7 @@ describe('routing and health', () => {
   });
 
   test('/readyz turns 503 while the process drains', async () => {
-    drain();
+    service.app.drain();
     const draining = await fetch(`${server.url}/readyz`);
     expect({ status: draining.status, body: await draining.json() }).toEqual({ status: 503, body: { status: 'draining' } });
   });

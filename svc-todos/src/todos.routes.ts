@@ -21,7 +21,7 @@ import type { TodosService } from './todos.service.js';
 
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
-export const TODO_MESSAGES = {
+const TODO_MESSAGES = {
   added: 'Task added successfully',
   updated: 'Task updated successfully',
   deleted: 'Task deleted successfully',

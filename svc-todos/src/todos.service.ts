@@ -3,9 +3,9 @@ import { NotFoundError } from '@tm/service-kit/errors';
 import type { FeedPosition, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
 /** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */
-export const TODO_NOT_FOUND_MESSAGE = 'Task not found';
-/** Undo too late, or of a task that was never deleted (or is someone else's): PRODUCT §10.11.4. */
-export const TODO_NOT_RESTORABLE_MESSAGE = 'This task can no longer be restored.';
+const TODO_NOT_FOUND_MESSAGE = 'Task not found';
+/** Undo too late, or of a task that was never deleted (or is someone else's): docs/PRODUCT.md §10.11.4. */
+const TODO_NOT_RESTORABLE_MESSAGE = 'This task can no longer be restored.';
 
 function notFound(): NotFoundError {
   return new NotFoundError(TODO_NOT_FOUND_MESSAGE, ErrorCode.todoNotFound);

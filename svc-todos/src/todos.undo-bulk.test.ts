@@ -12,11 +12,10 @@ import {
   TodosResponse,
   type Todo,
 } from '@tm/contracts';
-import { createLogger } from '@tm/service-kit';
-import { listen, signedCall, tempDir, TEST_SECRET, type CallResult, type SignedCall, type Started } from '@tm/test-support';
+import { signedCall, tempDir, type CallResult, type SignedCall, type Started } from '@tm/test-support';
 import { z } from 'zod';
-import { createApp } from './app.js';
-import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
+import { SQLITE_FILE, type SqliteTodosStore } from './sqlite-todos.store.js';
+import { startTestService, type TestService } from './todos.test-helpers.js';
 
 const ALICE = new ObjectId().toHexString();
 const BOB = new ObjectId().toHexString();
@@ -24,6 +23,7 @@ const StrictErrorBody = z.strictObject(ErrorBody.shape);
 const NOT_RESTORABLE = { message: 'This task can no longer be restored.', code: ErrorCode.todoNotRestorable };
 
 let dir: ReturnType<typeof tempDir>;
+let service: TestService;
 let store: SqliteTodosStore;
 let server: Started;
 /** The store's clock runs this far ahead of the real one (the identity signature keeps real time). */
@@ -32,13 +32,11 @@ let skewMs: number;
 beforeEach(async () => {
   dir = tempDir('svc-todos-undo-bulk-');
   skewMs = 0;
-  store = SqliteTodosStore.open({ dataDir: dir.dir, now: () => new Date(Date.now() + skewMs) });
-  const { app } = createApp({ repository: store, logger: createLogger('svc-todos', 'silent'), internalSecret: TEST_SECRET });
-  server = await listen(app);
+  service = await startTestService({ dataDir: dir.dir, now: () => new Date(Date.now() + skewMs) });
+  ({ store, server } = service);
 });
 afterEach(async () => {
-  await server.close();
-  await store.close();
+  await service.stop();
   dir.remove();
 });
 

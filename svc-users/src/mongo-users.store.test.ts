@@ -1,7 +1,8 @@
+import { isClassicUpdate } from '@tm/service-kit/mongo';
 import { MongoServerError } from 'mongodb';
-import { isDuplicateEmail } from './mongo-users.store.js';
+import { isDuplicateEmail, passwordHashUpdate } from './mongo-users.store.js';
 
-// The Mongo contract suite needs a server (users.repository.test.ts, MONGO_URL); this mapping does not.
+// The Mongo contract suite needs a server (users.repository.test.ts, MONGO_URL); these checks do not.
 describe('isDuplicateEmail', () => {
   const serverError = (fields: Record<string, unknown>) => new MongoServerError({ message: 'E11000 duplicate key error', ...fields });
 
@@ -15,5 +16,13 @@ describe('isDuplicateEmail', () => {
     expect(isDuplicateEmail(serverError({ code: 121 }))).toBe(false);
     expect(isDuplicateEmail(Object.assign(new Error('E11000'), { code: 11000 }))).toBe(false);
     expect(isDuplicateEmail(undefined)).toBe(false);
+  });
+});
+
+describe('password hash update', () => {
+  it('is a classic $set, no aggregation pipeline (docs/ARCHITECTURE.md, "Storage")', () => {
+    const update = passwordHashUpdate('$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA');
+    expect(update).toEqual({ $set: { passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' } });
+    expect(isClassicUpdate(update)).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
-import { openMongoUsersStore } from './mongo-users.store.js';
-import { openSqliteUsersStore } from './sqlite-users.store.js';
+import { MongoUsersStore } from './mongo-users.store.js';
+import { SqliteUsersStore } from './sqlite-users.store.js';
 import type { UsersRepository } from './users.repository.js';
 
-export interface UsersStoreOptions {
+export interface UsersStoreConfig {
   /** MongoDB connection string; without it the embedded SQLite store is used. */
   mongoUrl?: string | undefined;
   mongoDb: string;
@@ -10,8 +10,8 @@ export interface UsersStoreOptions {
   dataDir: string;
 }
 
-/** The configured users store: MongoDB when a URL is given (ARCHITECTURE: Storage), else SQLite in `dataDir`. */
-export async function openUsersStore({ mongoUrl, mongoDb, dataDir }: UsersStoreOptions): Promise<UsersRepository> {
-  if (mongoUrl) return openMongoUsersStore({ url: mongoUrl, dbName: mongoDb });
-  return openSqliteUsersStore(dataDir);
+/** The configured users store: MongoDB when a URL is given (docs/ARCHITECTURE.md, "Storage"), else SQLite in `dataDir`. */
+export async function openUsersStore({ mongoUrl, mongoDb, dataDir }: UsersStoreConfig): Promise<UsersRepository> {
+  if (mongoUrl) return MongoUsersStore.open({ url: mongoUrl, dbName: mongoDb });
+  return SqliteUsersStore.open({ dataDir });
 }

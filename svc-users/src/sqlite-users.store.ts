@@ -1,24 +1,42 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PublicUser } from '@tm/contracts';
-import Database from 'better-sqlite3';
+import { closeSqlite, openSqlite, pingSqlite, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { ObjectId } from 'bson';
 import { z } from 'zod';
-import { DuplicateEmailError, type NewUser, type UserRecord, type UsersRepository } from './users.repository.js';
+import { DuplicateEmailError, type NewUser, type UserRecord, type UsersRepository, type UsersStoreOptions } from './users.repository.js';
 
 export const SQLITE_FILE = 'users.sqlite';
 
+/** Times are milliseconds since the epoch, as in every SQLite file of the project (docs/ARCHITECTURE.md, "Storage"). */
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS users (
     id            TEXT PRIMARY KEY,
     full_name     TEXT NOT NULL,
     email         TEXT NOT NULL UNIQUE,
     password_hash TEXT NOT NULL,
-    created_at    TEXT NOT NULL
+    created_at    INTEGER NOT NULL
   ) STRICT;
 `;
 
-/** Rows are checked on the way out (CONVENTIONS §5: zod at the database edge). */
+/**
+ * Files written before the time representation was unified hold `created_at` as ISO 8601 text: the table
+ * is rebuilt with the same rows, the times turned into milliseconds since the epoch. STRICT tables cannot
+ * change a column's type in place. Runs inside the opening transaction, so concurrent openers agree.
+ */
+function migrate(db: SqliteDatabase): void {
+  const createdAt = db.prepare<[], { type: string }>("SELECT type FROM pragma_table_info('users') WHERE name = 'created_at'").get();
+  if (createdAt?.type !== 'TEXT') return;
+  db.function('iso_to_epoch_ms', { deterministic: true }, (iso: unknown) => Date.parse(String(iso)));
+  db.exec(`
+    ALTER TABLE users RENAME TO users_iso_times;
+    ${SCHEMA}
+    INSERT INTO users (id, full_name, email, password_hash, created_at)
+      SELECT id, full_name, email, password_hash, iso_to_epoch_ms(created_at) FROM users_iso_times;
+    DROP TABLE users_iso_times;
+  `);
+}
+
+/** Rows are checked on the way out (docs/ARCHITECTURE.md, "Layers": zod at the database edge). */
 const PublicRow = z.object({ id: z.string(), full_name: z.string(), email: z.string() });
 const RecordRow = PublicRow.extend({ password_hash: z.string() });
 
@@ -35,64 +53,86 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-/**
- * Users in one SQLite file, `users.sqlite` under `dataDir` (created if missing). WAL lets readers run beside
- * the writer; `synchronous=NORMAL` is durable in WAL mode except for the last commits on power loss.
- */
-export function openSqliteUsersStore(dataDir: string): UsersRepository {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, SQLITE_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // Another process (a second replica, a migration) may hold the write lock for a moment.
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
-
-  const insert = db.prepare<[string, string, string, string, string]>(
-    'INSERT INTO users (id, full_name, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
-  );
-  const byEmail = db.prepare<[string]>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?');
-  const byId = db.prepare<[string]>('SELECT id, full_name, email FROM users WHERE id = ?');
-  const setPasswordHash = db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?');
-  const swapPasswordHash = db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?');
-  const deleteById = db.prepare<[string]>('DELETE FROM users WHERE id = ?');
-  const select1 = db.prepare<[]>('SELECT 1 AS ok');
-
+function prepareStatements(db: SqliteDatabase) {
   return {
-    async create({ fullName, email, passwordHash }: NewUser) {
-      const id = new ObjectId().toHexString();
-      try {
-        insert.run(id, fullName, email, passwordHash, new Date().toISOString());
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new DuplicateEmailError();
-        throw error;
-      }
-      return toPublicUser({ id, full_name: fullName, email });
-    },
-    async findByEmail(email: string): Promise<UserRecord | null> {
-      const row = byEmail.get(email);
-      if (row === undefined) return null;
-      const parsed = RecordRow.parse(row);
-      return { ...toPublicUser(parsed), passwordHash: parsed.password_hash };
-    },
-    async findById(id: string) {
-      const row = byId.get(id);
-      return row === undefined ? null : toPublicUser(PublicRow.parse(row));
-    },
-    async updatePasswordHash(id: string, passwordHash: string) {
-      return setPasswordHash.run(passwordHash, id).changes > 0;
-    },
-    async replacePasswordHash(id: string, current: string, next: string) {
-      return swapPasswordHash.run(next, id, current).changes > 0;
-    },
-    async delete(id: string) {
-      return deleteById.run(id).changes > 0;
-    },
-    async ping() {
-      return select1.get() !== undefined;
-    },
-    async close() {
-      if (db.open) db.close();
-    },
+    insert: db.prepare<[string, string, string, string, number]>(
+      'INSERT INTO users (id, full_name, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    byEmail: db.prepare<[string]>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?'),
+    byId: db.prepare<[string]>('SELECT id, full_name, email FROM users WHERE id = ?'),
+    setPasswordHash: db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?'),
+    swapPasswordHash: db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
+    deleteById: db.prepare<[string]>('DELETE FROM users WHERE id = ?'),
   };
+}
+
+export interface SqliteUsersOptions extends UsersStoreOptions {
+  /** Folder holding `users.sqlite`; created when missing. */
+  dataDir: string;
+}
+
+/** Users in one SQLite file, `users.sqlite` under `dataDir`, opened by the shared {@link openSqlite}. */
+export class SqliteUsersStore implements UsersRepository {
+  private readonly statements: ReturnType<typeof prepareStatements>;
+
+  private constructor(
+    private readonly db: SqliteDatabase,
+    private readonly now: () => Date,
+  ) {
+    this.statements = prepareStatements(db);
+  }
+
+  /** Opens (creating if needed) `<dataDir>/users.sqlite` with its schema, migrating an older file. */
+  static open({ dataDir, now = () => new Date() }: SqliteUsersOptions): SqliteUsersStore {
+    const db = openSqlite(path.join(dataDir, SQLITE_FILE), {
+      setup: (db) => {
+        migrate(db);
+        db.exec(SCHEMA);
+      },
+    });
+    return new SqliteUsersStore(db, now);
+  }
+
+  async create({ fullName, email, passwordHash }: NewUser): Promise<PublicUser> {
+    const id = new ObjectId().toHexString();
+    try {
+      this.statements.insert.run(id, fullName, email, passwordHash, this.now().getTime());
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateEmailError();
+      throw error;
+    }
+    return toPublicUser({ id, full_name: fullName, email });
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | null> {
+    const row = this.statements.byEmail.get(email);
+    if (row === undefined) return null;
+    const parsed = RecordRow.parse(row);
+    return { ...toPublicUser(parsed), passwordHash: parsed.password_hash };
+  }
+
+  async findById(id: string): Promise<PublicUser | null> {
+    const row = this.statements.byId.get(id);
+    return row === undefined ? null : toPublicUser(PublicRow.parse(row));
+  }
+
+  async updatePasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    return this.statements.setPasswordHash.run(passwordHash, id).changes > 0;
+  }
+
+  async replacePasswordHash(id: string, current: string, next: string): Promise<boolean> {
+    return this.statements.swapPasswordHash.run(next, id, current).changes > 0;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.statements.deleteById.run(id).changes > 0;
+  }
+
+  async ping(): Promise<boolean> {
+    return pingSqlite(this.db);
+  }
+
+  async close(): Promise<void> {
+    closeSqlite(this.db);
+  }
 }

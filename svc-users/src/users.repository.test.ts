@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { tempDir } from '@tm/test-support';
+import { newUser as newSignup, tempDir } from '@tm/test-support';
+import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
-import { openMongoUsersStore } from './mongo-users.store.js';
-import { openSqliteUsersStore, SQLITE_FILE } from './sqlite-users.store.js';
+import { MongoUsersStore } from './mongo-users.store.js';
+import { SqliteUsersStore, SQLITE_FILE } from './sqlite-users.store.js';
 import { DuplicateEmailError, type NewUser, type UsersRepository } from './users.repository.js';
 
 /** One place to keep data for a test: `open()` may be called several times and sees the same data. */
@@ -15,11 +16,13 @@ interface StoreHarness {
 
 const HEX_ID = /^[0-9a-f]{24}$/;
 
+/** What signup would store for a new user. */
 function newUser(overrides: Partial<NewUser> = {}): NewUser {
-  return { fullName: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com`, passwordHash: 'scrypt$17$8$1$c2FsdA==$aGFzaA==', ...overrides };
+  const { fullName, email } = newSignup('Ada Lovelace');
+  return { fullName, email, passwordHash: 'scrypt$17$8$1$c2FsdA==$aGFzaA==', ...overrides };
 }
 
-/** The contract every UsersRepository adapter must meet (ARCHITECTURE: one suite, every adapter). */
+/** The contract every UsersRepository adapter must meet (docs/ARCHITECTURE.md, "Testing": one suite, every adapter). */
 function describeUsersRepositoryContract(name: string, makeHarness: () => StoreHarness): void {
   describe(`UsersRepository contract: ${name}`, () => {
     let harness: StoreHarness;
@@ -169,14 +172,14 @@ function describeUsersRepositoryContract(name: string, makeHarness: () => StoreH
 
 describeUsersRepositoryContract('SQLite', () => {
   const { dir, remove } = tempDir('tm-users-');
-  return { open: async () => openSqliteUsersStore(dir), cleanup: async () => remove() };
+  return { open: async () => SqliteUsersStore.open({ dataDir: dir }), cleanup: async () => remove() };
 });
 
 describe('SQLite users store specifics', () => {
   it('keeps its data in users.sqlite under a data dir it creates', async () => {
     const { dir, remove } = tempDir('tm-users-');
     const dataDir = path.join(dir, 'nested', 'data');
-    const repository = openSqliteUsersStore(dataDir);
+    const repository = SqliteUsersStore.open({ dataDir });
     try {
       expect(existsSync(path.join(dataDir, SQLITE_FILE))).toBe(true);
     } finally {
@@ -185,9 +188,54 @@ describe('SQLite users store specifics', () => {
     }
   });
 
+  it('stores times as milliseconds since the epoch, from the injected clock', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const repository = SqliteUsersStore.open({ dataDir: dir, now: () => new Date('2026-01-02T03:04:05.678Z') });
+    const created = await repository.create(newUser());
+    await repository.close();
+    const db = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+    try {
+      expect(db.prepare('SELECT created_at FROM users WHERE id = ?').get(created._id)).toEqual({ created_at: Date.parse('2026-01-02T03:04:05.678Z') });
+    } finally {
+      db.close();
+      remove();
+    }
+  });
+
+  it('reads a file written with ISO text times (before issue #11) and turns its times into milliseconds', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const old = new Database(path.join(dir, SQLITE_FILE));
+    // The table exactly as the old code created it.
+    old.exec(`CREATE TABLE users (
+      id TEXT PRIMARY KEY, full_name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_at TEXT NOT NULL
+    ) STRICT;`);
+    const user = newUser();
+    old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?)').run('0123456789abcdef01234567', user.fullName, user.email, user.passwordHash, '2025-06-30T23:59:59.999Z');
+    old.close();
+    const repository = SqliteUsersStore.open({ dataDir: dir });
+    try {
+      const found = { _id: '0123456789abcdef01234567', fullName: user.fullName, email: user.email };
+      expect(await repository.findByEmail(user.email)).toEqual({ ...found, passwordHash: user.passwordHash });
+      expect(await repository.findById(found._id)).toEqual(found);
+      // Still one user per email after the rebuild.
+      await expect(repository.create(newUser({ email: user.email }))).rejects.toBeInstanceOf(DuplicateEmailError);
+      await repository.close();
+      // Opening the migrated file again changes nothing.
+      const again = SqliteUsersStore.open({ dataDir: dir });
+      expect(await again.findById(found._id)).toEqual(found);
+      await again.close();
+      const db = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+      expect(db.prepare('SELECT created_at FROM users').all()).toEqual([{ created_at: Date.parse('2025-06-30T23:59:59.999Z') }]);
+      db.close();
+    } finally {
+      await repository.close();
+      remove();
+    }
+  });
+
   it('fails ping once closed, so readiness turns to 503', async () => {
     const { dir, remove } = tempDir('tm-users-');
-    const repository = openSqliteUsersStore(dir);
+    const repository = SqliteUsersStore.open({ dataDir: dir });
     await repository.close();
     await expect(repository.ping()).rejects.toThrow();
     remove();
@@ -200,7 +248,7 @@ if (mongoUrl) {
     // A database per test, dropped afterwards, so runs never see each other's users.
     const dbName = `tm_users_test_${randomUUID().replaceAll('-', '')}`;
     return {
-      open: () => openMongoUsersStore({ url: mongoUrl, dbName }),
+      open: () => MongoUsersStore.open({ url: mongoUrl, dbName }),
       cleanup: async () => {
         const client = await MongoClient.connect(mongoUrl);
         await client.db(dbName).dropDatabase();
@@ -210,7 +258,7 @@ if (mongoUrl) {
   });
 } else {
   console.warn('MongoDB store suite skipped: MONGO_URL is not set');
-  // No MongoDB server can be installed on the dev/CI machines (ARCHITECTURE: Storage); set MONGO_URL to run it.
+  // No MongoDB server can be installed on the dev/CI machines (docs/ARCHITECTURE.md, "Storage"); set MONGO_URL to run it.
   describe.skip('UsersRepository contract: MongoDB (MONGO_URL is not set)', () => { // reason: no MongoDB without MONGO_URL
     it('runs only against a real MongoDB server', () => {
       expect(mongoUrl).toBeDefined();

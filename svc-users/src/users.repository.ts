@@ -12,6 +12,12 @@ export interface UserRecord extends PublicUser {
   passwordHash: string;
 }
 
+/** Options every users store adapter accepts. */
+export interface UsersStoreOptions {
+  /** Source of `createdAt`; tests may inject a fake clock. */
+  now?: () => Date;
+}
+
 /**
  * Storage of accounts, one adapter per store (SQLite, MongoDB), all held to the same contract suite.
  * Emails are compared exactly: normalising them is the caller's job.

@@ -7,7 +7,7 @@ import { signedCall, TEST_SECRET } from '@tm/test-support';
 import Database from 'better-sqlite3';
 import { ScryptPasswordHasher } from './scrypt-password.hasher.js';
 import { SQLITE_FILE } from './sqlite-users.store.js';
-import { startTestService, type TestService } from './users.test-app.js';
+import { startTestService, type TestService } from './users.test-helpers.js';
 
 const ada = { fullName: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical-engine' };
 const INVALID_CREDENTIALS = { message: 'Invalid email or password', code: ErrorCode.invalidCredentials };

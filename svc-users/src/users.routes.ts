@@ -11,7 +11,7 @@ import { apiRouter, parseOr400, requireUser } from '@tm/service-kit';
 import type { Context } from 'koa';
 import type { UsersService } from './users.service.js';
 
-export const USER_MESSAGES = {
+const USER_MESSAGES = {
   passwordChanged: 'Password changed successfully',
   passwordVerified: 'Password verified',
   accountDeleted: 'Account deleted successfully',

@@ -1,6 +1,6 @@
 import { ErrorBody, ErrorCode, INTERNAL_API, LIMITS } from '@tm/contracts';
 import { signedCall, type SignedCall } from '@tm/test-support';
-import { startTestService, type TestService } from './users.test-app.js';
+import { startTestService, type TestService } from './users.test-helpers.js';
 
 /** Every bad request below uses this email where the email itself is not what is wrong. */
 const EMAIL = 'victim@example.com';

@@ -12,7 +12,7 @@ import { ConflictError, HttpError, UnauthorizedError, ValidationError } from '@t
 import type { PasswordHasher } from './password.hasher.js';
 import { DuplicateEmailError, type UserRecord, type UsersRepository } from './users.repository.js';
 
-export const PASSWORD_MESSAGES = {
+const PASSWORD_MESSAGES = {
   wrongCurrent: 'The current password is incorrect',
   wrong: 'The password is incorrect',
   sameAsCurrent: 'Choose a password different from your current one',

@@ -9,6 +9,6 @@ export type ObjectIdString = z.infer<typeof ObjectIdString>;
 
 export const IsoDateString = z.iso.datetime();
 
-/** Body of the responses that only carry a message shown to the user (PRODUCT §3). */
+/** Body of the responses that only carry a message shown to the user (docs/PRODUCT.md §3). */
 export const MessageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponse>;

@@ -17,7 +17,7 @@ export const ErrorCode = {
   wrongPassword: 'AUTH.WRONG_PASSWORD',
   emailTaken: 'USER.EMAIL_TAKEN',
   todoNotFound: 'TODO.NOT_FOUND',
-  /** Undo came after the server's restore window closed, or the task was never deleted (PRODUCT §10.11.4). */
+  /** Undo came after the server's restore window closed, or the task was never deleted (docs/PRODUCT.md §10.11.4). */
   todoNotRestorable: 'TODO.NOT_RESTORABLE',
   /** Too many open live streams for this session (429) or this gateway process (503). */
   tooManyStreams: 'EVENTS.TOO_MANY_STREAMS',

@@ -1,5 +1,5 @@
 /**
- * Limits the spec leaves open (PRODUCT §5, §9: "not shown"); these are ours, and every service and client
+ * Limits the spec leaves open (docs/PRODUCT.md §5, §9: "not shown"); these are ours, and every service and client
  * reads them from here.
  */
 export const LIMITS = {
@@ -11,19 +11,19 @@ export const LIMITS = {
   bodyBytes: 16 * 1024,
 } as const;
 
-/** Browser-side request timeout (PRODUCT §9); the gateway answers 504 before it. */
+/** Browser-side request timeout (docs/PRODUCT.md §9); the gateway answers 504 before it. */
 export const CLIENT_TIMEOUT_MS = 10_000;
 
-/** Cookie and header names of the double-submit XSRF protection (PRODUCT §9). */
+/** Cookie and header names of the double-submit XSRF protection (docs/PRODUCT.md §9). */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'X-XSRF-TOKEN';
 
-/** Base path of every call, on the gateway's origin (PRODUCT §7). */
+/** Base path of every call, on the gateway's origin (docs/PRODUCT.md §7). */
 export const API_BASE = '/api';
 
 /**
  * Header a page sends with its writes: a random id per page (1–64 of A–Z a–z 0–9 _ -). The change events
- * carry it back as `origin`, so the page that made a change does not apply it twice (PRODUCT §10.11.5).
+ * carry it back as `origin`, so the page that made a change does not apply it twice (docs/PRODUCT.md §10.11.5).
  */
 export const CLIENT_ID_HEADER = 'X-Client-Id';
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -31,5 +31,5 @@ export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Query parameter of GET /todo/events giving the cursor to start after (first connect; `Last-Event-ID` wins). */
 export const EVENTS_AFTER_PARAM = 'after';
 
-/** How long the toast offers Undo after a delete (PRODUCT §10.11.4); the server keeps the task restorable longer. */
+/** How long the toast offers Undo after a delete (docs/PRODUCT.md §10.11.4); the server keeps the task restorable longer. */
 export const UNDO_WINDOW_MS = 5_000;

@@ -56,7 +56,7 @@ export const AddTodoRequest = z.object({ title: TodoTitle });
 export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
 
 /**
- * PUT /todo/update-todo/:todoId. PRODUCT §4 sends a fixed `true`; the server *sets* the given values, so
+ * PUT /todo/update-todo/:todoId. docs/PRODUCT.md §4 sends a fixed `true`; the server *sets* the given values, so
  * repeating a call changes nothing (idempotent, safe to retry). A title follows the same rules as at add
  * (trimmed, 1–500 characters, not invisible only).
  */

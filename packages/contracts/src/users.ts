@@ -10,7 +10,7 @@ export const Email = z
   .max(LIMITS.email.max, `Email must be at most ${LIMITS.email.max} characters`)
   .pipe(z.email('Enter a valid email address'));
 
-export const FullName = z
+const FullName = z
   .string()
   .trim()
   .min(LIMITS.fullName.min, 'Full name is required')

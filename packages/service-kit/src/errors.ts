@@ -85,8 +85,8 @@ export class LengthRequiredError extends HttpError {
   }
 }
 
-/** "4 minutes", "1 minute", "30 seconds": a wait in the words the login screen shows (PRODUCT §10.10). */
-export function describeWait(seconds: number): string {
+/** "4 minutes", "1 minute", "30 seconds": a wait in the words the login screen shows (docs/PRODUCT.md §10.10). */
+function describeWait(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;

@@ -18,7 +18,7 @@ export const IDENTITY_HEADERS = {
 } as const;
 
 /** How old a signature may be; the gateway and services share a clock source (NTP) in any deployment. */
-export const DEFAULT_MAX_SKEW_MS = 30_000;
+const DEFAULT_MAX_SKEW_MS = 30_000;
 
 interface SignedRequest {
   method: string;

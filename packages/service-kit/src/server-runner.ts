@@ -13,7 +13,7 @@ export interface RunOptions {
   close: () => Promise<void>;
   /** Called as soon as shutdown starts (readiness turns to 503). */
   onDrain?: () => void;
-  /** Hard limit for a graceful stop; the process exits 0 within it (ARCHITECTURE: 10 s). */
+  /** Hard limit for a graceful stop; the process exits 0 within it (10 s, inside the grace periods of docs/DEPLOY.md). */
   shutdownTimeoutMs?: number;
   /** After the signal the listener closes; open connections keep being served this long (see config). */
   drainMs?: number;

@@ -26,7 +26,9 @@ export async function listen(app: Koa): Promise<Started> {
   };
 }
 
-export const TEST_SECRET = 'test-internal-secret-0123456789abcdef0123456789';
+import { TEST_SECRET } from './secret.js';
+
+export { TEST_SECRET };
 
 export interface SignedCall {
   method?: string;
@@ -77,6 +79,7 @@ async function readBody(response: Response): Promise<unknown> {
 }
 export * from './temp-dir.js';
 export * from './processes.js';
+export * from './accounts.js';
 export * from './api-client.js';
 export * from './stack.js';
 export * from './tcp-relay.js';

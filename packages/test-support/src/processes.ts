@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -23,6 +25,10 @@ export interface ProcessOptions {
    * The lines are still read (and dropped), as a container runtime reads a service's stdout.
    */
   keepLogs?: boolean;
+  /** The checkout whose build runs (default this one; a benchmark may compare another's). */
+  root?: string;
+  /** Options for `node` itself, before the script (`--cpu-prof`, ...). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -33,12 +39,12 @@ export async function startProcess(
   app: string,
   env: Record<string, string | undefined>,
   timeoutMs = 15_000,
-  { keepLogs = true }: ProcessOptions = {},
+  { keepLogs = true, root = REPO_ROOT, nodeArgs = [] }: ProcessOptions = {},
 ): Promise<RunningProcess> {
-  const script = path.join(REPO_ROOT, app, 'dist', 'server.js');
+  const script = path.join(root, app, 'dist', 'server.js');
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`pnpm build\` first (pnpm test does).`);
-  const child = spawn(process.execPath, [script], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    cwd: root,
     // Every listening port variable set to 0 (the services listen on their own: USERS_PORT, TODOS_PORT); JSON
     // logs whatever the terminal, since the start is read from them.
     env: { ...process.env, PORT: '0', USERS_PORT: '0', TODOS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
@@ -85,4 +91,13 @@ function parseLine(line: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A loopback port nothing listens on right now (for a process or a proxy that needs its port up front). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -2,7 +2,7 @@ import { createLogger, type Logger } from '@tm/service-kit';
 import { listen, tempDir, TEST_SECRET } from '@tm/test-support';
 import { createApp } from './app.js';
 import { Argon2idPasswordHasher } from './argon2id-password.hasher.js';
-import { openSqliteUsersStore } from './sqlite-users.store.js';
+import { SqliteUsersStore } from './sqlite-users.store.js';
 import type { UsersRepository } from './users.repository.js';
 
 /** A running svc-users for tests: real HTTP, a real SQLite file in a temp dir. */
@@ -21,7 +21,7 @@ export interface TestService {
  */
 export async function startTestService(): Promise<TestService> {
   const { dir, remove } = tempDir('tm-svc-users-');
-  const repository = openSqliteUsersStore(dir);
+  const repository = SqliteUsersStore.open({ dataDir: dir });
   const logger = createLogger('svc-users', process.env.LOG_LEVEL);
   const { app } = createApp({ repository, hasher: new Argon2idPasswordHasher(), logger, internalSecret: TEST_SECRET });
   const server = await listen(app);

@@ -1,0 +1,60 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { closeSqlite, columnsOf, openSqlite, pingSqlite } from './sqlite.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'tm-kit-sqlite-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('openSqlite', () => {
+  it('creates the file and its folder, with the pragmas every store relies on', () => {
+    const file = path.join(dir, 'nested', 'data', 'x.sqlite');
+    const db = openSqlite(file, { busyTimeoutMs: 1234.9 });
+    try {
+      expect(existsSync(file)).toBe(true);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      // NORMAL is 1.
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(1234);
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    } finally {
+      closeSqlite(db);
+    }
+  });
+
+  it('waits 5 s for another connection by default', () => {
+    const db = openSqlite(path.join(dir, 'x.sqlite'));
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    closeSqlite(db);
+  });
+
+  it('runs setup in one transaction: a failing setup leaves nothing behind and closes the database', () => {
+    const file = path.join(dir, 'x.sqlite');
+    expect(() =>
+      openSqlite(file, {
+        setup: (db) => {
+          db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY)');
+          throw new Error('migration failed');
+        },
+      }),
+    ).toThrow('migration failed');
+    const db = openSqlite(file, { setup: (db) => db.exec('CREATE TABLE IF NOT EXISTS b (id INTEGER PRIMARY KEY)') });
+    try {
+      expect(columnsOf(db, 'a')).toEqual([]);
+      expect(columnsOf(db, 'b')).toEqual(['id']);
+    } finally {
+      closeSqlite(db);
+    }
+  });
+
+  it('pings while open, fails once closed, and closes twice harmlessly', () => {
+    const db = openSqlite(path.join(dir, 'x.sqlite'));
+    expect(pingSqlite(db)).toBe(true);
+    closeSqlite(db);
+    closeSqlite(db);
+    expect(() => pingSqlite(db)).toThrow();
+  });
+});
