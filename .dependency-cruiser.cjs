@@ -5,7 +5,7 @@
  *
  * Services: routes and middleware → service → repository (an interface); a store (`*.store.ts`) implements
  * a repository with a database driver; app.ts, server.ts and open-*.store.ts wire them together.
- * Frontends: a feature (`<app>/src/features/<name>`) uses its own files, its app's `shared/` and packages/;
+ * Frontends: a feature (`<app>/src/features/<name>`) uses its own files, its app's `common/` and packages/;
  * the app (`app/`, `expose/`, `standalone/`, bootstrap) composes the features.
  * Type-only imports count (tsPreCompilationDeps): a layer that names another's types depends on it.
  */
@@ -45,7 +45,7 @@ module.exports = {
     forbid('store-not-to-koa', 'A store adapter knows its driver, not HTTP.', { path: STORE }, { path: KOA }),
     forbid(
       'feature-not-to-other-feature',
-      "A feature uses its own files, its app's shared/ and packages/; what two features share moves to shared/.",
+      "A feature uses its own files, its app's common/ and packages/; what two features share moves to common/.",
       { path: FEATURE },
       { path: '^$1/src/features/', pathNot: '^$1/src/features/$2/' },
     ),
@@ -55,9 +55,9 @@ module.exports = {
       // A feature's tests may render it as users reach it, through the app or its federated entry (expose/):
       // a test looks from outside and is no part of the feature's code. Only this rule lets them.
       { path: FEATURE, pathNot: '\\.test\\.tsx?$' },
-      { path: '^$1/src/', pathNot: '^$1/src/(features|shared|test)/' },
+      { path: '^$1/src/', pathNot: '^$1/src/(features|common|test)/' },
     ),
-    forbid("shared-not-to-feature-or-app", "An app's shared/ code is below its features.", { path: '^(shell|mfe-auth|mfe-tasks)/src/shared/' }, { path: '^$1/src/', pathNot: '^$1/src/shared/' }),
+    forbid("common-not-to-feature-or-app", "An app's common/ code is below its features.", { path: '^(shell|mfe-auth|mfe-tasks)/src/common/' }, { path: '^$1/src/', pathNot: '^$1/src/common/' }),
     forbid('package-not-to-app', 'packages/ are shared by the apps and depend on none of them.', { path: '^packages/' }, { path: `^${APPS}/` }),
     forbid('app-not-to-other-app', "No app imports another app's sources; shared code lives in packages/.", { path: `^${APPS}/` }, { path: `^${APPS}/`, pathNot: '^$1/' }),
   ],

@@ -25,7 +25,7 @@ function writeTree(dir: string, files: Record<string, string>): void {
   }
 }
 
-/** The layout the rules know, done right: wiring, routes → service → repository ← store, features, shared/, packages. */
+/** The layout the rules know, done right: wiring, routes → service → repository ← store, features, common/, packages. */
 const GOOD: Record<string, string> = {
   'svc-todos/src/demo.repository.ts': 'export interface DemoRepository { list(): Promise<string[]> }\n',
   'svc-todos/src/sqlite-demo.store.ts': "import Database from 'better-sqlite3';\nimport type { DemoRepository } from './demo.repository.js';\nexport type Store = [Database.Database, DemoRepository];\n",
@@ -33,9 +33,9 @@ const GOOD: Record<string, string> = {
     "import { NotFoundError } from '../../packages/service-kit/src/errors.js';\nimport type { DemoRepository } from './demo.repository.js';\nexport type Service = [DemoRepository, NotFoundError];\n",
   'svc-todos/src/demo.routes.ts': "import Router from '@koa/router';\nimport type { Context } from 'koa';\nimport type { Service } from './demo.service.js';\nexport type Routes = [Router, Context, Service];\n",
   'svc-todos/src/app.ts': "import './demo.routes.js';\nimport './demo.service.js';\nimport './sqlite-demo.store.js';\nexport const app = 1;\n",
-  'mfe-tasks/src/shared/button.tsx': 'export const Button = 1;\n',
+  'mfe-tasks/src/common/button.tsx': 'export const Button = 1;\n',
   'mfe-tasks/src/features/list/list-item.tsx': 'export const ListItem = 1;\n',
-  'mfe-tasks/src/features/list/list.tsx': "import { ListItem } from './list-item';\nimport { Button } from '../../shared/button';\nexport const List = [ListItem, Button];\n",
+  'mfe-tasks/src/features/list/list.tsx': "import { ListItem } from './list-item';\nimport { Button } from '../../common/button';\nexport const List = [ListItem, Button];\n",
   // The one exemption: a feature's test may render the page as the app exposes it.
   'mfe-tasks/src/features/list/list.test.tsx': "import Page from '../../expose/page';\nexport const rendered = Page;\n",
   'mfe-tasks/src/expose/page.tsx': "import { List } from '../features/list/list';\nexport default List;\n",
@@ -60,7 +60,7 @@ const BAD: Record<string, string> = {
   'mfe-tasks/src/features/editor/editor.tsx': "import { List } from '../list/list';\nexport const Editor = List;\n",
   'mfe-tasks/src/features/editor/editor.test.tsx': "import { List } from '../list/list';\nexport const rendered = List;\n",
   'mfe-tasks/src/features/editor/editor-page.tsx': "import Page from '../../expose/page';\nexport const EditorPage = Page;\n",
-  'mfe-tasks/src/shared/bad-shared.tsx': "import { List } from '../features/list/list';\nexport const Shared = List;\n",
+  'mfe-tasks/src/common/bad-common.tsx': "import { List } from '../features/list/list';\nexport const Common = List;\n",
   'packages/kit/src/bad-app.ts': "import { app } from '../../../svc-todos/src/app.js';\nexport const kit = app;\n",
   'shell/src/bad-remote.tsx': "import Page from '../../mfe-tasks/src/expose/page';\nexport const Remote = Page;\n",
   'packages/kit/src/cycle-a.ts': "import { b } from './cycle-b.js';\nexport const a = () => b;\n",
@@ -79,7 +79,7 @@ const EXPECTED = [
   'feature-not-to-other-feature: mfe-tasks/src/features/editor/editor.tsx → mfe-tasks/src/features/list/list.tsx',
   'feature-not-to-other-feature: mfe-tasks/src/features/editor/editor.test.tsx → mfe-tasks/src/features/list/list.tsx',
   'feature-not-to-app: mfe-tasks/src/features/editor/editor-page.tsx → mfe-tasks/src/expose/page.tsx',
-  'shared-not-to-feature-or-app: mfe-tasks/src/shared/bad-shared.tsx → mfe-tasks/src/features/list/list.tsx',
+  'common-not-to-feature-or-app: mfe-tasks/src/common/bad-common.tsx → mfe-tasks/src/features/list/list.tsx',
   'package-not-to-app: packages/kit/src/bad-app.ts → svc-todos/src/app.ts',
   'app-not-to-other-app: shell/src/bad-remote.tsx → mfe-tasks/src/expose/page.tsx',
   // A cycle is reported once, at the edge where the cruise found it closed.

@@ -2,7 +2,7 @@ import { changePassword, currentUserQuery, deleteAccount, describeError, isWrong
 import type { ChangePasswordRequest, DeleteAccountRequest } from '@tm/contracts';
 import { notifyError, notifySuccess, useSessionEndingMutation } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { formErrors, type FormErrors } from '../../../shared/forms/form-errors';
+import { formErrors, type FormErrors } from '../../../common/forms/form-errors';
 
 export type ChangePasswordField = keyof ChangePasswordRequest;
 export type DeleteAccountField = keyof DeleteAccountRequest;

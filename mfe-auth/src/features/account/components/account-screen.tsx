@@ -4,7 +4,7 @@ import { useId, useMemo } from 'react';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountForm } from './delete-account-form';
 import { SignOutEverywhere } from './sign-out-everywhere';
-import '../../../shared/forms/auth-form.css';
+import '../../../common/forms/auth-form.css';
 import './account.css';
 
 /**

@@ -1,11 +1,11 @@
 import { useState, type SubmitEvent } from 'react';
-import { FormAlert } from '../../../shared/forms/form-alert';
-import { CurrentPasswordField, NewPasswordField } from '../../../shared/forms/password-fields';
-import { useFormErrors } from '../../../shared/forms/form-errors';
+import { FormAlert } from '../../../common/forms/form-alert';
+import { CurrentPasswordField, NewPasswordField } from '../../../common/forms/password-fields';
+import { useFormErrors } from '../../../common/forms/form-errors';
 import { changePasswordErrors, useChangePassword, type ChangePasswordField } from '../api/account';
 import { useOneAtATime } from './use-one-at-a-time';
 import { useSubmitFocus } from './use-submit-focus';
-import { fieldText } from '../../../shared/forms/field-text';
+import { fieldText } from '../../../common/forms/field-text';
 
 /**
  * "Change password": the current password, a new one (with the rules and the strength hint), one request

@@ -1,11 +1,11 @@
 import { useRef, useState, type SubmitEvent } from 'react';
-import { FormAlert } from '../../../shared/forms/form-alert';
-import { CurrentPasswordField } from '../../../shared/forms/password-fields';
-import { useFormErrors } from '../../../shared/forms/form-errors';
+import { FormAlert } from '../../../common/forms/form-alert';
+import { CurrentPasswordField } from '../../../common/forms/password-fields';
+import { useFormErrors } from '../../../common/forms/form-errors';
 import { deleteAccountErrors, useDeleteAccount, type DeleteAccountField } from '../api/account';
 import { ConfirmDialog } from './confirm-dialog';
 import { useOneAtATime } from './use-one-at-a-time';
-import { fieldText } from '../../../shared/forms/field-text';
+import { fieldText } from '../../../common/forms/field-text';
 
 export const DELETE_QUESTION = 'Delete your account and all its tasks?';
 export const DELETE_CONSEQUENCE = 'This cannot be undone.';

@@ -1,6 +1,6 @@
 import { signup, statusOf } from '@tm/api-client';
 import type { SignupRequest } from '@tm/contracts';
-import { formErrors, type FormErrors } from '../../../shared/forms/form-errors';
+import { formErrors, type FormErrors } from '../../../common/forms/form-errors';
 import { useSessionMutation } from './session-mutation';
 
 /** Shown when a failed signup carries no server message. */

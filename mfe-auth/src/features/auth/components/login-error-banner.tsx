@@ -1,6 +1,6 @@
 import { describeError } from '@tm/api-client';
 import { LOGIN_FALLBACK } from '../api/login';
-import { FormAlert } from '../../../shared/forms/form-alert';
+import { FormAlert } from '../../../common/forms/form-alert';
 
 /**
  * docs/PRODUCT.md §2/§8: the banner of a failed login shows the server's message, or "Login failed" when

@@ -2,9 +2,9 @@ import type { SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogin } from '../api/login';
 import { LoginErrorBanner } from './login-error-banner';
-import { TextField } from '../../../shared/forms/text-field';
-import { fieldText } from '../../../shared/forms/field-text';
-import '../../../shared/forms/auth-form.css';
+import { TextField } from '../../../common/forms/text-field';
+import { fieldText } from '../../../common/forms/field-text';
+import '../../../common/forms/auth-form.css';
 
 /** The Login screen (PRODUCT §2): email and password, native `required` validation only (PRODUCT §5). */
 export function LoginForm({ headingId }: { headingId: string }) {

@@ -2,12 +2,12 @@ import { LIMITS } from '@tm/contracts';
 import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { signupErrors, useSignup, type SignupField } from '../api/signup';
-import { useFormErrors } from '../../../shared/forms/form-errors';
-import { FormAlert } from '../../../shared/forms/form-alert';
-import { NewPasswordField } from '../../../shared/forms/password-fields';
-import { TextField } from '../../../shared/forms/text-field';
-import { fieldText } from '../../../shared/forms/field-text';
-import '../../../shared/forms/auth-form.css';
+import { useFormErrors } from '../../../common/forms/form-errors';
+import { FormAlert } from '../../../common/forms/form-alert';
+import { NewPasswordField } from '../../../common/forms/password-fields';
+import { TextField } from '../../../common/forms/text-field';
+import { fieldText } from '../../../common/forms/field-text';
+import '../../../common/forms/auth-form.css';
 
 /**
  * The Signup screen (PRODUCT §2): full name, email and password, required, with the browser's own checks
