@@ -1,0 +1,68 @@
+import { checkRemoteCatalog, type RemoteCatalog } from './remote-catalog.js';
+
+const good: RemoteCatalog = {
+  remotes: {
+    mfe_auth: {
+      manifest: '/remotes/auth/mf-manifest.json',
+      version: '0.1.0',
+      buildId: 'abc123',
+      routes: [
+        { path: '/login', module: './LoginPage', guard: 'signed-out', title: 'Sign in', name: 'sign-in screen' },
+        { path: '/account', module: './AccountPage', guard: 'signed-in', title: 'Account', name: 'account screen' },
+      ],
+    },
+    mfe_stats: {
+      manifest: 'https://cdn.example.com/stats/mf-manifest.json',
+      routes: [{ path: '/stats', module: './StatsPage', guard: 'public', title: 'Stats', name: 'statistics', headerLink: { label: 'Stats' } }],
+    },
+  },
+};
+
+describe('the remote catalog (/remotes.json)', () => {
+  it('accepts a catalog with routes, header links and build metadata, as it is', () => {
+    expect(checkRemoteCatalog(good)).toEqual({ ok: true, catalog: good });
+  });
+
+  it('drops fields it does not know', () => {
+    const check = checkRemoteCatalog({ remotes: { mfe_x: { manifest: '/x/mf-manifest.json', extra: 1, routes: [{ ...good.remotes.mfe_auth!.routes[0], colour: 'red' }] } } });
+    expect(check).toEqual({ ok: true, catalog: { remotes: { mfe_x: { manifest: '/x/mf-manifest.json', routes: [good.remotes.mfe_auth!.routes[0]] } } } });
+  });
+
+  it('lists every problem with where it is', () => {
+    const check = checkRemoteCatalog({
+      remotes: {
+        'Bad-Name': { manifest: '/a/mf-manifest.json', routes: [] },
+        mfe_a: { manifest: '//evil.example/x', routes: 'none' },
+        mfe_b: {
+          manifest: 'javascript:alert(1)',
+          routes: [
+            { path: 'stats', module: 'StatsPage', guard: 'admins', title: '', name: 'x'.repeat(81), headerLink: { label: 3 } },
+            { path: '/login', module: './Login', guard: 'public', title: 'Again', name: 'again' },
+            { path: '/login', module: './Login', guard: 'public', title: 'Twice', name: 'twice' },
+          ],
+        },
+      },
+    });
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.problems).toEqual([
+      'remotes.Bad-Name: a remote\'s name is its federation name, lower-case letters, digits and _ (mfe_tasks)',
+      'remotes.mfe_a.manifest must be a path starting with / or an http(s) URL',
+      'remotes.mfe_a.routes must be a list (it may be empty)',
+      'remotes.mfe_b.manifest must be a path starting with / or an http(s) URL',
+      'remotes.mfe_b.routes[0].path must be an absolute path such as /stats',
+      'remotes.mfe_b.routes[0].module must name an exposed module such as ./StatsPage',
+      'remotes.mfe_b.routes[0].guard must be one of signed-in, signed-out, public',
+      'remotes.mfe_b.routes[0].title must be a non-empty string of at most 80 characters',
+      'remotes.mfe_b.routes[0].name must be a non-empty string of at most 80 characters',
+      'remotes.mfe_b.routes[0].headerLink.label must be a non-empty string of at most 80 characters',
+      'remotes.mfe_b.routes[2].path /login is already a route of mfe_b',
+    ]);
+  });
+
+  it('refuses what is not a catalog at all', () => {
+    for (const value of [null, [], 'remotes', { remotes: [] }, { mfe_auth: '/remotes/auth/mf-manifest.json' }]) {
+      expect(checkRemoteCatalog(value)).toEqual({ ok: false, problems: ['the catalog must be an object with a "remotes" object'] });
+    }
+  });
+});

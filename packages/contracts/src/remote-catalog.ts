@@ -1,0 +1,125 @@
+// The remote catalog (`/remotes.json`): which remotes the shell loads, where their manifests are, and the
+// routes each one brings (docs/ARCHITECTURE.md "Remotes and their routes"). The shell reads it at run time,
+// the gateway serves it from configuration, and a new screen ships by adding an entry here, with no change
+// to the shell. Hand-written (no zod): the shell validates it on every page load, and its first-load
+// JavaScript budget has no room for a schema library; the gateway uses the same function at start-up.
+
+/** Who may open a route: a signed-in user, a signed-out visitor (sent to `/` when signed in), or anyone. */
+export const ROUTE_GUARDS = ['signed-in', 'signed-out', 'public'] as const;
+export type RouteGuard = (typeof ROUTE_GUARDS)[number];
+
+export interface RemoteRoute {
+  /** The address, as React Router matches it: `/`, `/login`, `/stats`. Unique across the catalog. */
+  path: string;
+  /** The module the remote exposes for this page, as in its Module Federation `exposes`: `./TaskListPage`. */
+  module: string;
+  guard: RouteGuard;
+  /** The screen's part of the tab title: "Tasks" gives "Tasks · Task Manager". */
+  title: string;
+  /** How the fallback names the page when it cannot be loaded: "The task list could not be loaded." */
+  name: string;
+  /** A link in the shell's header, shown to those the guard lets in. */
+  headerLink?: { label: string };
+}
+
+export interface RemoteDescription {
+  /** Where the remote's Module Federation manifest is (`/remotes/tasks/mf-manifest.json` or a full URL). */
+  manifest: string;
+  /** The remote's package version, for the About dialog and for debugging version skew. */
+  version?: string;
+  /** The build that is deployed (a commit, a CI run): the About dialog shows it. */
+  buildId?: string;
+  routes: RemoteRoute[];
+}
+
+/** `remotes` by federation name (`mfe_tasks`): the name the remote was built with. */
+export interface RemoteCatalog {
+  remotes: Record<string, RemoteDescription>;
+}
+
+export type CatalogCheck = { ok: true; catalog: RemoteCatalog } | { ok: false; problems: string[] };
+
+const REMOTE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+const ROUTE_PATH = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
+const EXPOSED_MODULE = /^\.\/[A-Za-z0-9_][A-Za-z0-9_/-]*$/;
+const MAX_TEXT = 80;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown, where: string, problems: string[], optional = false): string | undefined {
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TEXT) {
+    problems.push(`${where} must be a non-empty string of at most ${MAX_TEXT} characters`);
+    return undefined;
+  }
+  return value;
+}
+
+function manifestUrl(value: unknown, where: string, problems: string[]): string | undefined {
+  if (typeof value === 'string' && (value.startsWith('/') || /^https?:\/\/[^\s]+$/.test(value)) && !value.startsWith('//') && value.length <= 2048) return value;
+  problems.push(`${where} must be a path starting with / or an http(s) URL`);
+  return undefined;
+}
+
+function checkRoute(value: unknown, where: string, problems: string[]): RemoteRoute | undefined {
+  if (!isRecord(value)) {
+    problems.push(`${where} must be an object`);
+    return undefined;
+  }
+  const before = problems.length;
+  const { path, module, guard, title, name, headerLink } = value;
+  if (typeof path !== 'string' || !ROUTE_PATH.test(path)) problems.push(`${where}.path must be an absolute path such as /stats`);
+  if (typeof module !== 'string' || !EXPOSED_MODULE.test(module)) problems.push(`${where}.module must name an exposed module such as ./StatsPage`);
+  if (typeof guard !== 'string' || !(ROUTE_GUARDS as readonly string[]).includes(guard)) problems.push(`${where}.guard must be one of ${ROUTE_GUARDS.join(', ')}`);
+  text(title, `${where}.title`, problems);
+  text(name, `${where}.name`, problems);
+  let link: { label: string } | undefined;
+  if (headerLink !== undefined) {
+    if (!isRecord(headerLink)) problems.push(`${where}.headerLink must be an object with a label`);
+    else {
+      const label = text(headerLink.label, `${where}.headerLink.label`, problems);
+      if (label) link = { label };
+    }
+  }
+  if (problems.length > before) return undefined;
+  return { path, module, guard, title, name, ...(link ? { headerLink: link } : {}) } as RemoteRoute;
+}
+
+/**
+ * Checks a parsed `/remotes.json`. Every problem is listed (with where it is), so whoever edits the catalog
+ * learns all of them at once; unknown fields are dropped. Paths must be unique across all remotes.
+ */
+export function checkRemoteCatalog(value: unknown): CatalogCheck {
+  const problems: string[] = [];
+  if (!isRecord(value) || !isRecord(value.remotes)) return { ok: false, problems: ['the catalog must be an object with a "remotes" object'] };
+  const remotes: Record<string, RemoteDescription> = {};
+  const seenPaths = new Map<string, string>();
+  for (const [remoteName, description] of Object.entries(value.remotes)) {
+    const where = `remotes.${remoteName}`;
+    if (!REMOTE_NAME.test(remoteName)) problems.push(`${where}: a remote's name is its federation name, lower-case letters, digits and _ (mfe_tasks)`);
+    if (!isRecord(description)) {
+      problems.push(`${where} must be an object`);
+      continue;
+    }
+    const manifest = manifestUrl(description.manifest, `${where}.manifest`, problems);
+    const version = text(description.version, `${where}.version`, problems, true);
+    const buildId = text(description.buildId, `${where}.buildId`, problems, true);
+    if (!Array.isArray(description.routes)) {
+      problems.push(`${where}.routes must be a list (it may be empty)`);
+      continue;
+    }
+    const routes: RemoteRoute[] = [];
+    description.routes.forEach((route: unknown, index) => {
+      const checked = checkRoute(route, `${where}.routes[${index}]`, problems);
+      if (!checked) return;
+      const owner = seenPaths.get(checked.path);
+      if (owner) problems.push(`${where}.routes[${index}].path ${checked.path} is already a route of ${owner}`);
+      seenPaths.set(checked.path, remoteName);
+      routes.push(checked);
+    });
+    if (manifest) remotes[remoteName] = { manifest, ...(version ? { version } : {}), ...(buildId ? { buildId } : {}), routes };
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog: { remotes } };
+}
