@@ -1,4 +1,4 @@
-import { checkRemoteCatalog, type RemoteCatalog } from './remote-catalog.js';
+import { checkRemoteBuildInfo, checkRemoteCatalog, type RemoteCatalog } from './remote-catalog.js';
 
 const good: RemoteCatalog = {
   remotes: {
@@ -64,5 +64,17 @@ describe('the remote catalog (/remotes.json)', () => {
     for (const value of [null, [], 'remotes', { remotes: [] }, { mfe_auth: '/remotes/auth/mf-manifest.json' }]) {
       expect(checkRemoteCatalog(value)).toEqual({ ok: false, problems: ['the catalog must be an object with a "remotes" object'] });
     }
+  });
+});
+
+describe("a remote's build info (dist/remote.json)", () => {
+  it('is checked with the catalog rules', () => {
+    const routes = good.remotes.mfe_auth!.routes;
+    expect(checkRemoteBuildInfo({ name: 'mfe_auth', version: '0.1.0', buildId: 'abc123', routes })).toEqual({
+      ok: true,
+      info: { name: 'mfe_auth', version: '0.1.0', buildId: 'abc123', routes },
+    });
+    expect(checkRemoteBuildInfo({ name: 'mfe_auth', routes: [{ path: 'login' }] })).toMatchObject({ ok: false });
+    expect(checkRemoteBuildInfo({ routes })).toEqual({ ok: false, problems: ['remote.json must be an object with a "name"'] });
   });
 });

@@ -123,3 +123,27 @@ export function checkRemoteCatalog(value: unknown): CatalogCheck {
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog: { remotes } };
 }
+
+/**
+ * What a remote's build writes next to its manifest (`dist/remote.json`): its federation name, version,
+ * build id and the routes it brings. A gateway in all-in-one mode makes its catalog entries from these, with
+ * the manifest at `/remotes/<key>/mf-manifest.json`.
+ */
+export interface RemoteBuildInfo {
+  name: string;
+  version?: string;
+  buildId?: string;
+  routes: RemoteRoute[];
+}
+
+export type BuildInfoCheck = { ok: true; info: RemoteBuildInfo } | { ok: false; problems: string[] };
+
+/** Checks a parsed `remote.json` with the catalog's own rules. */
+export function checkRemoteBuildInfo(value: unknown): BuildInfoCheck {
+  if (!isRecord(value) || typeof value.name !== 'string') return { ok: false, problems: ['remote.json must be an object with a "name"'] };
+  const { name, ...rest } = value;
+  const check = checkRemoteCatalog({ remotes: { [name]: { manifest: '/mf-manifest.json', ...rest } } });
+  if (!check.ok) return check;
+  const { manifest: _manifest, ...described } = check.catalog.remotes[name] as RemoteDescription;
+  return { ok: true, info: { name, ...described } };
+}
