@@ -11,8 +11,11 @@
  */
 const path = require('node:path');
 
-/** The apps: deployable units that share code only through packages/. */
-const APPS = '(shell|mfe-auth|mfe-tasks|gateway|svc-users|svc-todos|e2e)';
+/** The apps: deployable units that share code only through packages/. Remotes by pattern (mfe-*), so a new one is covered. */
+const REMOTES = 'mfe-[a-z0-9-]+';
+const APPS = `(shell|${REMOTES}|gateway|svc-users|svc-todos|e2e)`;
+/** The frontends, whose sources have features/ and common/. */
+const FRONTENDS = `(shell|${REMOTES})`;
 /** An npm package (or its @types), resolved (through pnpm's store) or not. */
 const npm = (names) => `(^|/node_modules/)(@types/)?(${names})(/|$)`;
 /** Database and cache drivers: only a store adapter (`*.store.ts`) may use them. */
@@ -22,7 +25,7 @@ const KOA = npm('koa|koa-[^/]+|@koa/[^/]+');
 const STORE = '\\.store\\.ts$';
 const ROUTE = '\\.(routes|middleware)\\.ts$';
 const SERVICE = '\\.service\\.ts$';
-const FEATURE = '^(shell|mfe-auth|mfe-tasks)/src/features/([^/]+)/';
+const FEATURE = `^${FRONTENDS}/src/features/([^/]+)/`;
 
 /** A dependency from `from` to `to` fails the lint; `$1`, `$2` in `to` are the groups matched by `from.path`. */
 const forbid = (name, comment, from, to) => ({ name, severity: 'error', comment, from, to });
@@ -57,14 +60,14 @@ module.exports = {
       { path: FEATURE, pathNot: '\\.test\\.tsx?$' },
       { path: '^$1/src/', pathNot: '^$1/src/(features|common|test)/' },
     ),
-    forbid("common-not-to-feature-or-app", "An app's common/ code is below its features.", { path: '^(shell|mfe-auth|mfe-tasks)/src/common/' }, { path: '^$1/src/', pathNot: '^$1/src/common/' }),
+    forbid("common-not-to-feature-or-app", "An app's common/ code is below its features.", { path: `^${FRONTENDS}/src/common/` }, { path: '^$1/src/', pathNot: '^$1/src/common/' }),
     forbid('package-not-to-app', 'packages/ are shared by the apps and depend on none of them.', { path: '^packages/' }, { path: `^${APPS}/` }),
     forbid('app-not-to-other-app', "No app imports another app's sources; shared code lives in packages/.", { path: `^${APPS}/` }, { path: `^${APPS}/`, pathNot: '^$1/' }),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     // Build output and data of this repository; not of npm packages (redis, for one, lives in a dist/ folder).
-    exclude: { path: ['^(gateway|svc-users|svc-todos|shell|mfe-auth|mfe-tasks|e2e|deploy|packages/[^/]+)/(dist|coverage|public)/', '(^|/)\\.(test-)?data/'] },
+    exclude: { path: [`^(${APPS.slice(1, -1)}|deploy|packages/[^/]+)/(dist|coverage|public)/`, '(^|/)\\.(test-)?data/'] },
     tsPreCompilationDeps: true,
     // Workspace packages resolve to their TypeScript sources (paths in tsconfig.depcruise.json), as in jest.config.js.
     tsConfig: { fileName: path.join(__dirname, 'tsconfig.depcruise.json') },

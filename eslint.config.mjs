@@ -12,11 +12,12 @@ import tseslint from 'typescript-eslint';
 /** The files of the tsconfig.web.json project. */
 const WEB_FILES = [
   'shell/src/**',
-  'mfe-auth/src/**',
-  'mfe-tasks/src/**',
+  // Every remote (mfe-*), found by pattern: a new one gets the browser rules with no edit here.
+  'mfe-*/src/**',
   'packages/api-client/src/**',
   'packages/web-platform/src/**',
   'packages/web-test-support/src/**',
+  'packages/remote-kit/src/**',
   'web-env.d.ts',
 ];
 

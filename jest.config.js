@@ -3,6 +3,7 @@
  * workspace packages resolve to their sources so tests never run against a stale build. Backend projects
  * run in Node; frontend projects in jsdom whose origin is the real test gateway (config/jest/global-setup.js).
  */
+const { readdirSync, existsSync } = require('node:fs');
 const path = require('node:path');
 /** The setup files, stubs and the e2e configuration live in config/jest/. */
 const support = path.join(__dirname, 'config/jest');
@@ -27,6 +28,8 @@ const moduleNameMapper = {
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
   '^@tm/web-platform$': path.join(__dirname, 'packages/web-platform/src/index.ts'),
   '^@tm/web-test-support$': path.join(__dirname, 'packages/web-test-support/src/index.tsx'),
+  '^@tm/remote-kit$': path.join(__dirname, 'packages/remote-kit/src/index.ts'),
+  '^@tm/remote-kit/standalone$': path.join(__dirname, 'packages/remote-kit/src/standalone.tsx'),
   '\\.css$': path.join(support, 'style-stub.js'),
   '\\.(svg|mp3|png)$': path.join(support, 'asset-stub.js'),
   '^(\\.{1,2}/.*)\\.js$': '$1',
@@ -70,11 +73,20 @@ function webProject(dir) {
   };
 }
 
+/**
+ * The remotes: every top-level mfe-* folder with a package.json, found when jest loads this file, so a new
+ * remote (`pnpm new:remote`) is tested with no edit here.
+ */
+const remotes = readdirSync(__dirname, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && /^mfe-[a-z0-9-]+$/.test(entry.name) && existsSync(path.join(__dirname, entry.name, 'package.json')))
+  .map((entry) => entry.name)
+  .sort();
+
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
     ...['packages/contracts', 'packages/service-kit', 'packages/password-policy', 'packages/build-config', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
-    ...['packages/api-client', 'packages/web-platform', 'shell', 'mfe-auth', 'mfe-tasks'].map(webProject),
+    ...['packages/api-client', 'packages/web-platform', 'packages/remote-kit', 'shell', ...remotes].map(webProject),
     deployProject,
   ],
   globalSetup: path.join(support, 'global-setup.js'),

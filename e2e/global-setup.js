@@ -1,6 +1,6 @@
 // Starts the built app once for the browser tests, unless no Chromium is installed (then the suites
 // print that they were skipped). The URL reaches the test files through the environment.
-const { existsSync } = require('node:fs');
+const { existsSync, readdirSync } = require('node:fs');
 const path = require('node:path');
 
 module.exports = async function globalSetup() {
@@ -9,7 +9,9 @@ module.exports = async function globalSetup() {
     process.env.E2E_SKIP = `no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
     return;
   }
-  for (const app of ['shell', 'mfe-auth', 'mfe-tasks']) {
+  const root = path.join(__dirname, '..');
+  const remotes = readdirSync(root).filter((name) => /^mfe-[a-z0-9-]+$/.test(name) && existsSync(path.join(root, name, 'package.json')));
+  for (const app of ['shell', ...remotes]) {
     if (!existsSync(path.join(__dirname, '..', app, 'dist', 'index.html'))) {
       throw new Error(`${app}/dist is missing: run \`pnpm build\` first (pnpm test does).`);
     }

@@ -1,8 +1,8 @@
-import { createConfig } from '@tm/build-config';
+import { createRemoteConfig } from '@tm/build-config/remote';
 
-export default createConfig({
+// Federation name and routes: "remote" in package.json. Dev port: env PORT, else 3002.
+export default createRemoteConfig({
   dir: import.meta.dirname,
-  name: 'mfe_tasks',
   port: 3002,
   title: 'Task Manager — tasks',
   exposes: { './TaskListPage': './src/expose/task-list-page.tsx' },

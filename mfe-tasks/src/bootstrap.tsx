@@ -1,13 +1,4 @@
-import '@tm/design-tokens/tokens.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { mountStandalone } from '@tm/remote-kit/standalone';
 import { StandaloneApp } from './standalone/standalone-app';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-
-createRoot(root).render(
-  <StrictMode>
-    <StandaloneApp />
-  </StrictMode>,
-);
+mountStandalone(<StandaloneApp />);

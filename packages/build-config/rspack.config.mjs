@@ -17,6 +17,13 @@ import { sharedModules } from './shared-deps.mjs';
  * @property {Record<string,string>} [exposes]  page-level modules a remote exposes
  * @property {string[]} [runtimePlugins]         federation runtime plugins (the host's fallback plugin)
  * @property {string} title        page title of the app's own HTML page
+ * @property {RemoteBuild} [remote]  a remote's build metadata and standalone settings (remote-preset.mjs)
+ */
+
+/**
+ * @typedef {object} RemoteBuild
+ * @property {import('@tm/contracts').RemoteBuildInfo} info  written as dist/remote.json by a production build
+ * @property {string} shellUrl   where the shell runs, for the standalone app (env SHELL_URL)
  */
 
 /**
@@ -35,12 +42,30 @@ function narrowedImplementations(dir) {
   };
 }
 
+/** Emits `remote.json` (a RemoteBuildInfo, already checked) next to the remote's mf-manifest.json. */
+class RemoteInfoPlugin {
+  /** @param {import('@tm/contracts').RemoteBuildInfo} info */
+  constructor(info) {
+    this.info = info;
+  }
+
+  /** @param {import('@rspack/core').Compiler} compiler */
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('RemoteInfoPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'RemoteInfoPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        compilation.emitAsset('remote.json', new compiler.webpack.sources.RawSource(`${JSON.stringify(this.info, null, 2)}\n`));
+      });
+    });
+  }
+}
+
 /** @param {AppOptions} app @returns {(env: unknown, argv: {mode?: string}) => import('@rspack/core').Configuration} */
 export function createConfig(app) {
   return (_env, argv) => {
     const production = argv.mode !== 'development';
     const pkg = JSON.parse(readFileSync(path.join(app.dir, 'package.json'), 'utf8'));
     const isRemote = Boolean(app.exposes);
+    const info = app.remote?.info;
     return {
       mode: production ? 'production' : 'development',
       context: app.dir,
@@ -96,7 +121,18 @@ export function createConfig(app) {
           shareStrategy: 'loaded-first',
           runtimePlugins: app.runtimePlugins,
           dts: false,
-          manifest: isRemote ? { fileName: 'mf-manifest.json' } : false,
+          manifest: isRemote
+            ? {
+                fileName: 'mf-manifest.json',
+                // issue #12: the manifest says which build it is (metaData.buildInfo), as dist/remote.json does.
+                additionalData: info
+                  ? ({ stats }) => {
+                      stats.metaData.buildInfo = { ...stats.metaData.buildInfo, buildVersion: info.version ?? 'dev', buildId: info.buildId };
+                      return stats;
+                    }
+                  : undefined,
+              }
+            : false,
           // One federation runtime per page (issue #10): the shell puts its runtime-core on the global
           // object and the remotes' entries use it instead of bundling their own (~20 KiB gzipped each).
           // Production only: a remote's dev server also serves its standalone page, which has no shell.
@@ -118,6 +154,9 @@ export function createConfig(app) {
           ],
         }),
         !production && new ReactRefreshRspackPlugin(),
+        app.remote && new rspack.DefinePlugin({ __TM_SHELL_URL__: JSON.stringify(app.remote.shellUrl) }),
+        // issue #12: what the gateway makes the remote's catalog entry from (name, version, build id, routes).
+        production && info && new RemoteInfoPlugin(info),
         // issue #10: fails a production build whose first-load JavaScript is over the app's budget.
         production && new budget.FirstLoadBudgetPlugin({ app: path.basename(app.dir), budgetKiB: pkg.budgets?.firstLoadGzipKiB, container: isRemote ? app.name : undefined }),
       ].filter(Boolean),
@@ -128,7 +167,8 @@ export function createConfig(app) {
         hot: true,
         historyApiFallback: true,
         headers: { 'Access-Control-Allow-Origin': '*' },
-        proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT || 8080}`, changeOrigin: false }],
+        // A remote's PORT is its own dev port (remote-preset.mjs): it finds the gateway at GATEWAY_URL or :8080.
+        proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? `http://127.0.0.1:${(!app.remote && process.env.PORT) || 8080}`, changeOrigin: false }],
       },
     };
   };

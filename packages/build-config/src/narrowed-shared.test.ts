@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const HERE = path.join(__dirname, '..');
 const ROOT = path.join(HERE, '..', '..');
 // What goes into the browser bundles of the shell and the remotes (tests and test helpers do not).
-const SOURCE_DIRS = ['shell/src', 'mfe-auth/src', 'mfe-tasks/src', 'packages/web-platform/src', 'packages/api-client/src'];
+const REMOTES = readdirSync(ROOT).filter((name) => /^mfe-[a-z0-9-]+$/.test(name) && existsSync(path.join(ROOT, name, 'src')));
+const SOURCE_DIRS = ['shell/src', ...REMOTES.map((remote) => `${remote}/src`), 'packages/web-platform/src', 'packages/api-client/src', 'packages/remote-kit/src'];
 
 /** The narrowed shared modules as shared-deps.mjs declares them: package name → its narrowed module. */
 function narrowed(): Map<string, string> {
