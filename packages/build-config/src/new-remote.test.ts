@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { checkRemoteBuildInfo } from '@tm/contracts';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const SCRIPT = path.join(ROOT, 'scripts/new-remote.mjs');
+// Inside the repository (git ignores .test-data), so that the root's node_modules are found by walking up.
+const SCRATCH = path.join(__dirname, '..', '.test-data');
+const bin = (file: string) => path.join(ROOT, 'node_modules', file);
+
+function run(args: string[], cwd: string, env: Record<string, string> = {}): { status: number | null; stderr: string; output: string } {
+  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, timeout: 90_000 });
+  return { status: result.status, stderr: result.stderr, output: `${result.stdout}${result.stderr}` };
+}
+
+/**
+ * `pnpm new:remote stats --route /stats`, into a scratch folder instead of the repository (--dir): the remote
+ * must type-check, build (remote.json and manifest included, within its budget) and pass its own test as
+ * written. Its workspace dependencies are mfe-tasks' (the same list and versions; node_modules links there
+ * instead of `pnpm install`).
+ */
+describe('pnpm new:remote', () => {
+  let scratch: string;
+  let remote: string;
+  beforeAll(() => {
+    mkdirSync(SCRATCH, { recursive: true });
+    scratch = mkdtempSync(path.join(SCRATCH, 'new-remote-'));
+    remote = path.join(scratch, 'mfe-stats');
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('refuses an invalid name, a taken route and an existing folder, saying why', () => {
+    expect(run([SCRIPT, 'Stats!', '--route', '/stats', '--dir', scratch], ROOT)).toMatchObject({ status: 2, stderr: expect.stringContaining('"Stats!" is not a valid remote name') });
+    expect(run([SCRIPT, 'stats', '--route', 'stats', '--dir', scratch], ROOT).stderr).toContain('--route stats must be an absolute path such as /stats');
+    expect(run([SCRIPT, 'stats', '--route', '/stats', '--guard', 'admins', '--dir', scratch], ROOT).stderr).toContain('--guard must be one of signed-in, signed-out, public');
+    expect(run([SCRIPT, 'board', '--route', '/'], ROOT).stderr).toContain("the route / is already mfe-tasks's");
+    expect(run([SCRIPT, 'tasks', '--route', '/tasks'], ROOT).stderr).toContain('mfe-tasks already exists');
+    expect(existsSync(remote)).toBe(false);
+  });
+
+  it('scaffolds a remote that type-checks, builds with its remote.json and manifest, and passes its test', () => {
+    const scaffold = run([SCRIPT, 'stats', '--route', '/stats', '--dir', scratch], ROOT);
+    expect(scaffold.output).toContain('mfe_stats, exposing ./StatsPage at /stats (signed-in), dev port 3003');
+    expect(scaffold.status).toBe(0);
+    symlinkSync(path.join(ROOT, 'mfe-tasks/node_modules'), path.join(remote, 'node_modules'));
+    const pkg = JSON.parse(readFileSync(path.join(remote, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const template = JSON.parse(readFileSync(path.join(ROOT, 'mfe-tasks/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const [name, version] of Object.entries(pkg.dependencies)) expect([name, version]).toEqual([name, template.dependencies[name]]);
+
+    // The type-check of the web project (tsconfig.web.json), over the new remote's sources.
+    writeFileSync(path.join(remote, 'tsconfig.json'), JSON.stringify({ extends: path.join(ROOT, 'tsconfig.web.json'), include: ['src', path.join(ROOT, 'web-env.d.ts')] }));
+    const typecheck = run([bin('typescript/bin/tsc'), '-p', path.join(remote, 'tsconfig.json')], remote);
+    expect(typecheck.output).toBe('');
+    expect(typecheck.status).toBe(0);
+
+    const build = run([bin('@rspack/cli/bin/rspack.js'), 'build', '--mode', 'production'], remote, { BUILD_ID: 'scaffold-test' });
+    expect(build.output).toMatch(/mfe-stats \(StatsPage\): first load \d+\.\d KiB gzipped/);
+    expect(build.status).toBe(0);
+    const info: unknown = JSON.parse(readFileSync(path.join(remote, 'dist/remote.json'), 'utf8'));
+    expect(checkRemoteBuildInfo(info)).toEqual({
+      ok: true,
+      info: {
+        name: 'mfe_stats',
+        version: '0.1.0',
+        buildId: 'scaffold-test',
+        routes: [{ path: '/stats', module: './StatsPage', guard: 'signed-in', title: 'Stats', name: 'stats screen', headerLink: { label: 'Stats' } }],
+      },
+    });
+    const manifest = JSON.parse(readFileSync(path.join(remote, 'dist/mf-manifest.json'), 'utf8')) as { name: string; exposes: { name: string }[]; metaData: { buildInfo: unknown } };
+    expect(manifest).toMatchObject({ name: 'mfe_stats', exposes: [{ name: 'StatsPage' }], metaData: { buildInfo: { buildVersion: '0.1.0', buildId: 'scaffold-test' } } });
+
+    // Its component test, with the settings the root jest.config.js gives every remote (no test gateway: it needs none).
+    const { projects } = createRequire(__filename)(path.join(ROOT, 'jest.config.js')) as { projects: { displayName: string }[] };
+    const web = projects.find((project) => project.displayName === 'mfe-tasks');
+    writeFileSync(path.join(remote, 'jest.config.json'), JSON.stringify({ ...web, displayName: 'mfe-stats', rootDir: remote }));
+    const test = run([bin('jest/bin/jest.js'), '--config', path.join(remote, 'jest.config.json'), '--ci'], remote);
+    expect(test.output).toContain('Tests:       1 passed, 1 total');
+    expect(test.status).toBe(0);
+  }, 120_000);
+});

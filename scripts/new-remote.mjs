@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// `pnpm new:remote <name> --route <path> [--guard signed-in|signed-out|public]` (issue #12): scaffolds a
+// remote, mfe-<name>, that builds, type-checks, lints and tests with everything else by pattern (mfe-*):
+// package.json (dependencies as mfe-tasks has them, a first-load budget, the "remote" declaration with its
+// route), rspack.config.mjs (the remote preset of @tm/build-config), an exposed page, the standalone app
+// (@tm/remote-kit) and a component test. docs/ADDING_A_REMOTE.md is the checklist that follows.
+//
+// --dir <folder> writes the remote into another folder than the repository (the scaffold's own test);
+// --skip-install does not run `pnpm install` afterwards.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.join(import.meta.dirname, '..');
+const GUARDS = ['signed-in', 'signed-out', 'public'];
+const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const ROUTE_PATH = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
+/** The package whose dependency versions a new remote takes (the shared singletons must match the shell's). */
+const TEMPLATE = 'mfe-tasks';
+const DEPENDENCIES = ['@tanstack/react-query', '@tm/api-client', '@tm/remote-kit', '@tm/web-platform', 'axios', 'react', 'react-dom', 'react-hot-toast', 'react-router-dom'];
+const DEV_DEPENDENCIES = ['@testing-library/react', '@tm/build-config', '@tm/web-test-support'];
+/** A new remote's first-load budget (gzipped KiB): its remote entry (~14 KiB: the federation container and the shared modules it can ask for) and one small page, with a little room to grow. */
+const BUDGET_KIB = 16;
+
+class UsageError extends Error {}
+
+const words = (name) => name.split('-');
+const capitalised = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The remotes already in `dir`: their folders, dev ports and routes. */
+function existingRemotes(dir) {
+  return readdirSync(dir)
+    .filter((folder) => /^mfe-[a-z0-9-]+$/.test(folder) && existsSync(path.join(dir, folder, 'package.json')))
+    .map((folder) => {
+      const pkg = JSON.parse(readFileSync(path.join(dir, folder, 'package.json'), 'utf8'));
+      const config = existsSync(path.join(dir, folder, 'rspack.config.mjs')) ? readFileSync(path.join(dir, folder, 'rspack.config.mjs'), 'utf8') : '';
+      const port = Number(/port:\s*(\d+)/.exec(config)?.[1] ?? 0);
+      return { folder, port, routes: (pkg.remote?.routes ?? []).map((route) => route.path) };
+    });
+}
+
+/** Checks the command line; returns what to write. */
+export function plan(argv, { dir = ROOT } = {}) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { route: { type: 'string' }, guard: { type: 'string', default: 'signed-in' }, dir: { type: 'string' }, 'skip-install': { type: 'boolean', default: false } },
+  });
+  const target = values.dir ? path.resolve(values.dir) : dir;
+  const [name] = positionals;
+  if (!name || positionals.length > 1) throw new UsageError('usage: pnpm new:remote <name> --route <path> [--guard signed-in|signed-out|public]');
+  if (name.startsWith('mfe-')) throw new UsageError(`give the name without "mfe-": pnpm new:remote ${name.slice(4)} …`);
+  if (!NAME.test(name) || name.length > 30) {
+    throw new UsageError(`"${name}" is not a valid remote name: lower-case letters and digits, words joined by "-", starting with a letter, at most 30 characters (stats, team-board)`);
+  }
+  if (!values.route) throw new UsageError('--route <path> is required: the address of the remote\'s page, such as /stats');
+  if (!ROUTE_PATH.test(values.route)) throw new UsageError(`--route ${values.route} must be an absolute path such as /stats`);
+  if (!GUARDS.includes(values.guard)) throw new UsageError(`--guard must be one of ${GUARDS.join(', ')}`);
+  const folder = `mfe-${name}`;
+  if (existsSync(path.join(target, folder))) throw new UsageError(`${path.join(target, folder)} already exists: choose another name, or remove that folder first`);
+  const remotes = existingRemotes(target);
+  const owner = remotes.find((remote) => remote.routes.includes(values.route));
+  if (owner) throw new UsageError(`the route ${values.route} is already ${owner.folder}'s: choose another --route`);
+  const label = words(name).map(capitalised).join(' ');
+  return {
+    dir: target,
+    folder,
+    federationName: `mfe_${name.replace(/-/g, '_')}`,
+    page: `${words(name).map(capitalised).join('')}Page`,
+    screen: `${words(name).map(capitalised).join('')}Screen`,
+    file: `${name}-page`,
+    feature: name,
+    label,
+    route: values.route,
+    guard: values.guard,
+    port: Math.max(3002, ...remotes.map((remote) => remote.port)) + 1,
+    install: !values['skip-install'] && !values.dir,
+  };
+}
+
+function packageJson(p) {
+  const template = JSON.parse(readFileSync(path.join(ROOT, TEMPLATE, 'package.json'), 'utf8'));
+  const versions = { ...template.dependencies, ...template.devDependencies };
+  const pick = (names) => Object.fromEntries(names.map((dep) => [dep, versions[dep] ?? 'workspace:*']));
+  return {
+    name: p.folder,
+    version: '0.1.0',
+    private: true,
+    scripts: template.scripts,
+    budgets: { firstLoadGzipKiB: BUDGET_KIB },
+    remote: {
+      name: p.federationName,
+      routes: [
+        {
+          path: p.route,
+          module: `./${p.page}`,
+          guard: p.guard,
+          title: p.label,
+          name: `${p.label.toLowerCase()} screen`,
+          headerLink: { label: p.label },
+        },
+      ],
+    },
+    dependencies: pick(DEPENDENCIES),
+    devDependencies: pick(DEV_DEPENDENCIES),
+  };
+}
+
+/** The files of the new remote, by path inside its folder. */
+export function files(p) {
+  const standalonePage =
+    p.guard === 'signed-in'
+      ? `      <SignedInOnly purpose="the ${p.label.toLowerCase()} page">\n        <${p.page} />\n      </SignedInOnly>`
+      : `      <${p.page} />`;
+  return {
+    'package.json': `${JSON.stringify(packageJson(p), null, 2)}\n`,
+    'rspack.config.mjs': `import { createRemoteConfig } from '@tm/build-config/remote';
+
+// Federation name and routes: "remote" in package.json. Dev port: env PORT, else ${p.port}.
+export default createRemoteConfig({
+  dir: import.meta.dirname,
+  port: ${p.port},
+  title: 'Task Manager — ${p.label.toLowerCase()}',
+  exposes: { './${p.page}': './src/expose/${p.file}.tsx' },
+});
+`,
+    'src/index.ts': `// Module Federation needs an async boundary before any shared module (React, the router…) is used.
+void import('./bootstrap');
+`,
+    'src/bootstrap.tsx': `import { mountStandalone } from '@tm/remote-kit/standalone';
+import { StandaloneApp } from './standalone/standalone-app';
+
+mountStandalone(<StandaloneApp />);
+`,
+    'src/standalone/standalone-app.tsx': `import { ${p.guard === 'signed-in' ? 'SignedInOnly, ' : ''}StandaloneFrame } from '@tm/remote-kit/standalone';
+import ${p.page} from '../expose/${p.file}';
+
+/** The remote on its own (\`pnpm --filter ${p.folder} dev\`, port from env PORT, the shell at env SHELL_URL). */
+export function StandaloneApp() {
+  return (
+    <StandaloneFrame>
+${standalonePage}
+    </StandaloneFrame>
+  );
+}
+`,
+    [`src/expose/${p.file}.tsx`]: `import { exposePage } from '@tm/remote-kit';
+import { ${p.screen} } from '../features/${p.feature}/${p.feature}-screen';
+
+/** Exposed as \`${p.federationName}/${p.page}\`: the ${p.route} route of the shell, which provides <main> and the guard. */
+export default exposePage(${p.screen}, { displayName: '${p.page}' });
+`,
+    [`src/features/${p.feature}/${p.feature}-screen.tsx`]: `/** The ${p.label.toLowerCase()} screen. Its <h1> carries \`headingId\`, which names the page's region. */
+export function ${p.screen}({ headingId }: { headingId: string }) {
+  return (
+    <>
+      <h1 id={headingId}>${p.label}</h1>
+      <p>Nothing here yet.</p>
+    </>
+  );
+}
+`,
+    [`src/expose/${p.file}.test.tsx`]: `import { render, screen } from '@testing-library/react';
+import ${p.page} from './${p.file}';
+
+describe('the ${p.label.toLowerCase()} page', () => {
+  it('renders its screen in a region named by its heading', () => {
+    render(<${p.page} />);
+    expect(screen.getByRole('region', { name: '${p.label}' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: '${p.label}' })).toBeInTheDocument();
+  });
+});
+`,
+  };
+}
+
+function main() {
+  let p;
+  try {
+    p = plan(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError || error?.code?.startsWith?.('ERR_PARSE_ARGS')) {
+      console.error(`new:remote: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const base = path.join(p.dir, p.folder);
+  for (const [file, text] of Object.entries(files(p))) {
+    mkdirSync(path.dirname(path.join(base, file)), { recursive: true });
+    writeFileSync(path.join(base, file), text);
+  }
+  console.log(`Created ${path.relative(process.cwd(), base) || base}: ${p.federationName}, exposing ./${p.page} at ${p.route} (${p.guard}), dev port ${p.port}.`);
+  if (p.install) execFileSync('pnpm', ['install'], { cwd: ROOT, stdio: 'inherit' });
+  console.log(
+    [
+      '',
+      'Next steps (docs/ADDING_A_REMOTE.md):',
+      ...(p.install ? [] : ['  pnpm install                          # links the new package']),
+      `  pnpm --filter ${p.folder} dev         # standalone on http://localhost:${p.port} (PORT, SHELL_URL to change)`,
+      `  pnpm exec jest --selectProjects ${p.folder}`,
+      `  pnpm --filter ${p.folder} build       # dist/ with mf-manifest.json and remote.json`,
+      '  pnpm typecheck && pnpm lint',
+      `  then release it: publish ${p.folder}/dist, add it to the gateway's REMOTES, redeploy the gateway.`,
+    ].join('\n'),
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
