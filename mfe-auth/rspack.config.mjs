@@ -1,6 +1,6 @@
 import { createRemoteConfig } from '@tm/build-config/remote';
 
-// Federation name and routes: "remote" in package.json. Dev port: env PORT, else 3001.
+// Federation name and routes: "remote" in package.json. Dev port: env REMOTE_PORT, else 3001.
 export default createRemoteConfig({
   dir: import.meta.dirname,
   port: 3001,

@@ -118,7 +118,7 @@ export function files(p) {
     'package.json': `${JSON.stringify(packageJson(p), null, 2)}\n`,
     'rspack.config.mjs': `import { createRemoteConfig } from '@tm/build-config/remote';
 
-// Federation name and routes: "remote" in package.json. Dev port: env PORT, else ${p.port}.
+// Federation name and routes: "remote" in package.json. Dev port: env REMOTE_PORT, else ${p.port}.
 export default createRemoteConfig({
   dir: import.meta.dirname,
   port: ${p.port},
@@ -137,7 +137,7 @@ mountStandalone(<StandaloneApp />);
     'src/standalone/standalone-app.tsx': `import { ${p.guard === 'signed-in' ? 'SignedInOnly, ' : ''}StandaloneFrame } from '@tm/remote-kit/standalone';
 import ${p.page} from '../expose/${p.file}';
 
-/** The remote on its own (\`pnpm --filter ${p.folder} dev\`, port from env PORT, the shell at env SHELL_URL). */
+/** The remote on its own (\`pnpm --filter ${p.folder} dev\`, port from env REMOTE_PORT, the shell at env SHELL_URL). */
 export function StandaloneApp() {
   return (
     <StandaloneFrame>
@@ -199,7 +199,7 @@ function main() {
       '',
       'Next steps (docs/ADDING_A_REMOTE.md):',
       ...(p.install ? [] : ['  pnpm install                          # links the new package']),
-      `  pnpm --filter ${p.folder} dev         # standalone on http://localhost:${p.port} (PORT, SHELL_URL to change)`,
+      `  pnpm --filter ${p.folder} dev         # standalone on http://localhost:${p.port} (REMOTE_PORT, SHELL_URL to change)`,
       `  pnpm exec jest --selectProjects ${p.folder}`,
       `  pnpm --filter ${p.folder} build       # dist/ with mf-manifest.json and remote.json`,
       '  pnpm typecheck && pnpm lint',

@@ -19,7 +19,8 @@ const { checkRemoteBuildInfo } = await tsImport('@tm/contracts/src/remote-catalo
  * @typedef {object} RemoteOptions
  * @property {string} dir     the remote's folder (import.meta.dirname)
  * @property {Record<string,string>} exposes  exposed module → source file (`./StatsPage`: `./src/expose/stats-page.tsx`)
- * @property {number} port    its dev server port unless env PORT says otherwise
+ * @property {number} port    its dev server port unless env REMOTE_PORT says otherwise (PORT is the gateway's,
+ *   which every dev server forwards /api to, as `pnpm dev` documents)
  * @property {string} title   page title of its standalone page
  */
 
@@ -67,7 +68,7 @@ export function createRemoteConfig({ dir, exposes, port, title }) {
   return createConfig({
     dir,
     name: info.name,
-    port: Number(process.env.PORT) || port,
+    port: Number(process.env.REMOTE_PORT) || port,
     title,
     exposes,
     remote: { info, shellUrl: process.env.SHELL_URL || 'http://localhost:3000' },

@@ -167,8 +167,7 @@ export function createConfig(app) {
         hot: true,
         historyApiFallback: true,
         headers: { 'Access-Control-Allow-Origin': '*' },
-        // A remote's PORT is its own dev port (remote-preset.mjs): it finds the gateway at GATEWAY_URL or :8080.
-        proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? `http://127.0.0.1:${(!app.remote && process.env.PORT) || 8080}`, changeOrigin: false }],
+        proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT || 8080}`, changeOrigin: false }],
       },
     };
   };

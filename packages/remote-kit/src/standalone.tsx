@@ -13,7 +13,7 @@ declare const __TM_SHELL_URL__: string | undefined;
 export const SHELL_URL: string = typeof __TM_SHELL_URL__ === 'string' && __TM_SHELL_URL__ ? __TM_SHELL_URL__ : 'http://localhost:3000';
 
 /**
- * A remote on its own (`pnpm --filter mfe-<name> dev`, its port from `PORT`, /api proxied to the gateway)
+ * A remote on its own (`pnpm --filter mfe-<name> dev`, its port from `REMOTE_PORT`, /api forwarded to the gateway at `PORT` or `GATEWAY_URL`)
  * with the providers the shell gives it (one platform package), so standalone behaves as inside the shell.
  * The session cookie of localhost is shared with the shell's port.
  */
