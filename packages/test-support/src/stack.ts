@@ -118,8 +118,7 @@ export async function startStack<G extends StackGateway = RunningProcess>(option
   const webRoots = web
     ? {
         SHELL_DIST: path.join(root, 'shell/dist'),
-        AUTH_DIST: path.join(root, 'mfe-auth/dist'),
-        TASKS_DIST: path.join(root, 'mfe-tasks/dist'),
+        REMOTES: `auth=${path.join(root, 'mfe-auth/dist')},tasks=${path.join(root, 'mfe-tasks/dist')}`,
       }
     : {};
   const startGateway =
