@@ -198,7 +198,7 @@ export class RemoteFolders {
         this.report('file', undefined);
         this.options.logger.info({ remotes: Object.fromEntries([...this.locations].map(([key, { current }]) => [key, current ?? null])) }, 'REMOTES_FILE read again');
       } catch (error) {
-        this.report('file', `REMOTES_FILE ${file}: ${(error as Error).message}; the last good list stays`);
+        this.report('file', `REMOTES_FILE: ${(error as Error).message}; the last good list stays`);
       } finally {
         this.checkedAt = Date.now();
         this.refreshing = undefined;

@@ -214,6 +214,26 @@ describe('the remotes configuration', () => {
     expect(readGatewayConfig({ ...base, REMOTES_CATALOG: JSON.stringify(catalog) }).web.catalog).toEqual(catalog);
   });
 
+  it('serves REMOTES_CATALOG as /remotes.json when it is given, the remotes’ files still under /remotes/<key>/', async () => {
+    const logger = createLogger('remotes-test', 'silent');
+    const catalog = { remotes: { mfe_x: { manifest: 'https://cdn.example.com/x/mf-manifest.json', routes: [] } } };
+    const gateway = createApp({
+      config: testGatewayConfig({ usersUrl: 'http://127.0.0.1:9', todosUrl: 'http://127.0.0.1:9' }),
+      sessionStore: SqliteSessionStore.open(data.dir),
+      logger,
+      web: { catalog, remotes: RemoteFolders.open({ list: { auth: path.join(data.dir, 'mfe-auth/dist') }, logger }) },
+    });
+    const other = await listen(gateway.app);
+    try {
+      const answer = await fetch(`${other.url}/remotes.json`);
+      expect([answer.status, answer.headers.get('cache-control')]).toEqual([200, 'no-cache']);
+      expect(await answer.json()).toEqual(catalog);
+      expect((await fetch(`${other.url}/remotes/auth/mf-manifest.json`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('fails the start on a missing or bad REMOTES_FILE, saying what is wrong', () => {
     const logger = createLogger('remotes-test', 'silent');
     expect(() => RemoteFolders.open({ file: path.join(data.dir, 'nope.json'), logger })).toThrow(/REMOTES_FILE .*nope\.json cannot be read/);
