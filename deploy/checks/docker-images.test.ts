@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { deployedRemotes, REMOTES_CATALOG_FILE } from './deployed-remotes';
 
 const repo = path.resolve(__dirname, '../..');
 const dockerDir = path.join(repo, 'deploy/docker');
@@ -20,7 +21,9 @@ const dockerDir = path.join(repo, 'deploy/docker');
 const NODE_IMAGES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
 /** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
-const WEB_IMAGES = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
+/** The shell and every remote of deploy/remotes-catalog.json. */
+const REMOTES = deployedRemotes();
+const WEB_IMAGES = ['shell', ...REMOTES.map((remote) => remote.service)];
 const ALL_IMAGES = [...Object.keys(NODE_IMAGES), ...WEB_IMAGES];
 
 interface Instruction {
@@ -284,7 +287,8 @@ describe.each(WEB_IMAGES)('%s image (nginx)', (name) => {
 
   it('puts the built files where its nginx config serves them', () => {
     const dist = copies.filter((copy) => copy.flags.from === 'build' && copy.sources[0] === `/repo/${name}/dist/`);
-    const expected = { shell: '/usr/share/nginx/html/', 'mfe-auth': '/usr/share/nginx/html/remotes/auth/', 'mfe-tasks': '/usr/share/nginx/html/remotes/tasks/' }[name];
+    const remote = REMOTES.find((each) => each.service === name);
+    const expected = remote ? `/usr/share/nginx/html/remotes/${remote.key}/` : '/usr/share/nginx/html/';
     expect(dist.map((copy) => copy.destination)).toEqual([expected]);
     const conf = readFileSync(path.join(dockerDir, 'nginx', `${name}.conf`), 'utf8');
     expect(conf).toContain('root /usr/share/nginx/html;');
@@ -357,7 +361,8 @@ describe('shell image: Content-Security-Policy and remotes.json', () => {
     expect(() => accessSync(path.join(dockerDir, 'shell-entrypoint.sh'), constants.X_OK)).not.toThrow();
     // remotes.json comes from the environment at start, never from the build.
     expect(all(build, 'RUN').map((instruction) => instruction.args)).toContain('rm -f shell/dist/remotes.json');
-    expect(envOf(final)).toEqual({ AUTH_REMOTE_URL: '/remotes/auth/mf-manifest.json', TASKS_REMOTE_URL: '/remotes/tasks/mf-manifest.json' });
+    // No catalog is baked in: the deployment gives it (REMOTES_CATALOG or REMOTES_CATALOG_FILE).
+    expect(envOf(final)).toEqual({});
     const conf = readFileSync(path.join(dockerDir, 'nginx/shell.conf'), 'utf8');
     const runtimeDir = /SHELL_RUNTIME_DIR:-([^}]+)\}/.exec(script)?.[1];
     expect(conf).toContain(`include ${runtimeDir}/csp.conf;`);
@@ -376,31 +381,50 @@ describe('shell image: Content-Security-Policy and remotes.json', () => {
       return { status: result.status, stderr: result.stderr, read };
     }
 
-    it('writes the default remotes.json and a same-origin policy', () => {
-      const { status, read } = start({});
+    const catalogText = readFileSync(REMOTES_CATALOG_FILE, 'utf8');
+    const cdnCatalog = {
+      remotes: {
+        mfe_auth: { manifest: 'https://cdn.example.com/auth/v42/mf-manifest.json', routes: [] },
+        mfe_tasks: { manifest: 'https://cdn.example.com/tasks/v7/mf-manifest.json', routes: [] },
+        mfe_stats: { manifest: '/remotes/stats/mf-manifest.json', routes: [] },
+      },
+    };
+
+    it('writes the catalog of REMOTES_CATALOG_FILE as remotes.json, with a same-origin policy', () => {
+      const { status, read } = start({ REMOTES_CATALOG_FILE });
       expect(status).toBe(0);
-      expect(JSON.parse(read('remotes.json'))).toEqual({ mfe_auth: '/remotes/auth/mf-manifest.json', mfe_tasks: '/remotes/tasks/mf-manifest.json' });
+      expect(JSON.parse(read('remotes.json'))).toEqual(JSON.parse(catalogText));
       expect(read('csp.conf')).toBe('add_header Content-Security-Policy "script-src \'self\' \'sha256-x\' ; connect-src \'self\' " always;\n');
     });
 
-    it('points the shell at remotes elsewhere and allows their origins, once each', () => {
-      const { status, read } = start({
-        AUTH_REMOTE_URL: 'https://cdn.example.com/auth/v42/mf-manifest.json',
-        TASKS_REMOTE_URL: 'https://cdn.example.com/tasks/v7/mf-manifest.json',
-      });
+    it('takes REMOTES_CATALOG over the file, any number of remotes, and allows the origins of those elsewhere, once each', () => {
+      const { status, read } = start({ REMOTES_CATALOG: JSON.stringify(cdnCatalog, null, 2), REMOTES_CATALOG_FILE });
       expect(status).toBe(0);
-      expect(JSON.parse(read('remotes.json'))).toEqual({ mfe_auth: 'https://cdn.example.com/auth/v42/mf-manifest.json', mfe_tasks: 'https://cdn.example.com/tasks/v7/mf-manifest.json' });
+      expect(JSON.parse(read('remotes.json'))).toEqual(cdnCatalog);
       expect(read('csp.conf')).toContain("script-src 'self' 'sha256-x' https://cdn.example.com;");
       expect(read('csp.conf')).toContain("connect-src 'self' https://cdn.example.com\"");
     });
 
+    it('does not start without a catalog', () => {
+      const { status, stderr } = start({});
+      expect(status).not.toBe(0);
+      expect(stderr).toContain('REMOTES_CATALOG');
+      expect(start({ REMOTES_CATALOG_FILE: path.join(work, 'nope.json') }).stderr).toContain('cannot be read');
+    });
+
     it.each(['javascript:alert(1)', '/x"y', '//evil.example/mf-manifest.json', 'https://cdn.example.com/a b', "https://cdn.example.com/';", 'ftp://cdn.example.com/m.json'])(
-      'refuses %j (the container does not start)',
+      'refuses a manifest %j (the container does not start)',
       (url) => {
-        const { status, stderr } = start({ TASKS_REMOTE_URL: url });
+        const { status, stderr } = start({ REMOTES_CATALOG: JSON.stringify({ remotes: { ...cdnCatalog.remotes, mfe_tasks: { manifest: url, routes: [] } } }) });
         expect(status).not.toBe(0);
-        expect(stderr).toContain('TASKS_REMOTE_URL');
+        expect(stderr).toContain('REMOTES_CATALOG');
       },
     );
+
+    it.each(['', '[]', 'not json', '{"remotes": []}', '{"remotes": {"mfe_x": {"manifest": 5}}}', '{"remotes": {}}'])('refuses the catalog %j', (catalog) => {
+      const { status, stderr } = start({ REMOTES_CATALOG: catalog, REMOTES_CATALOG_FILE: '/nonexistent' });
+      expect(status).not.toBe(0);
+      expect(stderr).toMatch(/REMOTES_CATALOG/);
+    });
   });
 });

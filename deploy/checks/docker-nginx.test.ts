@@ -14,12 +14,15 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@tm/test-support';
+import { deployedRemotes, REMOTES_CATALOG_FILE } from './deployed-remotes';
 
 const repo = path.resolve(__dirname, '../..');
 const nginxDir = path.join(repo, 'deploy/docker/nginx');
 const lbFile = path.join(repo, 'deploy/nginx/lb.conf');
-const IMAGES = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
-type Image = (typeof IMAGES)[number];
+/** The remotes of deploy/remotes-catalog.json: each has its image, with its own nginx config. */
+const REMOTES = deployedRemotes();
+const IMAGES = ['shell', ...REMOTES.map((remote) => remote.service)];
+type Image = string;
 
 interface Directive {
   name: string;
@@ -255,8 +258,14 @@ describe('nginx config of the load balancer (static)', () => {
 
   it('routes /api/ to the gateways and every public path to the image that owns it', () => {
     expect(target('/api/')).toBe('http://gateway');
-    expect(target('/remotes/auth/')).toBe('http://mfe_auth');
-    expect(target('/remotes/tasks/')).toBe('http://mfe_tasks');
+    // One location per remote of deploy/remotes-catalog.json, to an upstream on its own service; no other.
+    for (const remote of REMOTES) {
+      expect([remote.key, target(`/remotes/${remote.key}/`)]).toEqual([remote.key, `http://${remote.upstream}`]);
+      const servers = find(upstreams.get(remote.upstream) ?? [], 'server').map((server) => server.args[0]);
+      expect([remote.upstream, servers]).toEqual([remote.upstream, [`${remote.service}:8080`]]);
+    }
+    const remoteLocations = [...routes.keys()].filter((location) => location.startsWith('/remotes/'));
+    expect(remoteLocations.sort()).toEqual(REMOTES.map((remote) => `/remotes/${remote.key}/`).sort());
     expect(target('/sounds/')).toBe('http://mfe_tasks');
     expect(target('/svgs/')).toBe('http://mfe_tasks');
     expect(target('/')).toBe('http://shell');
@@ -416,7 +425,7 @@ describeLive('shell image nginx, live', () => {
     const template = path.join(nginx.prefix, 'csp.conf.template');
     writeFileSync(template, readFileSync(path.join(nginxDir, 'shell-csp.conf.template'), 'utf8').replaceAll('@SCRIPT_HASHES@', sha256(THEME_SCRIPT)));
     const started = spawnSync('sh', [path.join(repo, 'deploy/docker/shell-entrypoint.sh')], {
-      env: { PATH: process.env.PATH, SHELL_RUNTIME_DIR: path.join(nginx.prefix, 'runtime'), SHELL_CSP_TEMPLATE: template },
+      env: { PATH: process.env.PATH, SHELL_RUNTIME_DIR: path.join(nginx.prefix, 'runtime'), SHELL_CSP_TEMPLATE: template, REMOTES_CATALOG_FILE },
       encoding: 'utf8',
     });
     expect(started.status).toBe(0);
@@ -470,14 +479,13 @@ describeLive('shell image nginx, live', () => {
     const remotes = await get(nginx.url('/remotes.json'));
     expect(remotes.status).toBe(200);
     expect(remotes.headers.get('cache-control')).toBe('no-cache');
-    expect(JSON.parse(remotes.body.toString())).toEqual({ mfe_auth: '/remotes/auth/mf-manifest.json', mfe_tasks: '/remotes/tasks/mf-manifest.json' });
+    expect(JSON.parse(remotes.body.toString())).toEqual(JSON.parse(readFileSync(REMOTES_CATALOG_FILE, 'utf8')));
     const health = await get(nginx.url('/healthz'));
     expect([health.status, health.body.toString(), health.headers.get('cache-control')]).toEqual([200, 'ok\n', 'no-store']);
   });
 });
 
-describe.each(['mfe-auth', 'mfe-tasks'] as const)('%s image nginx, live', (image) => {
-  const short = image.slice('mfe-'.length);
+describe.each(REMOTES.map((remote) => [remote.service, remote.key] as const))('%s image nginx, live', (image, short) => {
   const liveIt = live ? it : it.skip;
   let nginx: LiveNginx;
 
@@ -523,7 +531,7 @@ describe.each(['mfe-auth', 'mfe-tasks'] as const)('%s image nginx, live', (image
   });
 
   liveIt('does not serve its standalone page, the other images paths, or anything outside its prefix', async () => {
-    const other = short === 'auth' ? 'tasks' : 'auth';
+    const other = REMOTES.find((remote) => remote.key !== short)?.key ?? 'other';
     for (const pathname of [`/remotes/${short}/index.html`, `/remotes/${short}/`, '/', '/index.html', `/remotes/${other}/mf-manifest.json`, '/api/user/me']) {
       expect([pathname, (await get(nginx.url(pathname))).status]).toEqual([pathname, 404]);
     }
@@ -561,11 +569,11 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
     return conf
       .replaceAll('listen 8080;', `listen 127.0.0.1:${port};`)
       .replace(/server gateway:8080 resolve[^;]*;/, `server ${address('gateway-a')} max_fails=0; server ${address('gateway-b')} max_fails=0;`)
-      .replace(/server (shell|mfe-auth|mfe-tasks):8080 resolve;/g, (_, host: string) => `server ${address(host)};`);
+      .replace(/server ([a-z][\w-]*):8080 resolve;/g, (_, host: string) => `server ${address(host)};`);
   }
 
   beforeAll(async () => {
-    for (const name of ['gateway-a', 'gateway-b', 'shell', 'mfe-auth', 'mfe-tasks']) {
+    for (const name of ['gateway-a', 'gateway-b', 'shell', ...REMOTES.map((remote) => remote.service)]) {
       const server = createServer((req, res) => {
         req.resume();
         req.on('end', () => {
@@ -610,7 +618,7 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
   it('routes every public path to its image with the path unchanged, and answers /healthz itself', async () => {
     const routes: [string, string][] = [
       ['/api/todo/fetch-todo', 'gateway'],
-      ['/remotes/auth/mf-manifest.json', 'mfe-auth'],
+      ...REMOTES.map((remote): [string, string] => [`/remotes/${remote.key}/mf-manifest.json`, remote.service]),
       ['/remotes/tasks/remoteEntry.js', 'mfe-tasks'],
       ['/sounds/added.mp3', 'mfe-tasks'],
       ['/svgs/to-do-list-animate.svg', 'mfe-tasks'],

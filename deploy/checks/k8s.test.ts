@@ -31,6 +31,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { Service } from 'kubernetes-models/v1/Service';
+import { deployedRemotes, remotesCatalog } from './deployed-remotes';
 
 const REPO = path.resolve(__dirname, '../..');
 const K8S_DIR = path.join(REPO, 'deploy/k8s');
@@ -40,7 +41,9 @@ const KUSTOMIZATION = 'kustomization.yaml';
 const NODE_PROCESSES = ['gateway', 'svc-users', 'svc-todos'] as const;
 /** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
-const FRONTENDS = ['shell', 'mfe-auth', 'mfe-tasks'] as const;
+/** The remotes of deploy/remotes-catalog.json: a Deployment, Service and Ingress path each. */
+const REMOTES = deployedRemotes();
+const FRONTENDS = ['shell', ...REMOTES.map((remote) => remote.service)];
 const COMPONENTS = [...NODE_PROCESSES, ...FRONTENDS];
 const SCALED = NODE_PROCESSES; // HPAs and replicas >= 2
 /** The graceful stop of a Node process after the drain (service-kit runServer: 9 s hard limit). */
@@ -444,12 +447,9 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     expect(effectiveEnv(mainContainer('svc-users')).has('REDIS_URL')).toBe(false);
     expect(effectiveEnv(mainContainer('svc-todos')).has('REDIS_URL')).toBe(true);
     expect(effectiveEnv(mainContainer('gateway')).has('MONGO_URL')).toBe(false);
-    // The shell writes /remotes.json from these.
+    // The shell writes /remotes.json from REMOTES_CATALOG: the catalog of deploy/remotes-catalog.json.
     const shellEnv = effectiveEnv(mainContainer('shell'));
-    expect([literal(shellEnv, 'AUTH_REMOTE_URL'), literal(shellEnv, 'TASKS_REMOTE_URL')]).toEqual([
-      '/remotes/auth/mf-manifest.json',
-      '/remotes/tasks/mf-manifest.json',
-    ]);
+    expect(JSON.parse(literal(shellEnv, 'REMOTES_CATALOG') ?? 'null')).toEqual(remotesCatalog());
   });
 
   it("the gateway's USERS_URL and TODOS_URL name the services' Services and ports", () => {
@@ -544,13 +544,12 @@ describe('Kubernetes manifests (deploy/k8s): Services and Ingress', () => {
     const routes = rules.flatMap((r) => r.http?.paths ?? []);
     expect(Object.fromEntries(routes.map((p) => [p.path, p.backend.service?.name]))).toEqual({
       '/api': 'gateway',
-      '/remotes/auth': 'mfe-auth',
-      '/remotes/tasks': 'mfe-tasks',
+      ...Object.fromEntries(REMOTES.map((remote) => [`/remotes/${remote.key}`, remote.service])),
       '/sounds': 'mfe-tasks',
       '/svgs': 'mfe-tasks',
       '/': 'shell',
     });
-    expect(routes).toHaveLength(6);
+    expect(routes).toHaveLength(4 + REMOTES.length);
     for (const route of routes) {
       expect({ path: route.path, pathType: route.pathType }).toEqual({ path: route.path, pathType: 'Prefix' });
       const backend = route.backend.service;

@@ -1,30 +1,74 @@
 #!/bin/sh
 # Start-up step of the shell image (run by nginx's /docker-entrypoint.sh from /docker-entrypoint.d/, as the
 # unprivileged nginx user, before nginx starts). Writes what this deployment decides, not the build:
-#   remotes.json  where the shell finds its remotes' manifests (AUTH_REMOTE_URL, TASKS_REMOTE_URL);
+#   remotes.json  the remote catalog (which remotes, their manifests, their routes), taken whole from
+#                 REMOTES_CATALOG (JSON text) or else from the file REMOTES_CATALOG_FILE names
+#                 (deploy/remotes-catalog.json in compose; docs/DEPLOY.md "The remote catalog");
 #   csp.conf      the Content-Security-Policy header: the build's script hashes, plus the origins of remotes
 #                 served from another origin (a CDN), which the browser would block otherwise.
 # Both go to /tmp, the one place the unprivileged image writes anyway (works with a read-only root file system).
+# The image has no JSON tool: this checks the shape the shell relies on (an object with "remotes", every
+# manifest a path on this origin or an http(s) URL); the shell checks the rest on each page load, and
+# deploy/checks check the committed catalog with the same function.
 # SHELL_RUNTIME_DIR and SHELL_CSP_TEMPLATE exist for the tests (deploy/checks); deployments leave them alone.
 set -eu
 
 out="${SHELL_RUNTIME_DIR:-/tmp/shell-runtime}"
 template="${SHELL_CSP_TEMPLATE:-/etc/nginx/shell/csp.conf.template}"
-auth="${AUTH_REMOTE_URL:-/remotes/auth/mf-manifest.json}"
-tasks="${TASKS_REMOTE_URL:-/remotes/tasks/mf-manifest.json}"
+
+fail() {
+  echo "40-shell-runtime.sh: $*" >&2
+  exit 1
+}
+
+if [ -n "${REMOTES_CATALOG:-}" ]; then
+  catalog="$REMOTES_CATALOG"
+  source="REMOTES_CATALOG"
+elif [ -n "${REMOTES_CATALOG_FILE:-}" ]; then
+  [ -r "$REMOTES_CATALOG_FILE" ] || fail "REMOTES_CATALOG_FILE $REMOTES_CATALOG_FILE cannot be read"
+  catalog="$(cat "$REMOTES_CATALOG_FILE")"
+  source="REMOTES_CATALOG_FILE $REMOTES_CATALOG_FILE"
+else
+  fail "set REMOTES_CATALOG (the catalog as JSON) or REMOTES_CATALOG_FILE (a file holding it): the shell loads its remotes from it"
+fi
+
+# One line, so that grep sees every "manifest" whatever the layout.
+flat="$(printf '%s' "$catalog" | tr '\r\n\t' '   ')"
+case "$flat" in
+  *[![:space:]]*) ;;
+  *) fail "$source is empty" ;;
+esac
+trimmed="$(printf '%s' "$flat" | sed -E 's/^[[:space:]]+//; s/[[:space:]]+$//')"
+case "$trimmed" in
+  '{'*'}') ;;
+  *) fail "$source must be a JSON object ({\"remotes\": {…}})" ;;
+esac
+printf '%s' "$flat" | grep -Eq '"remotes"[[:space:]]*:[[:space:]]*\{' || fail "$source must have a \"remotes\" object"
 
 # A path on this origin or an http(s) URL, made of characters that need no escaping in JSON or nginx config.
 valid_url() {
   printf '%s' "$1" | grep -Eq '^(/[A-Za-z0-9._~%+@=&-][A-Za-z0-9._~:/%+@=?&-]*|https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~:/%+@=?&-]*)?)$'
 }
 
+# Every "manifest" value, one a line (a value holding an escaped quote is cut there and then refused).
+manifests="$(printf '%s' "$flat" | grep -oE '"manifest"[[:space:]]*:[[:space:]]*("[^"]*"|[^",}[:space:]]+)' | sed -E 's/^"manifest"[[:space:]]*:[[:space:]]*//' || true)"
+[ -n "$manifests" ] || fail "$source names no remote (no \"manifest\")"
+
 origins=""
-for pair in "AUTH_REMOTE_URL=$auth" "TASKS_REMOTE_URL=$tasks"; do
-  name="${pair%%=*}"
-  url="${pair#*=}"
+count=0
+newline='
+'
+IFS_before="$IFS"
+IFS="$newline"
+for quoted in $manifests; do
+  IFS="$IFS_before"
+  count=$((count + 1))
+  case "$quoted" in
+    '"'*'"') url="${quoted#\"}"; url="${url%\"}" ;;
+    *) fail "$source: a manifest must be a JSON string; got $quoted" ;;
+  esac
   if ! valid_url "$url"; then
-    echo "40-shell-runtime.sh: $name must be a path on this origin (/remotes/…/mf-manifest.json) or an http(s) URL; got '$url'" >&2
-    exit 1
+    fail "$source: a manifest must be a path on this origin (/remotes/…/mf-manifest.json) or an http(s) URL; got '$url'"
   fi
   case "$url" in
     http://* | https://*)
@@ -32,15 +76,16 @@ for pair in "AUTH_REMOTE_URL=$auth" "TASKS_REMOTE_URL=$tasks"; do
       case " $origins " in *" $origin "*) ;; *) origins="${origins:+$origins }$origin" ;; esac
       ;;
   esac
+  IFS="$newline"
 done
+IFS="$IFS_before"
 
 mkdir -p "$out"
-printf '{"mfe_auth": "%s", "mfe_tasks": "%s"}\n' "$auth" "$tasks" > "$out/remotes.json.tmp"
+printf '%s\n' "$catalog" > "$out/remotes.json.tmp"
 mv "$out/remotes.json.tmp" "$out/remotes.json"
 sed "s#@REMOTE_ORIGINS@#$origins#g" "$template" > "$out/csp.conf.tmp"
 if grep -q '@[A-Z_]*@' "$out/csp.conf.tmp"; then
-  echo "40-shell-runtime.sh: unfilled placeholder in $template" >&2
-  exit 1
+  fail "unfilled placeholder in $template"
 fi
 mv "$out/csp.conf.tmp" "$out/csp.conf"
-echo "40-shell-runtime.sh: remotes: mfe_auth=$auth mfe_tasks=$tasks; extra CSP origins: ${origins:-none}"
+echo "40-shell-runtime.sh: remote catalog from $source: $count remote(s); extra CSP origins: ${origins:-none}"

@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
 # Shell (the host page) served by nginx. Build from the repository root:
 #   docker build -f deploy/docker/shell.Dockerfile -t task-manager/shell .
-# Where the remotes are comes from the environment at start (AUTH_REMOTE_URL, TASKS_REMOTE_URL), so a remote is
-# redeployed or moved without rebuilding this image.
+# Which remotes it loads, where their manifests are and the routes they bring (the remote catalog,
+# /remotes.json) come from the environment at start (REMOTES_CATALOG, or the file REMOTES_CATALOG_FILE names),
+# so a remote is added, redeployed or moved without rebuilding this image. There is no default: a container
+# without a catalog does not start.
 
 FROM node:24-bookworm-slim AS build
 # The version in package.json's "packageManager" (no corepack).
@@ -30,8 +32,6 @@ COPY deploy/docker/nginx/shell.conf /etc/nginx/conf.d/default.conf
 COPY --from=build /repo/shell-csp.conf.template /etc/nginx/shell/csp.conf.template
 COPY --chmod=0755 deploy/docker/shell-entrypoint.sh /docker-entrypoint.d/40-shell-runtime.sh
 COPY --from=build /repo/shell/dist/ /usr/share/nginx/html/
-ENV AUTH_REMOTE_URL=/remotes/auth/mf-manifest.json \
-    TASKS_REMOTE_URL=/remotes/tasks/mf-manifest.json
 # uid 101 is the image's unprivileged nginx user; it listens on 8080.
 USER 101
 EXPOSE 8080

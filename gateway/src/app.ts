@@ -24,7 +24,7 @@ import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-connection.js';
 import { readiness } from './readiness.js';
 import { sessionLifetime, sessions } from './session.middleware.js';
-import { securityHeaders, staticSite, type WebRoots } from './static.middleware.js';
+import { securityHeaders, staticSite, type WebSite } from './static.middleware.js';
 import type { SessionStore } from './session.repository.js';
 import { createUpstream } from './upstream.proxy.js';
 import { xsrfProtection } from './xsrf.middleware.js';
@@ -50,7 +50,7 @@ export interface GatewayDeps {
   /** When set, rate-limit counters are shared through Redis. */
   redis?: RedisClient;
   /** Built frontends to serve (all-in-one mode); none in a deployment where nginx serves them. */
-  web?: WebRoots;
+  web?: WebSite;
 }
 
 export interface Gateway {

@@ -1,6 +1,8 @@
 import { BaseEnv, loadConfig, localSecrets, optionalText, port, requireSecret, SERVICE_PORTS } from '@tm/service-kit';
 import path from 'node:path';
+import { checkRemoteCatalog, type RemoteCatalog } from '@tm/contracts';
 import { z } from 'zod';
+import { parseRemoteList, type RemoteList } from './remote-folders.js';
 
 const absolute = (dir: string | undefined) => (dir ? path.resolve(dir) : undefined);
 
@@ -52,8 +54,33 @@ const GatewayEnv = BaseEnv.extend({
   EVENTS_SESSION_CHECK_MS: z.coerce.number().int().positive().default(15_000),
   /** Built frontends to serve in all-in-one mode (`pnpm start`); unset when nginx serves them. */
   SHELL_DIST: optionalText,
-  AUTH_DIST: optionalText,
-  TASKS_DIST: optionalText,
+  /** The remotes to serve under /remotes/<key>/: `auth=mfe-auth/dist,tasks=mfe-tasks/dist` (relative to the working folder). */
+  REMOTES: optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    try {
+      return parseRemoteList(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
+  /** A JSON file of key → folder, read again when it changes (add, redeploy, roll back a remote without a restart); replaces REMOTES. */
+  REMOTES_FILE: optionalText,
+  /** A whole catalog (JSON) served as /remotes.json instead of the one made from the remotes' remote.json. */
+  REMOTES_CATALOG: optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `not JSON: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+    const check = checkRemoteCatalog(value);
+    if (check.ok) return check.catalog;
+    ctx.addIssue({ code: 'custom', message: check.problems.join('; ') });
+    return z.NEVER;
+  }),
 });
 
 export interface GatewayConfig {
@@ -75,7 +102,12 @@ export interface GatewayConfig {
   signupRateLimit: { points: number; windowSeconds: number };
   accountThrottle: { failLimit: number; windowSeconds: number; lockoutSeconds: number };
   events: { maxPerSession: number; maxStreams: number; sessionCheckMs: number };
-  web: { shell?: string; auth?: string; tasks?: string };
+  web: {
+    shell?: string;
+    /** `REMOTES_FILE` (read again when it changes) or else `REMOTES` (a fixed list); neither: no remotes are served. */
+    remotes?: { list: RemoteList } | { file: string };
+    catalog?: RemoteCatalog;
+  };
   shutdownDrainMs: number;
 }
 
@@ -112,6 +144,10 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       sessionCheckMs: parsed.EVENTS_SESSION_CHECK_MS,
     },
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
-    web: { shell: absolute(parsed.SHELL_DIST), auth: absolute(parsed.AUTH_DIST), tasks: absolute(parsed.TASKS_DIST) },
+    web: {
+      shell: absolute(parsed.SHELL_DIST),
+      ...(parsed.REMOTES_FILE ? { remotes: { file: path.resolve(parsed.REMOTES_FILE) } } : parsed.REMOTES ? { remotes: { list: parsed.REMOTES } } : {}),
+      ...(parsed.REMOTES_CATALOG ? { catalog: parsed.REMOTES_CATALOG } : {}),
+    },
   };
 }

@@ -2,12 +2,16 @@ import { createLogger, runMain, runServer } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { readGatewayConfig } from './config.js';
 import { openSessionStore } from './open-session.store.js';
+import { RemoteFolders } from './remote-folders.js';
 
 runMain('gateway', async () => {
   const config = readGatewayConfig();
   const logger = createLogger('gateway', config.logLevel);
+  const { shell, remotes, catalog } = config.web;
+  // A bad REMOTES_FILE stops the start here, with what is wrong.
+  const web = { shell, catalog, ...(remotes ? { remotes: RemoteFolders.open({ ...remotes, logger }) } : {}) };
   const { store, redis } = await openSessionStore({ redisUrl: config.redisUrl, dataDir: config.dataDir, logger });
-  const gateway = createApp({ config, sessionStore: store, logger, redis, web: config.web });
+  const gateway = createApp({ config, sessionStore: store, logger, redis, web });
   await runServer({
     app: gateway.app,
     port: config.port,

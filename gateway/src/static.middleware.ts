@@ -4,13 +4,18 @@ import path from 'node:path';
 import { send } from '@koa/send';
 import type { Middleware } from 'koa';
 import helmet from 'koa-helmet';
+import type { RemoteCatalog } from '@tm/contracts';
 import { API_PREFIX } from './forward.middleware.js';
+import { REMOTE_KEY, type RemoteFolders } from './remote-folders.js';
 
-/** Built frontends served by the gateway in all-in-one mode (`pnpm start`); each is optional. */
-export interface WebRoots {
+/** Built frontends served by the gateway in all-in-one mode (`pnpm start`); each part is optional. */
+export interface WebSite {
+  /** The shell's dist/: `/`, its assets, and index.html for client routes. */
   shell?: string;
-  auth?: string;
-  tasks?: string;
+  /** The remotes, each under /remotes/<key>/; their remote.json files make /remotes.json. */
+  remotes?: RemoteFolders;
+  /** A whole catalog given as configuration (`REMOTES_CATALOG`): served as /remotes.json instead. */
+  catalog?: RemoteCatalog;
 }
 
 interface Target {
@@ -18,21 +23,35 @@ interface Target {
   file: string;
 }
 
-const NO_CACHE = new Set(['index.html', 'remotes.json', 'mf-manifest.json', 'mf-stats.json', 'remoteEntry.js']);
+const NO_CACHE = new Set(['index.html', 'remotes.json', 'remote.json', 'mf-manifest.json', 'mf-stats.json', 'remoteEntry.js']);
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|mp3|svg|png|woff2?)$/;
 /** Paths that are files or nothing: never answered with the SPA's index.html. */
 const NOT_SPA = /^\/(api|remotes|assets|sounds|svgs|healthz|readyz|metrics)(\/|$)/;
+/** A remote's files: /remotes/<key>/<file>. */
+const REMOTE_PATH = /^\/remotes\/([^/]+)(\/.*)$/;
+/** Media a remote's pages load from the origin's root (the task sounds and illustration), looked up in every remote. */
+const MEDIA_PATH = /^\/(sounds|svgs)\//;
 
-/** Where a path lives: remotes under /remotes/<name>/, the task sounds and illustration, else the shell. */
-function resolveTarget(urlPath: string, roots: WebRoots): Target | undefined {
-  const remote = /^\/remotes\/(auth|tasks)(\/.*)$/.exec(urlPath);
+/**
+ * Where a path may be, in order: a remote's folder (then, for hashed assets only, the folders it pointed at
+ * before, so a page opened before a redeploy still loads its lazy chunks), the remotes' media folders, or
+ * the shell.
+ */
+async function resolveTargets(urlPath: string, site: WebSite): Promise<Target[]> {
+  const remote = REMOTE_PATH.exec(urlPath);
   if (remote) {
-    const root = remote[1] === 'auth' ? roots.auth : roots.tasks;
-    return root ? { root, file: remote[2] ?? '/' } : undefined;
+    const [, key = '', file = '/'] = remote;
+    const location = REMOTE_KEY.test(key) ? await site.remotes?.locate(key) : undefined;
+    if (!location) return [];
+    const roots = HASHED.test(path.basename(file)) ? [location.current, ...location.previous] : [location.current];
+    return roots.filter((root): root is string => !!root).map((root) => ({ root, file }));
   }
-  if (/^\/(sounds|svgs)\//.test(urlPath)) return roots.tasks ? { root: roots.tasks, file: urlPath } : undefined;
-  if (!roots.shell) return undefined;
-  return { root: roots.shell, file: urlPath === '/' ? '/index.html' : urlPath };
+  if (MEDIA_PATH.test(urlPath)) {
+    const folders = (await site.remotes?.currentFolders()) ?? [];
+    return folders.map((root) => ({ root, file: urlPath }));
+  }
+  if (!site.shell) return [];
+  return [{ root: site.shell, file: urlPath === '/' ? '/index.html' : urlPath }];
 }
 
 /** Hashed assets are immutable for a year; manifests, entries and index.html are revalidated every time. */
@@ -60,19 +79,27 @@ async function sendFile(ctx: Parameters<Middleware>[0], target: Target): Promise
 }
 
 /**
- * Serves the shell at `/` (with SPA fallback to its index.html for client routes), the remotes under
- * `/remotes/auth/` and `/remotes/tasks/`, and the tasks' media at `/sounds/` and `/svgs/`.
+ * Serves the shell at `/` (with SPA fallback to its index.html for client routes), the catalog at
+ * `/remotes.json`, each configured remote under `/remotes/<key>/`, and the remotes' media at `/sounds/`
+ * and `/svgs/`. An unknown key is a 404.
  */
-export function staticSite(roots: WebRoots): Middleware {
+export function staticSite(site: WebSite): Middleware {
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) {
       await next();
       return;
     }
-    const target = resolveTarget(ctx.path, roots);
-    if (target && (await sendFile(ctx, target))) return;
-    if (roots.shell && !NOT_SPA.test(ctx.path) && ctx.accepts('html')) {
-      if (await sendFile(ctx, { root: roots.shell, file: '/index.html' })) return;
+    if (ctx.path === '/remotes.json' && (site.catalog || site.remotes)) {
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = 'application/json';
+      ctx.body = site.catalog ?? (await site.remotes?.catalog());
+      return;
+    }
+    for (const target of await resolveTargets(ctx.path, site)) {
+      if (await sendFile(ctx, target)) return;
+    }
+    if (site.shell && !NOT_SPA.test(ctx.path) && ctx.accepts('html')) {
+      if (await sendFile(ctx, { root: site.shell, file: '/index.html' })) return;
     }
     await next();
   };

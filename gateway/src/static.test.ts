@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createLogger } from '@tm/service-kit';
 import { listen, type Started, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
+import { RemoteFolders } from './remote-folders.js';
 import { SqliteSessionStore } from './sqlite-session.store.js';
 import { testGatewayConfig } from './gateway.test-helpers.js';
 
@@ -27,11 +28,12 @@ beforeAll(async () => {
   write(path.join(auth, 'assets/page.abcdef0123.js'), 'export {}');
   write(path.join(tasks, 'sounds/added.mp3'), 'ID3');
   write(path.join(tasks, 'svgs/to-do-list-animate.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const logger = createLogger('static-test');
   const gateway = createApp({
     config: testGatewayConfig({ usersUrl: 'http://127.0.0.1:9', todosUrl: 'http://127.0.0.1:9' }, { upstreamTimeoutMs: 1000 }),
     sessionStore: SqliteSessionStore.open(data.dir),
-    logger: createLogger('static-test'),
-    web: { shell, auth, tasks },
+    logger,
+    web: { shell, remotes: RemoteFolders.open({ list: { auth, tasks }, logger }) },
   });
   server = await listen(gateway.app);
 });

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_PORTS } from '@tm/service-kit';
 import { REPO_ROOT, startProcess as startWith, type ProcessOptions, type RunningProcess } from './processes.js';
@@ -104,6 +105,18 @@ export async function startServices(options: Pick<StackOptions, 'env' | 'keepLog
  * its built process too, for component tests, browser tests and benchmarks. Login rate limits are off:
  * these callers sign many users up from one address on purpose.
  */
+/**
+ * `REMOTES` for every built remote under `root`, found by pattern as `npm start` finds them
+ * (scripts/list-remotes.mjs): `mfe-<key>/dist` with a `remote.json`, served under `/remotes/<key>/`.
+ */
+export function builtRemotes(root: string = REPO_ROOT): string {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && /^mfe-[a-z][a-z0-9-]*$/.test(entry.name) && existsSync(path.join(root, entry.name, 'dist', 'remote.json')))
+    .map((entry) => `${entry.name.slice('mfe-'.length)}=${path.join(root, entry.name, 'dist')}`)
+    .sort()
+    .join(',');
+}
+
 export async function startStack<G extends StackGateway = RunningProcess>(options: StackOptions<G> = {}): Promise<RunningStack<G>> {
   const { web = false, port = 0, env: extra = {} } = options;
   const env = {
@@ -118,8 +131,7 @@ export async function startStack<G extends StackGateway = RunningProcess>(option
   const webRoots = web
     ? {
         SHELL_DIST: path.join(root, 'shell/dist'),
-        AUTH_DIST: path.join(root, 'mfe-auth/dist'),
-        TASKS_DIST: path.join(root, 'mfe-tasks/dist'),
+        REMOTES: builtRemotes(root),
       }
     : {};
   const startGateway =
