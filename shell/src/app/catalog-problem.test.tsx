@@ -38,12 +38,23 @@ describe('a remote catalog the shell cannot use', () => {
     expect(logged).toContain('remotes.mfe_auth.routes[0].path must be an absolute path');
     expect(logged).toContain('remotes.mfe_auth.routes[0].guard must be one of signed-in, signed-out, public');
 
-    catalog = () => TODAYS_CATALOG;
+    // Valid for the contracts, but the shell's own rule: signed-in routes need a signed-out one (sign-in).
+    catalog = () => ({ remotes: { mfe_tasks: TODAYS_CATALOG.remotes.mfe_tasks } });
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(3));
+    expect(await screen.findByRole('alert', { name: 'The screens could not be loaded.' })).toBeInTheDocument();
+    expect(error.mock.calls.map((call) => String(call[0])).join('\n')).toContain('a catalog with signed-in routes needs a signed-out route');
+
+    // Fixed, with the sign-in screen at another address: the shell sends a visitor where the catalog says.
+    const auth = TODAYS_CATALOG.remotes.mfe_auth;
+    catalog = () => ({ remotes: { ...TODAYS_CATALOG.remotes, mfe_auth: { ...auth, routes: auth.routes.map((route) => (route.module === './LoginPage' ? { ...route, path: '/sign-in' } : route)) } } });
+    window.history.replaceState(null, '', '/');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/sign-in'));
     expect(await screen.findByText('The sign-in screen could not be loaded.')).toBeInTheDocument();
     expect(screen.queryByRole('alert', { name: 'The screens could not be loaded.' })).not.toBeInTheDocument();
     // Fetched once per attempt; never again while the page lives.
-    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(fetch).toHaveBeenCalledTimes(4);
     expect(fetch).toHaveBeenCalledWith('/remotes.json', { cache: 'no-cache' });
   });
 });

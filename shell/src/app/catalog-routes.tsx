@@ -8,9 +8,9 @@ import { Titled } from '../features/page-title/page-title';
 import type { RemoteCatalog } from '../features/remotes/remote-catalog';
 import { RemotePage } from '../features/remotes/remote-page';
 
-/** signed-in → RequireUser (else /login), signed-out → RequireGuest (else /), public → anyone. */
-function guarded(guard: RouteGuard, page: ReactNode): ReactNode {
-  if (guard === 'signed-in') return <RequireUser>{page}</RequireUser>;
+/** signed-in → RequireUser (else the sign-in route), signed-out → RequireGuest (else /), public → anyone. */
+function guarded(guard: RouteGuard, page: ReactNode, signInPath: string): ReactNode {
+  if (guard === 'signed-in') return <RequireUser signInPath={signInPath}>{page}</RequireUser>;
   if (guard === 'signed-out') return <RequireGuest>{page}</RequireGuest>;
   return page;
 }
@@ -34,12 +34,16 @@ export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser
 /**
  * The routes of docs/PRODUCT.md §2, as the remote catalog declares them: each is a page exposed by a
  * remote, behind its guard, titled, with the fallback (and Retry) when it cannot be loaded. Any other path
- * goes to `/`, which sends a visitor on to /login.
+ * goes to `/`, which sends a visitor on to the sign-in route.
  */
 export function CatalogRoutes({ catalog }: { catalog: RemoteCatalog }) {
+  const routes = routesOf(catalog);
+  // Where a visitor signs in: the first signed-out route (the catalog's check makes sure there is one when
+  // any route needs a signed-in user).
+  const signInPath = routes.find(({ route }) => route.guard === 'signed-out')?.route.path ?? '/';
   return (
     <Routes>
-      {routesOf(catalog).map(({ remote, route }) => (
+      {routes.map(({ remote, route }) => (
         <Route
           key={route.path}
           path={route.path}
@@ -48,6 +52,7 @@ export function CatalogRoutes({ catalog }: { catalog: RemoteCatalog }) {
             <Titled screen={route.title}>
               <RemotePage key={route.path} remote={remote} route={route} />
             </Titled>,
+            signInPath,
           )}
         />
       ))}

@@ -9,6 +9,12 @@ export type { RemoteCatalog, RemoteRoute };
 // without rebuilding the shell); the dev server serves remotes.dev.json pointing at the remotes' dev servers.
 export const CATALOG_URL = process.env.NODE_ENV === 'development' ? '/remotes.dev.json' : '/remotes.json';
 
+/** The shell's own rule: a visitor on a signed-in route is sent to the first signed-out route (sign-in). */
+function shellProblems(catalog: RemoteCatalog): string[] {
+  const guards = Object.values(catalog.remotes).flatMap((remote) => remote.routes.map((route) => route.guard));
+  return guards.includes('signed-in') && !guards.includes('signed-out') ? ['a catalog with signed-in routes needs a signed-out route, where visitors sign in'] : [];
+}
+
 async function fetchCatalog(): Promise<RemoteCatalog> {
   let body: unknown;
   try {
@@ -20,8 +26,9 @@ async function fetchCatalog(): Promise<RemoteCatalog> {
     throw error;
   }
   const check = checkRemoteCatalog(body);
-  if (!check.ok) {
-    console.error(`The remote catalog ${CATALOG_URL} is not valid:\n- ${check.problems.join('\n- ')}`);
+  const problems = check.ok ? shellProblems(check.catalog) : check.problems;
+  if (!check.ok || problems.length > 0) {
+    console.error(`The remote catalog ${CATALOG_URL} is not valid:\n- ${problems.join('\n- ')}`);
     throw new Error(`${CATALOG_URL} is not valid`);
   }
   return check.catalog;
