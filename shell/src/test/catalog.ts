@@ -6,7 +6,7 @@
 import type { RemoteCatalog } from '@tm/contracts';
 
 /** Today's catalog, as the gateway serves it for the two remotes. */
-export const TODAYS_CATALOG: RemoteCatalog = {
+export const TODAYS_CATALOG = {
   remotes: {
     mfe_auth: {
       manifest: '/remotes/auth/mf-manifest.json',
@@ -25,7 +25,7 @@ export const TODAYS_CATALOG: RemoteCatalog = {
       routes: [{ path: '/', module: './TaskListPage', guard: 'signed-in', title: 'Tasks', name: 'task list' }],
     },
   },
-};
+} satisfies RemoteCatalog;
 
 /**
  * Answers the catalog's fetch with `catalog()` (read on each fetch, so a test can change it before a
