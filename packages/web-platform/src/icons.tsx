@@ -106,3 +106,12 @@ export function EditIcon() {
     </svg>
   );
 }
+
+export function InfoIcon() {
+  return (
+    <svg {...base}>
+      <circle cx="12" cy="12" r="10" />
+      <path d="M12 16v-4M12 8h.01" />
+    </svg>
+  );
+}

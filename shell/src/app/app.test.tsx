@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { signUpNewUser } from '@tm/web-test-support';
+import { serveCatalog, TODAYS_CATALOG } from '../test/catalog';
 import { App } from './app';
 
 // The remotes are not built into this test: the federation runtime cannot load them here, so each
@@ -12,7 +13,10 @@ function renderAt(path: string) {
 }
 
 describe('the shell app against the real gateway', () => {
-  beforeEach(() => jest.spyOn(console, 'warn').mockImplementation(() => undefined));
+  beforeEach(() => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    serveCatalog(() => TODAYS_CATALOG);
+  });
   afterEach(() => jest.restoreAllMocks());
 
   it('shows the loading screen, then sends a signed-out visitor from / to /login', async () => {

@@ -1,27 +1,38 @@
 import { ConnectionProblem, OfflineBanner, PlatformProviders } from '@tm/web-platform';
-import type { ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { RequireGuest, RequireUser } from '../features/auth/route-guards';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { BrowserRouter } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/use-current-user';
 import { AppHeader } from '../features/header/app-header';
 import { LoadingScreen } from '../features/loading/loading-screen';
 import { Titled, usePageTitle } from '../features/page-title/page-title';
-import { RemotePage } from '../features/remotes/remote-page';
+import { CatalogProblem } from '../features/remotes/catalog-problem';
+import type { RemoteCatalog } from '../features/remotes/remote-catalog';
+import { useRemoteCatalog } from '../features/remotes/use-remote-catalog';
 import { ThemeToggle } from '../features/theme/theme-toggle';
+import { CatalogRoutes, headerLinks } from './catalog-routes';
 
-/** The page around every screen: skip link, header, offline notice, main. */
-function Frame({ children }: { children: ReactNode }) {
+// Loaded when first opened: the About dialog costs the first load nothing.
+const About = lazy(() => import('./about'));
+
+/** The page around every screen: skip link, header, offline notice, main, and the About dialog when open. */
+function Frame({ catalog, children }: { catalog?: RemoteCatalog; children: ReactNode }) {
   const { user } = useCurrentUser();
+  const [about, setAbout] = useState(false);
   return (
     <>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <AppHeader user={user} themeToggle={<ThemeToggle />} />
+      <AppHeader user={user} themeToggle={<ThemeToggle />} links={headerLinks(catalog, user)} onAbout={() => setAbout(true)} />
       <OfflineBanner />
       <main id="main" className="app-main">
         {children}
       </main>
+      {about && (
+        <Suspense fallback={null}>
+          <About catalog={catalog} onClose={() => setAbout(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -31,9 +42,13 @@ function CantReach({ retry, retrying }: { retry: () => void; retrying: boolean }
   return <ConnectionProblem onRetry={retry} retrying={retrying} />;
 }
 
-/** Routes of docs/PRODUCT.md §2; each screen is a page exposed by a remote. */
+/**
+ * Routes of docs/PRODUCT.md §2, built from the remote catalog (`/remotes.json`): the shell names no remote
+ * and no screen of its own. The catalog is read while the current user is checked.
+ */
 export function AppRoutes() {
   const { status, retry, retrying } = useCurrentUser();
+  const catalog = useRemoteCatalog();
   if (status === 'pending') return <LoadingScreen />;
   // PRODUCT §10.1: a check that failed (not a 401) is not a sign-out; the header and theme keep working.
   if (status === 'error') {
@@ -43,15 +58,19 @@ export function AppRoutes() {
       </Frame>
     );
   }
+  if (catalog.status === 'pending') return <LoadingScreen />;
+  if (catalog.status === 'error') {
+    return (
+      <Frame>
+        <Titled screen="Screens unavailable">
+          <CatalogProblem onRetry={catalog.retry} />
+        </Titled>
+      </Frame>
+    );
+  }
   return (
-    <Frame>
-      <Routes>
-        <Route path="/" element={<RequireUser><Titled screen="Tasks"><RemotePage id="mfe_tasks/TaskListPage" title="task list" /></Titled></RequireUser>} />
-        <Route path="/account" element={<RequireUser><Titled screen="Account"><RemotePage id="mfe_auth/AccountPage" title="account screen" /></Titled></RequireUser>} />
-        <Route path="/login" element={<RequireGuest><Titled screen="Sign in"><RemotePage id="mfe_auth/LoginPage" title="sign-in screen" /></Titled></RequireGuest>} />
-        <Route path="/signup" element={<RequireGuest><Titled screen="Create account"><RemotePage id="mfe_auth/SignupPage" title="sign-up screen" /></Titled></RequireGuest>} />
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Routes>
+    <Frame catalog={catalog.catalog}>
+      <CatalogRoutes catalog={catalog.catalog} />
     </Frame>
   );
 }

@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { signUpNewUser } from '@tm/web-test-support';
 import { App } from '../../app/app';
+import { serveCatalog, TODAYS_CATALOG } from '../../test/catalog';
 
 /**
  * The header's account menu in the real shell against the real gateway. The remotes are not built into this
@@ -17,6 +18,7 @@ describe('the account menu of the header', () => {
   beforeEach(() => {
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    serveCatalog(() => TODAYS_CATALOG);
   });
   afterEach(() => jest.restoreAllMocks());
 

@@ -5,10 +5,10 @@ import { Link, useLocation } from 'react-router-dom';
 
 /**
  * The header's account menu (PRODUCT §10.10): an icon button that opens a small popover with who is signed in and a link to
- * the Account screen. On opening, the focus goes to the link; Escape closes it and puts the focus back on the
+ * the Account screen, and "About Task Manager" (the versions dialog). On opening, the focus goes to the link; Escape closes it and puts the focus back on the
  * button; a click outside, the focus leaving it, or any navigation closes it too.
  */
-export function AccountMenu({ user }: { user: PublicUser }) {
+export function AccountMenu({ user, onAbout }: { user: PublicUser; onAbout: () => void }) {
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -78,6 +78,19 @@ export function AccountMenu({ user }: { user: PublicUser }) {
           <Link ref={link} to="/account" className="account-menu__link">
             Account settings
           </Link>
+          <button
+            type="button"
+            className="account-menu__link account-menu__about"
+            aria-haspopup="dialog"
+            onClick={() => {
+              // The dialog gives the focus back to where it was when it opened: the menu's button.
+              setOpen(false);
+              button.current?.focus();
+              onAbout();
+            }}
+          >
+            About Task Manager
+          </button>
         </div>
       )}
     </div>

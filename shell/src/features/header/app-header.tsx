@@ -1,23 +1,34 @@
 import type { PublicUser } from '@tm/api-client';
-import { CheckIcon, LogoutIcon, useLogout } from '@tm/web-platform';
+import { CheckIcon, InfoIcon, LogoutIcon, useLogout } from '@tm/web-platform';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { AccountMenu } from './account-menu';
 import './app-header.css';
+
+/** A link of the header, brought by a remote's route (docs/PRODUCT.md §2 Header). */
+export interface HeaderLink {
+  to: string;
+  label: string;
+}
 
 interface AppHeaderProps {
   /** The signed-in user, or null when signed out or not known. */
   user: PublicUser | null;
   /** The theme toggle (another feature: the app composes them). */
   themeToggle: ReactNode;
+  /** The links of the routes this user may open, in the catalog's order. */
+  links?: readonly HeaderLink[];
+  /** Opens the About dialog (the shell's and the remotes' versions). */
+  onAbout: () => void;
 }
 
 /**
- * Product title, theme toggle and (when signed in) the account menu and the logout button (docs/PRODUCT.md
- * §2 Header).
+ * Product title, the remotes' header links, theme toggle, About, and (when signed in) the account menu
+ * (which holds About then) and the logout button (docs/PRODUCT.md §2 Header).
  */
-export function AppHeader({ user, themeToggle }: AppHeaderProps) {
+export function AppHeader({ user, themeToggle, links = [], onAbout }: AppHeaderProps) {
   const logout = useLogout();
+  const { pathname } = useLocation();
   return (
     <header className="app-header">
       <Link to="/" className="app-header__brand">
@@ -26,9 +37,23 @@ export function AppHeader({ user, themeToggle }: AppHeaderProps) {
         </span>
         Task Manager
       </Link>
+      {links.length > 0 && (
+        <nav className="app-header__links" aria-label="Screens">
+          {links.map((link) => (
+            <Link key={link.to} to={link.to} className="app-header__link" aria-current={pathname === link.to ? 'page' : undefined}>
+              {link.label}
+            </Link>
+          ))}
+        </nav>
+      )}
       <nav className="app-header__actions" aria-label="Application">
         {themeToggle}
-        {user && <AccountMenu user={user} />}
+        {!user && (
+          <button type="button" className="icon-button" title="About Task Manager" aria-label="About Task Manager" aria-haspopup="dialog" onClick={onAbout}>
+            <InfoIcon />
+          </button>
+        )}
+        {user && <AccountMenu user={user} onAbout={onAbout} />}
         {user && (
           <button
             type="button"

@@ -1,28 +1,46 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { checkRemoteCatalog, type RemoteCatalog, type RemoteRoute } from '@tm/contracts';
 import type { ComponentType } from 'react';
+import { RemoteFallback } from './remote-fallback';
 
-/** Federation names of the remotes; their manifest URLs come from `/remotes.json` at run time. */
-type RemoteName = 'mfe_auth' | 'mfe_tasks';
-export type RemoteModuleId = `${RemoteName}/${string}`;
+export type { RemoteCatalog, RemoteRoute };
 
-// Production reads /remotes.json (replaced per deployment without rebuilding the shell); the dev server
-// serves remotes.dev.json pointing at the remotes' own dev servers.
-const CATALOG_URL = process.env.NODE_ENV === 'development' ? '/remotes.dev.json' : '/remotes.json';
+// Production reads /remotes.json (served by the gateway from its configuration, replaced per deployment
+// without rebuilding the shell); the dev server serves remotes.dev.json pointing at the remotes' dev servers.
+export const CATALOG_URL = process.env.NODE_ENV === 'development' ? '/remotes.dev.json' : '/remotes.json';
 
-type Catalog = Partial<Record<RemoteName, string>>;
-
-let catalog: Promise<Catalog> | undefined;
-
-async function fetchCatalog(): Promise<Catalog> {
-  const response = await fetch(CATALOG_URL, { cache: 'no-cache' });
-  if (!response.ok) throw new Error(`${CATALOG_URL} answered ${response.status}`);
-  const entries = (await response.json()) as Catalog;
-  registerRemotes(Object.entries(entries).map(([name, entry]) => ({ name, entry })));
-  return entries;
+/** The shell's own rule: a visitor on a signed-in route is sent to the first signed-out route (sign-in). */
+function shellProblems(catalog: RemoteCatalog): string[] {
+  const guards = Object.values(catalog.remotes).flatMap((remote) => remote.routes.map((route) => route.guard));
+  return guards.includes('signed-in') && !guards.includes('signed-out') ? ['a catalog with signed-in routes needs a signed-out route, where visitors sign in'] : [];
 }
 
-/** Registers the remotes once; a failed attempt is forgotten so the next one tries again. */
-function ensureCatalog(): Promise<Catalog> {
+async function fetchCatalog(): Promise<RemoteCatalog> {
+  let body: unknown;
+  try {
+    const response = await fetch(CATALOG_URL, { cache: 'no-cache' });
+    if (!response.ok) throw new Error(`${CATALOG_URL} answered ${response.status}`);
+    body = await response.json();
+  } catch (error) {
+    console.error(`The remote catalog ${CATALOG_URL} could not be read`, error);
+    throw error;
+  }
+  const check = checkRemoteCatalog(body);
+  const problems = check.ok ? shellProblems(check.catalog) : check.problems;
+  if (!check.ok || problems.length > 0) {
+    console.error(`The remote catalog ${CATALOG_URL} is not valid:\n- ${problems.join('\n- ')}`);
+    throw new Error(`${CATALOG_URL} is not valid`);
+  }
+  return check.catalog;
+}
+
+let catalog: Promise<RemoteCatalog> | undefined;
+
+/**
+ * The catalog, fetched once per page load. A failed attempt is forgotten, so the next call (Retry) fetches
+ * it again.
+ */
+export function loadCatalog(): Promise<RemoteCatalog> {
   catalog ??= fetchCatalog().catch((error: unknown) => {
     catalog = undefined;
     throw error;
@@ -30,25 +48,52 @@ function ensureCatalog(): Promise<Catalog> {
   return catalog;
 }
 
+let registered: RemoteCatalog | undefined;
+
+/** Registers every remote of the catalog with the federation runtime, once, before the first page loads. */
+function register(current: RemoteCatalog): void {
+  if (registered === current) return;
+  registerRemotes(Object.entries(current.remotes).map(([name, remote]) => ({ name, entry: remote.manifest })));
+  registered = current;
+}
+
 /** Thrown when a remote cannot be loaded; the boundary around the remote shows it with a retry. */
 class RemoteUnavailableError extends Error {
-  constructor(readonly remote: string, cause?: unknown) {
+  constructor(
+    readonly remote: string,
+    cause?: unknown,
+  ) {
     super(`The ${remote} module could not be loaded`, { cause });
     this.name = 'RemoteUnavailableError';
   }
+}
+
+/** The remotes whose page loaded on this page (for the About dialog). */
+const loaded = new Set<string>();
+
+/** Whether a page of this remote loaded on this page. */
+export function isRemoteLoaded(remote: string): boolean {
+  return loaded.has(remote);
+}
+
+/** `mfe_tasks/TaskListPage` for the route's remote and `./TaskListPage`. */
+export function remoteModuleId(remote: string, route: Pick<RemoteRoute, 'module'>): string {
+  return `${remote}/${route.module.replace(/^\.\//, '')}`;
 }
 
 /**
  * Loads an exposed page of a remote. On a retry the remote is registered again with `force`, which
  * drops the runtime's cached manifest and entry, so a remote that came back online really loads.
  */
-export async function loadRemotePage(id: RemoteModuleId, retry: boolean): Promise<{ default: ComponentType }> {
-  const entries = await ensureCatalog();
-  const name = id.split('/')[0] as RemoteName;
-  const entry = entries[name];
-  if (!entry) throw new RemoteUnavailableError(name, new Error(`${name} is not in ${CATALOG_URL}`));
-  if (retry) registerRemotes([{ name, entry }], { force: true });
-  const module = await loadRemote<{ default?: ComponentType }>(id);
-  if (!module?.default) throw new RemoteUnavailableError(name);
+export async function loadRemotePage(remote: string, route: Pick<RemoteRoute, 'module'>, retry: boolean): Promise<{ default: ComponentType }> {
+  const current = await loadCatalog();
+  const description = current.remotes[remote];
+  if (!description) throw new RemoteUnavailableError(remote, new Error(`${remote} is not in ${CATALOG_URL}`));
+  register(current);
+  if (retry) registerRemotes([{ name: remote, entry: description.manifest }], { force: true });
+  const module = await loadRemote<{ default?: ComponentType }>(remoteModuleId(remote, route));
+  if (!module?.default) throw new RemoteUnavailableError(remote);
+  // The runtime plugin answers a failed load with the fallback: that remote is not loaded.
+  if (module.default !== RemoteFallback) loaded.add(remote);
   return { default: module.default };
 }

@@ -1,23 +1,24 @@
 import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
-import { loadRemotePage, type RemoteModuleId } from './remote-catalog';
+import { loadRemotePage, remoteModuleId, type RemoteRoute } from './remote-catalog';
 import { RemoteContext, RemoteFallback } from './remote-fallback';
 import './remote-page.css';
 
 interface RemotePageProps {
-  id: RemoteModuleId;
-  /** What the page is, for the fallback message. */
-  title: string;
+  /** The remote's federation name, as in the catalog. */
+  remote: string;
+  /** The catalog's route: its exposed `module` and its `name` for the fallback message. */
+  route: Pick<RemoteRoute, 'module' | 'name'>;
 }
 
 const pages = new Map<string, LazyExoticComponent<ComponentType>>();
 
 /** One lazy component per remote page and attempt, kept across renders and remounts (no reload on revisit). */
-function lazyRemotePage(id: RemoteModuleId, attempt: number): LazyExoticComponent<ComponentType> {
-  const key = `${id}#${attempt}`;
+function lazyRemotePage(remote: string, module: string, attempt: number): LazyExoticComponent<ComponentType> {
+  const key = `${remoteModuleId(remote, { module })}#${attempt}`;
   let page = pages.get(key);
   if (!page) {
-    page = lazy(() => loadRemotePage(id, attempt > 0));
+    page = lazy(() => loadRemotePage(remote, { module }, attempt > 0));
     pages.set(key, page);
   }
   return page;
@@ -27,9 +28,11 @@ function lazyRemotePage(id: RemoteModuleId, attempt: number): LazyExoticComponen
  * A page exposed by a remote, loaded at run time: Suspense while it loads, an error boundary (plus the
  * runtime plugin) when it cannot load or throws; "Retry" loads it afresh.
  */
-export function RemotePage({ id, title }: RemotePageProps) {
+export function RemotePage({ remote, route }: RemotePageProps) {
   const [attempt, setAttempt] = useState(0);
-  const Page = lazyRemotePage(id, attempt);
+  const Page = lazyRemotePage(remote, route.module, attempt);
+  const title = route.name;
+  const id = remoteModuleId(remote, route);
   const retry = useCallback(() => setAttempt((value) => value + 1), []);
   const context = useMemo(() => ({ title, retry }), [title, retry]);
   return (

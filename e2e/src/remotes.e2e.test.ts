@@ -1,0 +1,155 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describeInBrowser, seriousAxeViolations, signUp, snapshot } from './app.js';
+import { openSession, useBrowser } from './browser.js';
+
+const browser = useBrowser();
+const ROOT = path.join(__dirname, '..', '..');
+
+/** The catalog the gateway serves, changed by `edit`, answered in place of /remotes.json for this page. */
+async function editCatalog(page: Page, edit: (catalog: { remotes: Record<string, { routes: { path: string; headerLink?: { label: string } }[] }> }) => void): Promise<void> {
+  await page.route('**/remotes.json', async (route) => {
+    const response = await route.fetch();
+    const catalog = (await response.json()) as Parameters<typeof edit>[0];
+    edit(catalog);
+    await route.fulfill({ response, json: catalog });
+  });
+}
+
+/**
+ * A copy of the built tasks remote whose consumed react and react-dom ask for `range` instead of the
+ * same-major range shared-deps.mjs wrote (`^19.0.0`): what a remote built against another React would
+ * declare. Served in place of /remotes/tasks/ for this page.
+ */
+async function serveTasksRemoteRequiring(page: Page, range: string): Promise<() => void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tasks-remote-'));
+  cpSync(path.join(ROOT, 'mfe-tasks', 'dist'), dir, { recursive: true });
+  let replaced = 0;
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    const changed = text.replaceAll('requiredVersion:"^19.0.0"', () => {
+      replaced += 1;
+      return `requiredVersion:${JSON.stringify(range)}`;
+    });
+    if (changed !== text) writeFileSync(path.join(dir, file), changed);
+  }
+  expect(replaced).toBeGreaterThan(0);
+  await page.route('**/remotes/tasks/**', (route) => route.fulfill({ path: path.join(dir, new URL(route.request().url()).pathname.replace(/^\/remotes\/tasks\//, '')) }));
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+/** The About dialog's rows of one part, "term: value". */
+async function rowsOf(page: Page, part: string): Promise<string[]> {
+  return page
+    .getByRole('dialog', { name: 'About Task Manager' })
+    .getByRole('region', { name: part, exact: true })
+    .locator('.about-dialog__row')
+    .evaluateAll((rows) => rows.map((row) => `${row.querySelector('dt')?.textContent}: ${row.querySelector('dd')?.textContent}`));
+}
+
+describeInBrowser('remotes from the catalog in Chromium', () => {
+  it('shows the About dialog with the builds of the shell and the remotes, signed out and signed in, wide and narrow', async () => {
+    for (const [width, theme] of [
+      [1280, 'light'],
+      [375, 'dark'],
+    ] as const) {
+      const { page, context, errors } = await openSession(browser(), { width });
+      await context.addInitScript((value) => localStorage.setItem('theme', value), theme);
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign In' }).waitFor();
+      await snapshot(page, `header-signed-out-${width}-${theme}`, { fullPage: false });
+      await page.getByRole('button', { name: 'About Task Manager' }).click();
+      const dialog = page.getByRole('dialog', { name: 'About Task Manager' });
+      await dialog.waitFor();
+      const shell = await rowsOf(page, 'Shell');
+      expect(shell[0]).toBe('Version: 0.1.0');
+      expect(shell[1]).toMatch(/^Build: (?!dev$)\S+$/);
+      // The sign-in screen is mfe_auth's: loaded, its version read from its manifest; mfe_tasks is not loaded.
+      expect(await rowsOf(page, 'mfe_auth')).toEqual(expect.arrayContaining(['Version: 0.1.0', 'Manifest: /remotes/auth/mf-manifest.json']));
+      expect(await dialog.getByRole('region', { name: 'mfe_auth' }).getByText('Loaded', { exact: true }).count()).toBe(1);
+      expect(await dialog.getByRole('region', { name: 'mfe_tasks' }).getByText('Not loaded').count()).toBe(1);
+      await snapshot(page, `about-signed-out-${width}-${theme}`, { fullPage: false });
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('About Task Manager');
+
+      await signUp(page, 'About Person');
+      await snapshot(page, `header-signed-in-${width}-${theme}`, { fullPage: false });
+      await page.getByRole('button', { name: 'Account menu' }).click();
+      await snapshot(page, `account-menu-${width}-${theme}`, { fullPage: false });
+      await page.getByRole('button', { name: 'About Task Manager' }).click();
+      await dialog.waitFor();
+      expect(await dialog.getByRole('region', { name: 'mfe_tasks' }).getByText('Loaded', { exact: true }).count()).toBe(1);
+      await snapshot(page, `about-signed-in-${width}-${theme}`, { fullPage: false });
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Account menu');
+      // The signed-out check's 401 is the browser's log line, not the app's.
+      expect(errors.filter((text) => !text.includes('status of 401'))).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('shows the header links a catalog declares, to those the guard admits, the current one marked', async () => {
+    for (const width of [1280, 375]) {
+      const { page, context } = await openSession(browser(), { width });
+      await editCatalog(page, (catalog) => {
+        for (const remote of Object.values(catalog.remotes)) {
+          for (const route of remote.routes) {
+            if (route.path === '/') route.headerLink = { label: 'Tasks' };
+            if (route.path === '/account') route.headerLink = { label: 'Account' };
+            if (route.path === '/signup') route.headerLink = { label: 'Sign up' };
+          }
+        }
+      });
+      await page.goto('/login');
+      const links = page.getByRole('navigation', { name: 'Screens' }).getByRole('link');
+      await page.getByRole('button', { name: 'Sign In' }).waitFor();
+      expect(await links.allTextContents()).toEqual(['Sign up']);
+      await signUp(page, 'Link Person');
+      expect(await links.allTextContents()).toEqual(['Account', 'Tasks']);
+      expect(await page.getByRole('link', { name: 'Tasks' }).getAttribute('aria-current')).toBe('page');
+      await snapshot(page, `header-links-${width}`, { fullPage: false });
+      await page.getByRole('link', { name: 'Account', exact: true }).click();
+      await page.waitForURL('**/account');
+      expect(await page.getByRole('link', { name: 'Account', exact: true }).getAttribute('aria-current')).toBe('page');
+      expect(await page.getByRole('link', { name: 'Tasks' }).getAttribute('aria-current')).toBeNull();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('gives a remote built against another major of React the fallback with Retry and logs why, and shares React with a compatible one', async () => {
+    const { page, context, errors } = await openSession(browser());
+    await signUp(page, 'Skew Person');
+    const cleanUp = await serveTasksRemoteRequiring(page, '^20.0.0');
+    try {
+      await page.reload();
+      const fallback = page.getByRole('alert').filter({ hasText: 'The task list could not be loaded.' });
+      await fallback.waitFor();
+      await snapshot(page, 'version-skew-fallback');
+      expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+      const why = errors.find((text) => text.includes('was built for'));
+      expect(why).toMatch(/Remote mfe_tasks was built for react(-dom)? \^20\.0\.0, but this page runs react(-dom)? 19\.3\.1 \(from shell\)/);
+      // The header still works.
+      await page.getByTitle('Switch to dark mode').click();
+      expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    } finally {
+      cleanUp();
+    }
+    await page.unrouteAll();
+
+    // A remote that asks for a range the shell's copy satisfies (another minor) loads on the shell's React.
+    const cleanUpMinor = await serveTasksRemoteRequiring(page, '^19.1.0');
+    try {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
+    } finally {
+      cleanUpMinor();
+    }
+    await context.close();
+  });
+});

@@ -1,0 +1,62 @@
+import type { PublicUser } from '@tm/api-client';
+import type { RouteGuard } from '@tm/contracts';
+import type { ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { RequireGuest, RequireUser } from '../features/auth/route-guards';
+import type { HeaderLink } from '../features/header/app-header';
+import { Titled } from '../features/page-title/page-title';
+import type { RemoteCatalog } from '../features/remotes/remote-catalog';
+import { RemotePage } from '../features/remotes/remote-page';
+
+/** signed-in → RequireUser (else the sign-in route), signed-out → RequireGuest (else /), public → anyone. */
+function guarded(guard: RouteGuard, page: ReactNode, signInPath: string): ReactNode {
+  if (guard === 'signed-in') return <RequireUser signInPath={signInPath}>{page}</RequireUser>;
+  if (guard === 'signed-out') return <RequireGuest>{page}</RequireGuest>;
+  return page;
+}
+
+/** Whether the guard lets this user (or visitor, null) in. */
+function admits(guard: RouteGuard, user: PublicUser | null): boolean {
+  return guard === 'public' || (guard === 'signed-in') === (user !== null);
+}
+
+/** Every route of the catalog, in its order, with the remote that brings it. */
+function routesOf(catalog: RemoteCatalog) {
+  return Object.entries(catalog.remotes).flatMap(([remote, description]) => description.routes.map((route) => ({ remote, route })));
+}
+
+/** The header links of the routes this user may open, in the catalog's order. */
+export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser | null): HeaderLink[] {
+  if (!catalog) return [];
+  return routesOf(catalog).flatMap(({ route }) => (route.headerLink && admits(route.guard, user) ? [{ to: route.path, label: route.headerLink.label }] : []));
+}
+
+/**
+ * The routes of docs/PRODUCT.md §2, as the remote catalog declares them: each is a page exposed by a
+ * remote, behind its guard, titled, with the fallback (and Retry) when it cannot be loaded. Any other path
+ * goes to `/`, which sends a visitor on to the sign-in route.
+ */
+export function CatalogRoutes({ catalog }: { catalog: RemoteCatalog }) {
+  const routes = routesOf(catalog);
+  // Where a visitor signs in: the first signed-out route (the catalog's check makes sure there is one when
+  // any route needs a signed-in user).
+  const signInPath = routes.find(({ route }) => route.guard === 'signed-out')?.route.path ?? '/';
+  return (
+    <Routes>
+      {routes.map(({ remote, route }) => (
+        <Route
+          key={route.path}
+          path={route.path}
+          element={guarded(
+            route.guard,
+            <Titled screen={route.title}>
+              <RemotePage key={route.path} remote={remote} route={route} />
+            </Titled>,
+            signInPath,
+          )}
+        />
+      ))}
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useId, useRef } from 'react';
+import { SHELL_BUILD } from './shell-build';
+import './about-dialog.css';
+
+/** One remote as the About dialog lists it. */
+export interface AboutRemote {
+  /** Its federation name (`mfe_tasks`). */
+  name: string;
+  version?: string;
+  buildId?: string;
+  manifest: string;
+  /** One of its pages was loaded on this page. */
+  loaded: boolean;
+}
+
+interface AboutDialogProps {
+  /** The remotes of the catalog, read when the dialog opens. */
+  remotes: readonly AboutRemote[];
+  onClose: () => void;
+}
+
+function Row({ term, value }: { term: string; value: string }) {
+  return (
+    <div className="about-dialog__row">
+      <dt>{term}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+/**
+ * "About Task Manager" (docs/PRODUCT.md §2): the shell's build and each remote's name, version, build id
+ * and manifest URL, so a team can see in production which builds a page runs (version skew). A modal
+ * <dialog> opened as it mounts: the browser keeps the focus inside; Escape or "Close" closes it and the
+ * focus goes back to where it was. Loaded on demand: it costs the first load nothing.
+ */
+export default function AboutDialog({ remotes, onClose }: AboutDialogProps) {
+  const titleId = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || element.open) return;
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    element.showModal();
+  }, []);
+
+  const close = () => {
+    if (dialog.current?.open) dialog.current.close(); // fires "close", handled below
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="about-dialog"
+      aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault(); // one way to close: ours
+        close();
+      }}
+      onClose={() => {
+        const target = returnFocus.current;
+        returnFocus.current = null;
+        onClose();
+        if (target?.isConnected) target.focus();
+      }}
+    >
+      <h2 id={titleId} className="about-dialog__title">
+        About Task Manager
+      </h2>
+      <section className="about-dialog__part" aria-label="Shell">
+        <h3 className="about-dialog__name">Shell</h3>
+        <dl className="about-dialog__list">
+          <Row term="Version" value={SHELL_BUILD.version} />
+          <Row term="Build" value={SHELL_BUILD.buildId} />
+        </dl>
+      </section>
+      {remotes.map((remote) => (
+        <section key={remote.name} className="about-dialog__part" aria-label={remote.name}>
+          <h3 className="about-dialog__name">
+            {remote.name}{' '}
+            <span className={remote.loaded ? 'about-dialog__badge about-dialog__badge--loaded' : 'about-dialog__badge'}>
+              {remote.loaded ? 'Loaded' : 'Not loaded'}
+            </span>
+          </h3>
+          <dl className="about-dialog__list">
+            <Row term="Version" value={remote.version ?? 'unknown'} />
+            <Row term="Build" value={remote.buildId ?? 'unknown'} />
+            <Row term="Manifest" value={remote.manifest} />
+          </dl>
+        </section>
+      ))}
+      <button type="button" className="button about-dialog__close" onClick={close}>
+        Close
+      </button>
+    </dialog>
+  );
+}
