@@ -8,10 +8,11 @@
 // --dir <folder> writes the remote into another folder than the repository (the scaffold's own test);
 // --skip-install does not run `pnpm install` afterwards.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { workspaceRemotes } from '../packages/build-config/workspace-remotes.mjs';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const GUARDS = ['signed-in', 'signed-out', 'public'];
@@ -31,14 +32,7 @@ const capitalised = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** The remotes already in `dir`: their folders, dev ports and routes. */
 function existingRemotes(dir) {
-  return readdirSync(dir)
-    .filter((folder) => /^mfe-[a-z0-9-]+$/.test(folder) && existsSync(path.join(dir, folder, 'package.json')))
-    .map((folder) => {
-      const pkg = JSON.parse(readFileSync(path.join(dir, folder, 'package.json'), 'utf8'));
-      const config = existsSync(path.join(dir, folder, 'rspack.config.mjs')) ? readFileSync(path.join(dir, folder, 'rspack.config.mjs'), 'utf8') : '';
-      const port = Number(/port:\s*(\d+)/.exec(config)?.[1] ?? 0);
-      return { folder, port, routes: (pkg.remote?.routes ?? []).map((route) => route.path) };
-    });
+  return workspaceRemotes(dir).map(({ folder, port, routes }) => ({ folder, port, routes: routes.map((route) => route.path) }));
 }
 
 /** Checks the command line; returns what to write. */

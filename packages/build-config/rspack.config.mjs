@@ -8,6 +8,7 @@ import { rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
 import budget from './first-load-budget.cjs';
 import { sharedModules } from './shared-deps.mjs';
+import { devCatalog } from './workspace-remotes.mjs';
 
 /**
  * @typedef {object} AppOptions
@@ -148,8 +149,6 @@ export function createConfig(app) {
               from: 'public',
               to: '.',
               noErrorOnMissing: true,
-              // The shell's dev-only remote catalogue never ships.
-              globOptions: { ignore: production ? ['**/remotes.dev.json'] : [] },
             },
           ],
         }),
@@ -168,6 +167,22 @@ export function createConfig(app) {
         historyApiFallback: true,
         headers: { 'Access-Control-Allow-Origin': '*' },
         proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT || 8080}`, changeOrigin: false }],
+        // The shell's dev catalogue is made from the workspace's remotes on every request (issue #12: a new
+        // mfe-* package shows up in `pnpm dev` with nothing to edit); production reads /remotes.json.
+        setupMiddlewares: isRemote
+          ? undefined
+          : (middlewares) => [
+              {
+                name: 'dev-remote-catalog',
+                path: '/remotes.dev.json',
+                middleware: (_request, response) => {
+                  response.setHeader('Content-Type', 'application/json');
+                  response.setHeader('Cache-Control', 'no-cache');
+                  response.end(JSON.stringify(devCatalog(path.resolve(app.dir, '..'))));
+                },
+              },
+              ...middlewares,
+            ],
       },
     };
   };

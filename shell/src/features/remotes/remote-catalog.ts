@@ -6,7 +6,7 @@ import { RemoteFallback } from './remote-fallback';
 export type { RemoteCatalog, RemoteRoute };
 
 // Production reads /remotes.json (served by the gateway from its configuration, replaced per deployment
-// without rebuilding the shell); the dev server serves remotes.dev.json pointing at the remotes' dev servers.
+// without rebuilding the shell); in development the dev server makes /remotes.dev.json from the workspace's remotes.
 export const CATALOG_URL = process.env.NODE_ENV === 'development' ? '/remotes.dev.json' : '/remotes.json';
 
 /** The shell's own rule: a visitor on a signed-in route is sent to the first signed-out route (sign-in). */
