@@ -2,7 +2,8 @@
 // `pnpm new:remote <name> --route <path> [--guard signed-in|signed-out|public]` (issue #12): scaffolds a
 // remote, mfe-<name>, that builds, type-checks, lints and tests with everything else by pattern (mfe-*):
 // package.json (dependencies as mfe-tasks has them, a first-load budget, the "remote" declaration with its
-// route), rspack.config.mjs (the remote preset of @tm/build-config), an exposed page, the standalone app
+// route), rspack.config.mjs (the remote preset of @tm/build-config), an exposed page and its type check
+// against the contract (src/expose/exposes.ts), the standalone app
 // (@tm/remote-kit) and a component test. docs/ADDING_A_REMOTE.md is the checklist that follows.
 //
 // --dir <folder> writes the remote into another folder than the repository (the scaffold's own test);
@@ -145,6 +146,14 @@ import { ${p.screen} } from '../features/${p.feature}/${p.feature}-screen';
 
 /** Exposed as \`${p.federationName}/${p.page}\`: the ${p.route} route of the shell, which provides <main> and the guard. */
 export default exposePage(${p.screen}, { displayName: '${p.page}' });
+`,
+    'src/expose/exposes.ts': `// The modules this remote exposes (rspack.config.mjs "exposes"), checked against the contract of
+// @tm/remote-kit by \`pnpm typecheck\`: a default export the shell renders with no props. Keep it in step
+// with rspack.config.mjs (packages/build-config/src/exposes-contract.test.ts checks that it is).
+import type { ExposedModules } from '@tm/remote-kit';
+import type * as ${p.page} from './${p.file}';
+
+export type Exposes = ExposedModules<{ './${p.page}': typeof ${p.page} }>;
 `,
     [`src/features/${p.feature}/${p.feature}-screen.tsx`]: `/** The ${p.label.toLowerCase()} screen. Its <h1> carries \`headingId\`, which names the page's region. */
 export function ${p.screen}({ headingId }: { headingId: string }) {

@@ -40,10 +40,13 @@ export interface Session {
   errors: string[];
 }
 
-/** A fresh browser profile (own cookies and storage) on the app. */
-export async function openSession(browser: Browser, options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<Session> {
+/** A fresh browser profile (own cookies and storage) on the app (or on another one started by the test: `baseUrl`). */
+export async function openSession(
+  browser: Browser,
+  options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference'; baseUrl?: string } = {},
+): Promise<Session> {
   const context = await browser.newContext({
-    baseURL: baseUrl(),
+    baseURL: options.baseUrl ?? baseUrl(),
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     reducedMotion: options.reducedMotion ?? 'no-preference',
   });

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
-import { exposePage, type ExposedPage, type ExposedPageModule } from './exposed-page';
+import { exposePage, type ExposedModules, type ExposedPage, type ExposedPageModule } from './exposed-page';
 
 function StatsScreen({ headingId }: { headingId: string }) {
   return <h1 id={headingId}>Statistics</h1>;
@@ -33,7 +33,19 @@ export const typeContract: unknown[] = [
   NeedsATitle satisfies ExposedPage,
   // @ts-expect-error nor is a module whose page requires one
   { default: NeedsATitle } satisfies ExposedPageModule,
+  // @ts-expect-error nor is a module without a default export (a named export only)
+  { StatsPage: exposePage(StatsScreen) } satisfies ExposedPageModule,
   // @ts-expect-error exposePage wraps a screen that takes the heading's id, not any component
   exposePage(NeedsATitle),
   ((Screen: ComponentType<{ headingId: string }>) => exposePage(Screen))(StatsScreen),
+];
+
+// A remote's list of exposed modules (its src/expose/exposes.ts) refuses a module that breaks the contract.
+export type ExposedModulesContract = [
+  ExposedModules<{ './StatsPage': { default: ReturnType<typeof exposePage> } }>,
+  ExposedModules<{ './StatsPage': { default: typeof TakesOptionalProps }; './OtherPage': { default: ExposedPage; extra: string } }>,
+  // @ts-expect-error an exposed module without a default export
+  ExposedModules<{ './StatsPage': { StatsPage: ExposedPage } }>,
+  // @ts-expect-error an exposed module whose page requires a prop
+  ExposedModules<{ './StatsPage': { default: typeof NeedsATitle } }>,
 ];

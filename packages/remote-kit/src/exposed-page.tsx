@@ -14,6 +14,13 @@ export interface ExposedPageModule {
   default: ExposedPage;
 }
 
+/**
+ * A remote's exposed modules by their `exposes` key (rspack.config.mjs), checked against the contract at
+ * type-check time: each remote's `src/expose/exposes.ts` names its modules with it, so an exposed module
+ * without a default export, or whose page requires a prop, fails `pnpm typecheck` on the remote's side.
+ */
+export type ExposedModules<Modules extends Record<`./${string}`, ExposedPageModule>> = Modules;
+
 /** A remote's screen: it renders the page's <h1> with `id={headingId}`, which names the page's region. */
 export type PageScreen = ComponentType<{ headingId: string }>;
 

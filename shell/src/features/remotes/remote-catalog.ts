@@ -1,6 +1,6 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { checkRemoteCatalog, type RemoteCatalog, type RemoteRoute } from '@tm/contracts';
-import type { ComponentType } from 'react';
+import type { ExposedPageModule } from '@tm/remote-kit';
 import { RemoteFallback } from './remote-fallback';
 
 export type { RemoteCatalog, RemoteRoute };
@@ -84,14 +84,17 @@ export function remoteModuleId(remote: string, route: Pick<RemoteRoute, 'module'
 /**
  * Loads an exposed page of a remote. On a retry the remote is registered again with `force`, which
  * drops the runtime's cached manifest and entry, so a remote that came back online really loads.
+ * What it loads is typed by the contract of @tm/remote-kit ({@link ExposedPageModule}: a default export the
+ * shell renders with no props), which every remote's exposed modules are checked against at type-check time.
  */
-export async function loadRemotePage(remote: string, route: Pick<RemoteRoute, 'module'>, retry: boolean): Promise<{ default: ComponentType }> {
+export async function loadRemotePage(remote: string, route: Pick<RemoteRoute, 'module'>, retry: boolean): Promise<ExposedPageModule> {
   const current = await loadCatalog();
   const description = current.remotes[remote];
   if (!description) throw new RemoteUnavailableError(remote, new Error(`${remote} is not in ${CATALOG_URL}`));
   register(current);
   if (retry) registerRemotes([{ name: remote, entry: description.manifest }], { force: true });
-  const module = await loadRemote<{ default?: ComponentType }>(remoteModuleId(remote, route));
+  // Checked at run time too: a remote deployed from another build may not keep the contract.
+  const module = await loadRemote<Partial<ExposedPageModule>>(remoteModuleId(remote, route));
   if (!module?.default) throw new RemoteUnavailableError(remote);
   // The runtime plugin answers a failed load with the fallback: that remote is not loaded.
   if (module.default !== RemoteFallback) loaded.add(remote);

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ExposedPage } from '@tm/remote-kit';
+import { lazy, Suspense, useCallback, useMemo, useState, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { loadRemotePage, remoteModuleId, type RemoteRoute } from './remote-catalog';
 import { RemoteContext, RemoteFallback } from './remote-fallback';
@@ -11,10 +12,10 @@ interface RemotePageProps {
   route: Pick<RemoteRoute, 'module' | 'name'>;
 }
 
-const pages = new Map<string, LazyExoticComponent<ComponentType>>();
+const pages = new Map<string, LazyExoticComponent<ExposedPage>>();
 
 /** One lazy component per remote page and attempt, kept across renders and remounts (no reload on revisit). */
-function lazyRemotePage(remote: string, module: string, attempt: number): LazyExoticComponent<ComponentType> {
+function lazyRemotePage(remote: string, module: string, attempt: number): LazyExoticComponent<ExposedPage> {
   const key = `${remoteModuleId(remote, { module })}#${attempt}`;
   let page = pages.get(key);
   if (!page) {
