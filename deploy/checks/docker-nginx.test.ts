@@ -670,7 +670,7 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
   });
 
   it('answers 404 for a remote no service is named after, and 502 for one that is down', async () => {
-    for (const pathname of ['/remotes/stats/mf-manifest.json', '/remotes/nope/x']) {
+    for (const pathname of ['/remotes/no-such-remote/mf-manifest.json', '/remotes/nope/x']) {
       const response = await get(nginx.url(pathname));
       expect([pathname, response.status, response.headers.get('x-upstream')]).toEqual([pathname, 404, null]);
     }
