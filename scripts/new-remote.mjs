@@ -207,8 +207,30 @@ function main() {
       `  pnpm --filter ${p.folder} build       # dist/ with mf-manifest.json and remote.json`,
       '  pnpm typecheck && pnpm lint',
       `  then release it: publish ${p.folder}/dist, add it to the gateway's REMOTES, redeploy the gateway.`,
+      '',
+      ...deploySteps(p.folder),
     ].join('\n'),
   );
+}
+
+/** What the compose and Kubernetes deployments need for remote `folder` (mfe-<key>), as docs/DEPLOY.md "The remote catalog" says. */
+export function deploySteps(folder) {
+  const key = folder.replace(/^mfe-/, '');
+  const tag = `${folder.toUpperCase().replaceAll('-', '_')}_TAG`;
+  return [
+    'Split deployments (docs/DEPLOY.md "The remote catalog"; deploy/checks fail until each is done):',
+    `  deploy/remotes-catalog.json            "${folder.replaceAll('-', '_')}": { "manifest": "/remotes/${key}/mf-manifest.json", "routes": [...] }`,
+    '  deploy/k8s/configmap.yaml              the same catalog in shell-config REMOTES_CATALOG',
+    '  deploy/compose.yaml, under services:',
+    `    ${folder}:`,
+    '      <<: *remote',
+    `      build: { <<: *remote-build, args: { REMOTE: ${folder} } }`,
+    `      image: \${IMAGE_REGISTRY:-task-manager}/${folder}:\${${tag}:-\${IMAGE_TAG:-local}}`,
+    `  deploy/.env.example                    ${tag}=`,
+    `  node deploy/k8s/new-remote.mjs ${folder}   # writes deploy/k8s/${folder}.yaml, prints its kustomization.yaml and ingress.yaml lines`,
+    '  nothing in deploy/nginx/lb.conf or deploy/docker/: one location and one Dockerfile serve every remote',
+    '  pnpm exec jest --selectProjects deploy',
+  ];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -259,15 +259,30 @@ describe('compose.yaml', () => {
     expect(service(compose, 'lb').ports).toEqual([`${env.HTTP_BIND}:${env.HTTP_PORT}:8080`]);
   });
 
-  it('builds each app image from its Dockerfile with the repository root as context', () => {
+  it('builds each app image from its Dockerfile with the repository root as context, every remote from remote.Dockerfile', () => {
     for (const name of [...Object.keys(NODE_SERVICES), ...WEB_SERVICES]) {
       const build = service(compose, name).build;
       if (!build || typeof build === 'string') throw new Error(`${name}: build must be a mapping`);
       expect(path.resolve(deployDir, build.context ?? '.')).toBe(repo);
-      expect(build.dockerfile).toBe(`deploy/docker/${name}.Dockerfile`);
+      const remote = REMOTES.some((each) => each.service === name);
+      expect([name, build.dockerfile]).toEqual([name, `deploy/docker/${remote ? 'remote' : name}.Dockerfile`]);
+      expect([name, build.args]).toEqual([name, remote ? { REMOTE: name } : undefined]);
       expect(existsSync(path.join(repo, build.dockerfile!))).toBe(true);
       expect(service(compose, name).image).toBe(`${env.IMAGE_REGISTRY}/${name}:${env.IMAGE_TAG}`);
     }
+  });
+
+  it('declares each remote on the x-remote anchors (its image and tag are checked with the other frontends)', () => {
+    for (const remote of REMOTES) {
+      const block = new RegExp(`^ {2}${remote.service}:\\n((?: {4}.*\\n)+)`, 'm').exec(composeText)?.[1] ?? '';
+      const head = `    <<: *remote\n    build: { <<: *remote-build, args: { REMOTE: ${remote.service} } }\n`;
+      // More lines may follow (a remote's own setting); these two come first.
+      expect([remote.service, block.slice(0, head.length)]).toEqual([remote.service, head]);
+    }
+    const users = [...composeText.matchAll(/^ {2}([a-z][\w-]*):\n {4}<<: \*remote\n/gm)].map((match) => match[1]);
+    expect(users.sort()).toEqual(REMOTES.map((remote) => remote.service).sort());
+    // The anchor is a web service: the same healthcheck, read-only root, logging.
+    expect(service(compose, REMOTES[0]!.service).healthcheck).toEqual(service(compose, 'shell').healthcheck);
   });
 
   it('lets each frontend image run its own version (<NAME>_TAG), the others keeping IMAGE_TAG', () => {
@@ -298,7 +313,8 @@ describe('compose.yaml', () => {
     expect(dependsOn(service(compose, 'svc-users'))).toEqual(healthy('mongo'));
     expect(dependsOn(service(compose, 'svc-todos'))).toEqual(healthy('mongo', 'redis'));
     expect(dependsOn(service(compose, 'gateway'))).toEqual(healthy('redis', 'svc-users', 'svc-todos'));
-    expect(dependsOn(service(compose, 'lb'))).toEqual(healthy('gateway', ...WEB_SERVICES));
+    // Not the remotes: the load balancer looks them up per request, so one is added or replaced on its own.
+    expect(dependsOn(service(compose, 'lb'))).toEqual(healthy('gateway', 'shell'));
   });
 
   it('runs MongoDB as a replica set that the compose file initiates itself', () => {
@@ -421,7 +437,9 @@ describe('compose.yaml', () => {
     expect(lb.volumes).toContain('./nginx/lb.conf:/etc/nginx/conf.d/default.conf:ro');
     const lbConf = readFileSync(path.join(deployDir, 'nginx/lb.conf'), 'utf8');
     const upstreams = [...lbConf.matchAll(/^\s*server\s+([a-z][\w-]*):(\d+)\b/gm)].map(([, host, port]) => `${host}:${port}`);
-    expect(upstreams.sort()).toEqual(['gateway:8080', ...WEB_SERVICES.map((name) => `${name}:8080`)].sort());
+    expect(upstreams.sort()).toEqual(['gateway:8080', 'shell:8080']);
+    // The remotes: mfe-<key>:8080 by name, each a service of this file (the catalog's remotes, checked above).
+    expect(lbConf).toMatch(/^\s*default mfe-\$key:8080;$/m);
     expect(environment(service(compose, 'gateway')).PORT).toBe('8080');
   });
 
@@ -445,7 +463,7 @@ describe('compose.yaml', () => {
       expect([remote.name, service(compose, remote.service).healthcheck]).toEqual([remote.name, expect.anything()]);
     }
     // Every frontend service is the shell or a remote of the catalog: none is left over.
-    const frontends = Object.entries(compose.services ?? {}).filter(([, svc]) => typeof svc.build === 'object' && /deploy\/docker\/(shell|mfe-[\w-]+)\.Dockerfile$/.test(svc.build.dockerfile ?? ''));
+    const frontends = Object.entries(compose.services ?? {}).filter(([, svc]) => typeof svc.build === 'object' && /deploy\/docker\/(shell|remote)\.Dockerfile$/.test(svc.build.dockerfile ?? ''));
     expect(frontends.map(([name]) => name).sort()).toEqual([...WEB_SERVICES].sort());
   });
 });

@@ -23,8 +23,10 @@ const NODE_IMAGES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as c
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
 /** The shell and every remote of deploy/remotes-catalog.json. */
 const REMOTES = deployedRemotes();
-const WEB_IMAGES = ['shell', ...REMOTES.map((remote) => remote.service)];
-const ALL_IMAGES = [...Object.keys(NODE_IMAGES), ...WEB_IMAGES];
+/** The Dockerfiles (deploy/docker/<name>.Dockerfile): one per app, and remote.Dockerfile for every remote. */
+const ALL_IMAGES = [...Object.keys(NODE_IMAGES), 'shell', 'remote'];
+/** The nginx images as built: the shell, and remote.Dockerfile with each remote of the catalog as REMOTE. */
+const WEB_BUILDS = [{ image: 'shell', dockerfile: 'shell', remote: undefined }, ...REMOTES.map((remote) => ({ image: remote.service, dockerfile: 'remote', remote }))];
 
 interface Instruction {
   keyword: string;
@@ -134,7 +136,7 @@ describe('.dockerignore', () => {
       return readdirSync(path.join(repo, parent)).map((dir) => `${parent}/${dir}`);
     });
     expect(dirs.length).toBeGreaterThan(10);
-    const needed = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', '.npmrc', 'tsconfig.base.json', 'gateway/src/server.ts', 'mfe-tasks/public/sounds/added.mp3', 'deploy/docker/shell.Dockerfile', 'deploy/docker/nginx/shell.conf'];
+    const needed = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', '.npmrc', 'tsconfig.base.json', 'gateway/src/server.ts', 'mfe-tasks/public/sounds/added.mp3', 'deploy/docker/shell.Dockerfile', 'deploy/docker/remote.Dockerfile', 'deploy/docker/nginx/shell.conf', 'deploy/docker/nginx/remote.conf'];
     for (const file of [...needed, ...dirs.map((dir) => `${dir}/package.json`)]) {
       expect([file, ignored(file)]).toEqual([file, false]);
     }
@@ -259,8 +261,8 @@ describe.each(Object.entries(NODE_IMAGES))('%s image (Node)', (name, port) => {
   });
 });
 
-describe.each(WEB_IMAGES)('%s image (nginx)', (name) => {
-  const { stages: parsed } = dockerfile(name);
+describe.each(WEB_BUILDS)('$image image (nginx)', ({ image, dockerfile: file, remote }) => {
+  const { stages: parsed } = dockerfile(file);
   const [build, final] = [parsed[0]!, parsed.at(-1)!];
   const runs = all(build, 'RUN').map((instruction) => instruction.args);
   const copies = all(final, 'COPY').map(({ args }) => copyParts(args));
@@ -269,13 +271,23 @@ describe.each(WEB_IMAGES)('%s image (nginx)', (name) => {
     const { packageManager } = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { packageManager: string };
     expect(runs).toContain(`npm install -g ${packageManager}`);
     expect(runs.some((run) => /^pnpm install .*--frozen-lockfile/.test(run))).toBe(true);
-    expect(runs).toContain(`pnpm --filter ${name} run build`);
+    if (remote) {
+      // The package comes from the build argument, declared after the steps every remote shares.
+      expect(all(build, 'ARG').map((instruction) => instruction.args)).toEqual(['REMOTE=mfe-tasks']);
+      const argAt = build.instructions.findIndex((instruction) => instruction.keyword === 'ARG');
+      expect(build.instructions.findIndex((instruction) => instruction.args.startsWith('pnpm install'))).toBeLessThan(argAt);
+      expect(runs).toContain('pnpm --filter ${REMOTE} run build');
+      expect(existsSync(path.join(repo, image, 'package.json'))).toBe(true);
+    } else {
+      expect(runs).toContain(`pnpm --filter ${image} run build`);
+    }
   });
 
   it('serves from unprivileged nginx on 8080 with its own config, probed at /healthz', () => {
     expect(final.image).toBe('nginxinc/nginx-unprivileged:1.27-alpine');
     const config = copies.find((copy) => copy.destination === '/etc/nginx/conf.d/default.conf');
-    expect(config?.sources).toEqual([`deploy/docker/nginx/${name}.conf`]);
+    // Every remote shares one config: nothing in it names a remote.
+    expect(config?.sources).toEqual([`deploy/docker/nginx/${file}.conf`]);
     const conf = readFileSync(path.join(repo, config!.sources[0]!), 'utf8');
     const listen = /^\s*listen\s+(\d+);/m.exec(conf)?.[1];
     expect(listen).toBe('8080');
@@ -283,26 +295,69 @@ describe.each(WEB_IMAGES)('%s image (nginx)', (name) => {
     expect(JSON.parse(last(final, 'HEALTHCHECK')!.replace(/^.*?CMD /, ''))).toEqual(['wget', '-qO-', `http://127.0.0.1:${listen}/healthz`]);
     expect(conf).toMatch(/location = \/healthz \{[^}]*return 200/);
     expect(last(final, 'USER')).toBe('101');
+    expect(conf).toContain('root /usr/share/nginx/html;');
   });
 
   it('puts the built files where its nginx config serves them', () => {
-    const dist = copies.filter((copy) => copy.flags.from === 'build' && copy.sources[0] === `/repo/${name}/dist/`);
-    const remote = REMOTES.find((each) => each.service === name);
-    const expected = remote ? `/usr/share/nginx/html/remotes/${remote.key}/` : '/usr/share/nginx/html/';
-    expect(dist.map((copy) => copy.destination)).toEqual([expected]);
-    const conf = readFileSync(path.join(dockerDir, 'nginx', `${name}.conf`), 'utf8');
-    expect(conf).toContain('root /usr/share/nginx/html;');
+    const fromBuild = copies.filter((copy) => copy.flags.from === 'build');
+    if (!remote) {
+      const dist = fromBuild.filter((copy) => copy.sources[0] === `/repo/${image}/dist/`);
+      expect(dist.map((copy) => copy.destination)).toEqual(['/usr/share/nginx/html/']);
+      return;
+    }
+    // The build stage stages this remote's files alone in /srv/html; the final stage copies that and nothing else.
+    expect(fromBuild.map((copy) => [copy.sources, copy.destination])).toEqual([[['/srv/html/'], '/usr/share/nginx/html/']]);
   });
 });
 
-describe('mfe-tasks image', () => {
-  it('also serves the sounds and the illustration at the paths the task list uses', () => {
-    const final = dockerfile('mfe-tasks').stages.at(-1)!;
-    const destinations = all(final, 'COPY').map(({ args }) => copyParts(args).destination);
-    expect(destinations).toEqual(expect.arrayContaining(['/usr/share/nginx/html/sounds/', '/usr/share/nginx/html/svgs/']));
-    const constants = readFileSync(path.join(repo, 'mfe-tasks/src/features/todos/constants.ts'), 'utf8');
-    expect(constants).toMatch(/'\/sounds\/added\.mp3'/);
-    expect(constants).toMatch(/'\/svgs\/to-do-list-animate\.svg'/);
+describe('remote.Dockerfile staging step (run in a temporary directory for each remote, and for a new one)', () => {
+  const { stages: parsed } = dockerfile('remote');
+  const stageStep = all(parsed[0]!, 'RUN').find((instruction) => instruction.args.includes('/srv/html'))!.args;
+  let work: string;
+
+  beforeEach(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'tm-remote-image-'));
+  });
+  afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+  /** A fake workspace with built remotes (mf-manifest.json, an asset, media for those that have them). */
+  function stage(remote: string, packages: Record<string, string[]>): { status: number | null; stderr: string; files: string[] } {
+    for (const [name, media] of Object.entries(packages)) {
+      mkdirSync(path.join(work, 'repo', name, 'dist/assets'), { recursive: true });
+      writeFileSync(path.join(work, 'repo', name, 'dist/mf-manifest.json'), `{"id":"${name}"}`);
+      writeFileSync(path.join(work, 'repo', name, 'dist/assets/main.0123456789.js'), name);
+      for (const dir of media) {
+        mkdirSync(path.join(work, 'repo', name, 'dist', dir), { recursive: true });
+        writeFileSync(path.join(work, 'repo', name, 'dist', dir, 'a.bin'), dir);
+      }
+    }
+    const out = path.join(work, 'out');
+    const result = spawnSync('sh', ['-c', stageStep.replaceAll('/srv/html', out)], { cwd: path.join(work, 'repo'), env: { PATH: process.env.PATH, REMOTE: remote }, encoding: 'utf8' });
+    const list = (dir: string): string[] =>
+      existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? list(path.join(dir, entry.name)) : [path.relative(out, path.join(dir, entry.name))])) : [];
+    return { status: result.status, stderr: result.stderr, files: list(out).sort() };
+  }
+
+  it.each([...REMOTES.map((remote) => remote.service), 'mfe-stats'])('stages only %s, under /remotes/<key>/', (name) => {
+    const key = name.replace(/^mfe-/, '');
+    const { status, files } = stage(name, { [name]: [], 'mfe-other': ['sounds'] });
+    expect(status).toBe(0);
+    expect(files).toEqual([`remotes/${key}/assets/main.0123456789.js`, `remotes/${key}/mf-manifest.json`]);
+  });
+
+  it('also serves the media of a remote that has them (/sounds/, /svgs/: the task list) at the root', () => {
+    const { status, files } = stage('mfe-tasks', { 'mfe-tasks': ['sounds', 'svgs'] });
+    expect(status).toBe(0);
+    expect(files).toEqual(expect.arrayContaining(['sounds/a.bin', 'svgs/a.bin', 'remotes/tasks/sounds/a.bin']));
+    const taskConstants = readFileSync(path.join(repo, 'mfe-tasks/src/features/todos/constants.ts'), 'utf8');
+    expect(taskConstants).toMatch(/'\/sounds\/added\.mp3'/);
+    expect(taskConstants).toMatch(/'\/svgs\/to-do-list-animate\.svg'/);
+    expect(existsSync(path.join(repo, 'mfe-tasks/public/sounds/added.mp3'))).toBe(true);
+  });
+
+  it('refuses a package that is not a remote, or one that did not build', () => {
+    for (const name of ['shell', 'gateway', 'mfe-']) expect([name, stage(name, { [name]: [] }).status]).toEqual([name, 1]);
+    expect(stage('mfe-missing', {}).status).not.toBe(0);
   });
 });
 

@@ -19,9 +19,10 @@ import { deployedRemotes, REMOTES_CATALOG_FILE } from './deployed-remotes';
 const repo = path.resolve(__dirname, '../..');
 const nginxDir = path.join(repo, 'deploy/docker/nginx');
 const lbFile = path.join(repo, 'deploy/nginx/lb.conf');
-/** The remotes of deploy/remotes-catalog.json: each has its image, with its own nginx config. */
+/** The remotes of deploy/remotes-catalog.json: each has its image, all with the one remote.conf. */
 const REMOTES = deployedRemotes();
-const IMAGES = ['shell', ...REMOTES.map((remote) => remote.service)];
+/** The image configs: deploy/docker/nginx/shell.conf and remote.conf (every remote image). */
+const IMAGES = ['shell', 'remote'];
 type Image = string;
 
 interface Directive {
@@ -198,8 +199,7 @@ describe.each(IMAGES)('nginx config of the %s image (static)', (image) => {
       '/svgs/to-do-list-animate.svg',
       '/remotes/tasks/mf-manifest-stats.json',
       ...distFiles('shell'),
-      ...distFiles('mfe-auth'),
-      ...distFiles('mfe-tasks'),
+      ...REMOTES.flatMap((remote) => distFiles(remote.service)),
     ];
     for (const uri of uris) expect([uri, mapValue(map, uri)]).toEqual([uri, expected(uri)]);
     expect(mapValue(map, '/index.html')).toBe('no-cache');
@@ -256,25 +256,38 @@ describe('nginx config of the load balancer (static)', () => {
   const routes = locations(server);
   const target = (location: string) => routes.get(location)?.find((directive) => directive.name === 'proxy_pass')?.args[0];
 
-  it('routes /api/ to the gateways and every public path to the image that owns it', () => {
+  it('routes /api/ to the gateways, every remote by one location, and the rest to the shell', () => {
     expect(target('/api/')).toBe('http://gateway');
-    // One location per remote of deploy/remotes-catalog.json, to an upstream on its own service; no other.
+    // One location for every remote: /remotes/<key>/ → mfe-<key>:8080, looked up by name at request time.
+    const remoteLocation = '~ ^/remotes/(?<key>[a-z][a-z0-9-]*)/';
+    expect([...routes.keys()].filter((location) => location.includes('remotes'))).toEqual([remoteLocation]);
+    expect(target(remoteLocation)).toBe('http://$remote_upstream');
+    const map = one(lb, 'map');
+    expect(map.args).toEqual(['$key', '$remote_upstream']);
+    // Production names no remote: the default is the whole rule (the live test adds local entries).
+    expect(map.block).toEqual([{ name: 'default', args: ['mfe-$key:8080'] }]);
+    const pattern = new RegExp(remoteLocation.slice(2).replace('(?<key>', '('));
     for (const remote of REMOTES) {
-      expect([remote.key, target(`/remotes/${remote.key}/`)]).toEqual([remote.key, `http://${remote.upstream}`]);
-      const servers = find(upstreams.get(remote.upstream) ?? [], 'server').map((server) => server.args[0]);
-      expect([remote.upstream, servers]).toEqual([remote.upstream, [`${remote.service}:8080`]]);
+      const key = pattern.exec(`/remotes/${remote.key}/mf-manifest.json`)?.[1];
+      expect([remote.name, key && `mfe-${key}`]).toEqual([remote.name, remote.service]);
     }
-    const remoteLocations = [...routes.keys()].filter((location) => location.startsWith('/remotes/'));
-    expect(remoteLocations.sort()).toEqual(REMOTES.map((remote) => `/remotes/${remote.key}/`).sort());
-    expect(target('/sounds/')).toBe('http://mfe_tasks');
-    expect(target('/svgs/')).toBe('http://mfe_tasks');
+    // An unknown remote is a 404, a remote that is down a 502.
+    expect(routes.get(remoteLocation)?.filter((directive) => directive.name === 'error_page').map((directive) => directive.args)).toEqual([['502', '=', '@no_remote']]);
+    const noRemote = routes.get('@no_remote')!;
+    expect(one(noRemote, 'if').args).toEqual(['($upstream_addr', '=', '', ')']);
+    // The one remote-specific line: the task list's media at the origin's root.
+    const media = routes.get('~ ^/(sounds|svgs)/')!;
+    expect(one(media, 'set').args).toEqual(['$key', 'tasks']);
+    expect(one(media, 'proxy_pass').args).toEqual(['http://$remote_upstream']);
+    expect(REMOTES.map((remote) => remote.key)).toContain('tasks');
     expect(target('/')).toBe('http://shell');
     // proxy_pass without a URI part: the path reaches the image unchanged.
-    for (const location of routes.keys()) expect(target(location) ?? 'http://x').toMatch(/^http:\/\/[a-z_]+$/);
+    for (const location of routes.keys()) expect(target(location) ?? 'http://x').toMatch(/^http:\/\/\$?[a-z_]+$/);
   });
 
-  it('re-resolves each upstream name with Docker DNS (replicas and recreated containers are followed)', () => {
-    expect(one(lb, 'resolver').args).toEqual(expect.arrayContaining(['127.0.0.11']));
+  it('re-resolves each name with Docker DNS (replicas and recreated containers are followed)', () => {
+    expect(one(lb, 'resolver').args).toEqual(['127.0.0.11', 'valid=10s', 'ipv6=off']);
+    expect([...upstreams.keys()].sort()).toEqual(['gateway', 'shell']);
     for (const [name, block] of upstreams) {
       expect([name, find(block, 'zone').length]).toEqual([name, 1]);
       for (const serverLine of find(block, 'server')) expect(serverLine.args).toContain('resolve');
@@ -487,11 +500,13 @@ describeLive('shell image nginx, live', () => {
 
 describe.each(REMOTES.map((remote) => [remote.service, remote.key] as const))('%s image nginx, live', (image, short) => {
   const liveIt = live ? it : it.skip;
+  /** Media at the origin's root: the image has them when the package's build has them (public/ → dist/). */
+  const hasMedia = existsSync(path.join(repo, image, 'public/sounds'));
   let nginx: LiveNginx;
 
   beforeAll(async () => {
     if (!live) return;
-    nginx = new LiveNginx(rewriteImageConf, confText(image));
+    nginx = new LiveNginx(rewriteImageConf, confText('remote'));
     const root = path.join(nginx.prefix, 'html');
     const remote = path.join(root, 'remotes', short);
     mkdirSync(path.join(remote, 'assets'), { recursive: true });
@@ -500,10 +515,12 @@ describe.each(REMOTES.map((remote) => [remote.service, remote.key] as const))('%
     writeFileSync(path.join(remote, 'assets/910.20ad72e092.js'), 'var chunk = 1;');
     writeFileSync(path.join(remote, 'index.html'), '<!doctype html><title>standalone</title>');
     for (const [dir, file] of [['sounds', 'added.mp3'], ['svgs', 'to-do-list-animate.svg']] as const) {
+      if (!hasMedia) continue;
       mkdirSync(path.join(root, dir), { recursive: true });
       writeFileSync(path.join(root, dir, file), file.endsWith('.svg') ? '<svg xmlns="http://www.w3.org/2000/svg"/>' : 'ID3');
+      chmodSync(path.join(root, dir), 0o755);
     }
-    for (const dir of ['html', 'html/remotes', `html/remotes/${short}`, `html/remotes/${short}/assets`, 'html/sounds', 'html/svgs']) chmodSync(path.join(nginx.prefix, dir), 0o755);
+    for (const dir of ['html', 'html/remotes', `html/remotes/${short}`, `html/remotes/${short}/assets`]) chmodSync(path.join(nginx.prefix, dir), 0o755);
     await nginx.start();
   });
   afterAll(() => (live ? nginx.stop() : undefined));
@@ -538,10 +555,11 @@ describe.each(REMOTES.map((remote) => [remote.service, remote.key] as const))('%
     expect((await get(nginx.url('/healthz'))).status).toBe(200);
   });
 
-  liveIt(short === 'tasks' ? 'serves the sounds and the illustration at /sounds/ and /svgs/' : 'leaves /sounds/ and /svgs/ to the tasks image', async () => {
+  liveIt(hasMedia ? 'serves the sounds and the illustration at /sounds/ and /svgs/' : 'has no /sounds/ or /svgs/ (the tasks image serves them)', async () => {
     const sound = await get(nginx.url('/sounds/added.mp3'));
     const svg = await get(nginx.url('/svgs/to-do-list-animate.svg'));
-    if (short === 'tasks') {
+    expect(hasMedia).toBe(short === 'tasks');
+    if (hasMedia) {
       expect([sound.status, sound.headers.get('content-type'), sound.headers.get('cache-control')]).toEqual([200, 'audio/mpeg', 'public, max-age=3600']);
       expect([svg.status, svg.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
     } else {
@@ -563,13 +581,27 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
   const stubs = new Map<string, { server: Server; port: number }>();
   let nginx: LiveNginx;
 
-  /** Each upstream host of lb.conf replaced by local stubs (two for the gateway), `resolve` dropped. */
+  /** A local port nothing listens on: a remote that exists but is down. */
+  let closedPort = 0;
+
+  /**
+   * Each upstream host of lb.conf replaced by local stubs (two for the gateway), `resolve` dropped; each remote
+   * of the catalog (and `down`) mapped to its local address, other keys still resolved by name, through a
+   * resolver where nothing answers: a remote that does not exist, as in Docker when no service has its name.
+   */
   function rewriteLb(conf: string, _prefix: string, port: number): string {
     const address = (name: string) => `127.0.0.1:${stubs.get(name)!.port}`;
-    return conf
+    const entries = [...REMOTES.map((remote) => `${remote.key} ${address(remote.service)};`), `down 127.0.0.1:${closedPort};`];
+    const rewritten = conf
       .replaceAll('listen 8080;', `listen 127.0.0.1:${port};`)
+      .replace('resolver 127.0.0.11 ', `resolver 127.0.0.1:${closedPort} `)
+      .replace(/resolver_timeout \w+;/, 'resolver_timeout 1s;')
+      .replace('default mfe-$key:8080;', `default mfe-$key:8080; ${entries.join(' ')}`)
       .replace(/server gateway:8080 resolve[^;]*;/, `server ${address('gateway-a')} max_fails=0; server ${address('gateway-b')} max_fails=0;`)
       .replace(/server ([a-z][\w-]*):8080 resolve;/g, (_, host: string) => `server ${address(host)};`);
+    expect(rewritten).toContain(entries[0]);
+    expect(rewritten).toContain(`resolver 127.0.0.1:${closedPort} `);
+    return rewritten;
   }
 
   beforeAll(async () => {
@@ -586,6 +618,7 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       stubs.set(name, { server, port: (server.address() as AddressInfo).port });
     }
+    closedPort = await freePort();
     nginx = new LiveNginx(rewriteLb, readFileSync(lbFile, 'utf8'));
     await nginx.start();
   });
@@ -620,6 +653,7 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
       ['/api/todo/fetch-todo', 'gateway'],
       ...REMOTES.map((remote): [string, string] => [`/remotes/${remote.key}/mf-manifest.json`, remote.service]),
       ['/remotes/tasks/remoteEntry.js', 'mfe-tasks'],
+      ['/remotes/tasks/assets/__federation_expose_TaskListPage.ee380ee598.js', 'mfe-tasks'],
       ['/sounds/added.mp3', 'mfe-tasks'],
       ['/svgs/to-do-list-animate.svg', 'mfe-tasks'],
       ['/', 'shell'],
@@ -633,6 +667,17 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
     }
     const health = await get(nginx.url('/healthz'));
     expect([health.status, health.body.toString(), health.headers.get('x-upstream')]).toEqual([200, 'ok\n', null]);
+  });
+
+  it('answers 404 for a remote no service is named after, and 502 for one that is down', async () => {
+    for (const pathname of ['/remotes/no-such-remote/mf-manifest.json', '/remotes/nope/x']) {
+      const response = await get(nginx.url(pathname));
+      expect([pathname, response.status, response.headers.get('x-upstream')]).toEqual([pathname, 404, null]);
+    }
+    expect((await get(nginx.url('/remotes/down/mf-manifest.json'))).status).toBe(502);
+    // Not a remote key: the shell's, like any other path.
+    expect((await get(nginx.url('/remotes/Tasks/x'))).headers.get('x-upstream')).toBe('shell');
+    expect(seen.map((request) => request.upstream)).toEqual(['shell']);
   });
 
   it('spreads /api over both gateways and passes the client address it saw, not the one claimed', async () => {

@@ -9,7 +9,8 @@
  *   Secret/ConfigMap references, probes, resources, security settings, shutdown timing.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
@@ -248,7 +249,7 @@ describe('Kubernetes manifests (deploy/k8s): kustomization', () => {
     expect(new Set(resources).size).toBe(resources.length);
     expect([...resources].sort()).toEqual(manifestFiles);
     expect(resources).not.toContain(EXAMPLE_SECRET);
-    expect(readdirSync(K8S_DIR).filter((name) => !/\.ya?ml$/.test(name) && name !== 'README.md')).toEqual([]);
+    expect(readdirSync(K8S_DIR).filter((name) => !/\.ya?ml$/.test(name) && !['README.md', 'remote.yaml.template', 'new-remote.mjs'].includes(name))).toEqual([]);
   });
 
   it('puts everything in the Namespace it defines', () => {
@@ -306,6 +307,39 @@ describe('Kubernetes manifests (deploy/k8s): kustomization', () => {
 });
 
 // ---------------------------------------------------------------------------------------------- workloads
+
+describe('Kubernetes manifests (deploy/k8s): one generated file per remote', () => {
+  const template = readFileSync(path.join(K8S_DIR, 'remote.yaml.template'), 'utf8');
+  const fill = (service: string) => template.replaceAll('@SERVICE@', service).replaceAll('@KEY@', service.replace(/^mfe-/, ''));
+  const script = path.join(K8S_DIR, 'new-remote.mjs');
+
+  it('has mfe-<key>.yaml for every remote of the catalog, exactly the template filled in, and no other', () => {
+    expect(yamlFiles.filter((name) => name.startsWith('mfe-'))).toEqual(REMOTES.map((remote) => `${remote.service}.yaml`).sort());
+    for (const remote of REMOTES) {
+      // A difference: run `node deploy/k8s/new-remote.mjs --all` (the template is the one to edit).
+      expect([remote.service, readFileSync(path.join(K8S_DIR, `${remote.service}.yaml`), 'utf8')]).toEqual([remote.service, fill(remote.service)]);
+    }
+    expect(template).not.toMatch(/mfe-(?!@)|\/remotes\/(?!@KEY@)/);
+  });
+
+  it('new-remote.mjs writes a new remote from the template, rewrites every remote with --all, and prints the lines to add', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'tm-k8s-remote-'));
+    try {
+      const output = execFileSync(process.execPath, [script, 'mfe-stats', '--dir', work], { encoding: 'utf8' });
+      expect(readFileSync(path.join(work, 'mfe-stats.yaml'), 'utf8')).toBe(fill('mfe-stats'));
+      expect(output).toContain('- mfe-stats.yaml');
+      expect(output).toContain('- name: task-manager/mfe-stats');
+      expect(output).toContain('- path: /remotes/stats');
+      execFileSync(process.execPath, [script, '--all', '--dir', work], { encoding: 'utf8' });
+      for (const remote of REMOTES) {
+        expect(readFileSync(path.join(work, `${remote.service}.yaml`), 'utf8')).toBe(readFileSync(path.join(K8S_DIR, `${remote.service}.yaml`), 'utf8'));
+      }
+      expect(() => execFileSync(process.execPath, [script, 'shell', '--dir', work], { stdio: 'pipe' })).toThrow();
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
   it('one Deployment per component, selecting its own pods, rolling with maxUnavailable 0', () => {

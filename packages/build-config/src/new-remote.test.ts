@@ -43,6 +43,9 @@ describe('pnpm new:remote', () => {
   it('scaffolds a remote that type-checks, builds with its remote.json and manifest, and passes its test', () => {
     const scaffold = run([SCRIPT, 'stats', '--route', '/stats', '--dir', scratch], ROOT);
     expect(scaffold.output).toContain('mfe_stats, exposing ./StatsPage at /stats (signed-in), dev port 3003');
+    // The split deployments' steps (docs/DEPLOY.md "The remote catalog").
+    expect(scaffold.output).toContain('build: { <<: *remote-build, args: { REMOTE: mfe-stats } }');
+    expect(scaffold.output).toContain('node deploy/k8s/new-remote.mjs mfe-stats');
     expect(scaffold.status).toBe(0);
     symlinkSync(path.join(ROOT, 'mfe-tasks/node_modules'), path.join(remote, 'node_modules'));
     const pkg = JSON.parse(readFileSync(path.join(remote, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
