@@ -9,3 +9,4 @@ export { createQueryClient } from './query-client.js';
 export { endSession } from './session.js';
 export { TAB_CHANNEL } from './tab-sync.js';
 export { useLogout, useSessionEndingMutation } from './use-logout.js';
+export { ModalDialog } from './modal-dialog.js';

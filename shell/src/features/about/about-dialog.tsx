@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { ModalDialog } from '@tm/web-platform';
+import { useId } from 'react';
 import { SHELL_BUILD } from './shell-build';
 import './about-dialog.css';
 
@@ -36,37 +37,8 @@ function Row({ term, value }: { term: string; value: string }) {
  */
 export default function AboutDialog({ remotes, onClose }: AboutDialogProps) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const returnFocus = useRef<HTMLElement | null>(null);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element || element.open) return;
-    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    element.showModal();
-  }, []);
-
-  const close = () => {
-    if (dialog.current?.open) dialog.current.close(); // fires "close", handled below
-  };
-
   return (
-    <dialog
-      ref={dialog}
-      className="about-dialog"
-      aria-labelledby={titleId}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        event.preventDefault(); // one way to close: ours
-        close();
-      }}
-      onClose={() => {
-        const target = returnFocus.current;
-        returnFocus.current = null;
-        onClose();
-        if (target?.isConnected) target.focus();
-      }}
-    >
+    <ModalDialog className="about-dialog" labelledBy={titleId} onClose={onClose} closeButtonClassName="button about-dialog__close">
       <h2 id={titleId} className="about-dialog__title">
         About Task Manager
       </h2>
@@ -92,9 +64,6 @@ export default function AboutDialog({ remotes, onClose }: AboutDialogProps) {
           </dl>
         </section>
       ))}
-      <button type="button" className="button about-dialog__close" onClick={close}>
-        Close
-      </button>
-    </dialog>
+    </ModalDialog>
   );
 }

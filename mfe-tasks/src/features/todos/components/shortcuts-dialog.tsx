@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { ModalDialog } from '@tm/web-platform';
+import { useId } from 'react';
 
 /** docs/PRODUCT.md §10.11.6: the keys of the task screen and what they do. */
 const SHORTCUTS: readonly { key: string; does: string }[] = [
@@ -20,37 +21,8 @@ interface ShortcutsDialogProps {
  */
 export function ShortcutsDialog({ open, onClose }: ShortcutsDialogProps) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const returnFocus = useRef<HTMLElement | null>(null);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element || !open || element.open) return;
-    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    element.showModal();
-  }, [open]);
-
-  const close = () => {
-    if (dialog.current?.open) dialog.current.close(); // fires "close", handled below
-  };
-
   return (
-    <dialog
-      ref={dialog}
-      className="tasks-dialog"
-      aria-labelledby={titleId}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        event.preventDefault(); // one way to close: ours
-        close();
-      }}
-      onClose={() => {
-        onClose();
-        const target = returnFocus.current;
-        returnFocus.current = null;
-        if (target?.isConnected) target.focus();
-      }}
-    >
+    <ModalDialog open={open} className="tasks-dialog" labelledBy={titleId} onClose={onClose} closeButtonClassName="tasks-button tasks-dialog__close">
       <h2 id={titleId} className="tasks-dialog__title">
         Keyboard shortcuts
       </h2>
@@ -65,9 +37,6 @@ export function ShortcutsDialog({ open, onClose }: ShortcutsDialogProps) {
         ))}
       </dl>
       <p className="tasks-dialog__note">They work anywhere on this page, except while you type in a field.</p>
-      <button type="button" className="tasks-button tasks-dialog__close" onClick={close}>
-        Close
-      </button>
-    </dialog>
+    </ModalDialog>
   );
 }
