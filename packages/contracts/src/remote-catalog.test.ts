@@ -78,3 +78,25 @@ describe("a remote's build info (dist/remote.json)", () => {
     expect(checkRemoteBuildInfo({ routes })).toEqual({ ok: false, problems: ['remote.json must be an object with a "name"'] });
   });
 });
+
+describe('account-menu links', () => {
+  const account = { path: '/account', module: './AccountPage', guard: 'signed-in', title: 'Account', name: 'account screen' } as const;
+
+  it('are kept on a signed-in route', () => {
+    const catalog = { remotes: { mfe_auth: { manifest: '/a/mf-manifest.json', routes: [{ ...account, accountMenuLink: { label: 'Account settings' } }] } } };
+    expect(checkRemoteCatalog(catalog)).toEqual({ ok: true, catalog });
+  });
+
+  it('are refused on a route the account menu is never shown for, or without a label', () => {
+    const check = checkRemoteCatalog({
+      remotes: { mfe_auth: { manifest: '/a/mf-manifest.json', routes: [{ ...account, guard: 'public', accountMenuLink: { label: 'Account' } }, { ...account, path: '/b', accountMenuLink: 'Account' }] } },
+    });
+    expect(check).toEqual({
+      ok: false,
+      problems: [
+        'remotes.mfe_auth.routes[0].accountMenuLink is only for a signed-in route (the account menu is shown to signed-in users)',
+        'remotes.mfe_auth.routes[1].accountMenuLink must be an object with a label',
+      ],
+    });
+  });
+});

@@ -20,6 +20,8 @@ export interface RemoteRoute {
   name: string;
   /** A link in the shell's header, shown to those the guard lets in. */
   headerLink?: { label: string };
+  /** A link in the signed-in account menu (for a signed-in route: "Account settings"). */
+  accountMenuLink?: { label: string };
 }
 
 export interface RemoteDescription {
@@ -63,28 +65,34 @@ function manifestUrl(value: unknown, where: string, problems: string[]): string 
   return undefined;
 }
 
+/** An optional `{ label }` (a header or account-menu link). */
+function labelled(value: unknown, where: string, problems: string[]): { label: string } | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) {
+    problems.push(`${where} must be an object with a label`);
+    return undefined;
+  }
+  const label = text(value.label, `${where}.label`, problems);
+  return label ? { label } : undefined;
+}
+
 function checkRoute(value: unknown, where: string, problems: string[]): RemoteRoute | undefined {
   if (!isRecord(value)) {
     problems.push(`${where} must be an object`);
     return undefined;
   }
   const before = problems.length;
-  const { path, module, guard, title, name, headerLink } = value;
+  const { path, module, guard, title, name, headerLink, accountMenuLink } = value;
   if (typeof path !== 'string' || !ROUTE_PATH.test(path)) problems.push(`${where}.path must be an absolute path such as /stats`);
   if (typeof module !== 'string' || !EXPOSED_MODULE.test(module)) problems.push(`${where}.module must name an exposed module such as ./StatsPage`);
   if (typeof guard !== 'string' || !(ROUTE_GUARDS as readonly string[]).includes(guard)) problems.push(`${where}.guard must be one of ${ROUTE_GUARDS.join(', ')}`);
   text(title, `${where}.title`, problems);
   text(name, `${where}.name`, problems);
-  let link: { label: string } | undefined;
-  if (headerLink !== undefined) {
-    if (!isRecord(headerLink)) problems.push(`${where}.headerLink must be an object with a label`);
-    else {
-      const label = text(headerLink.label, `${where}.headerLink.label`, problems);
-      if (label) link = { label };
-    }
-  }
+  const link = labelled(headerLink, `${where}.headerLink`, problems);
+  const menuLink = labelled(accountMenuLink, `${where}.accountMenuLink`, problems);
+  if (menuLink && guard !== 'signed-in') problems.push(`${where}.accountMenuLink is only for a signed-in route (the account menu is shown to signed-in users)`);
   if (problems.length > before) return undefined;
-  return { path, module, guard, title, name, ...(link ? { headerLink: link } : {}) } as RemoteRoute;
+  return { path, module, guard, title, name, ...(link ? { headerLink: link } : {}), ...(menuLink ? { accountMenuLink: menuLink } : {}) } as RemoteRoute;
 }
 
 /**

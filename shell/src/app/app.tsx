@@ -9,7 +9,7 @@ import { CatalogProblem } from '../features/remotes/catalog-problem';
 import type { RemoteCatalog } from '../features/remotes/remote-catalog';
 import { useRemoteCatalog } from '../features/remotes/use-remote-catalog';
 import { ThemeToggle } from '../features/theme/theme-toggle';
-import { CatalogRoutes, headerLinks } from './catalog-routes';
+import { accountMenuLinks, CatalogRoutes, headerLinks } from './catalog-routes';
 
 // Loaded when first opened: the About dialog costs the first load nothing.
 const About = lazy(() => import('./about'));
@@ -23,7 +23,7 @@ function Frame({ catalog, children }: { catalog?: RemoteCatalog; children: React
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <AppHeader user={user} themeToggle={<ThemeToggle />} links={headerLinks(catalog, user)} onAbout={() => setAbout(true)} />
+      <AppHeader user={user} themeToggle={<ThemeToggle />} links={headerLinks(catalog, user)} accountLinks={accountMenuLinks(catalog)} onAbout={() => setAbout(true)} />
       <OfflineBanner />
       <main id="main" className="app-main">
         {children}

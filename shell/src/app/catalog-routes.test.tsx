@@ -16,7 +16,15 @@ const CATALOG = {
     mfe_stats: {
       manifest: 'https://stats.example.test/mf-manifest.json',
       routes: [
-        { path: '/stats', module: './StatsPage', guard: 'signed-in', title: 'Statistics', name: 'statistics screen', headerLink: { label: 'Stats' } },
+        {
+          path: '/stats',
+          module: './StatsPage',
+          guard: 'signed-in',
+          title: 'Statistics',
+          name: 'statistics screen',
+          headerLink: { label: 'Stats' },
+          accountMenuLink: { label: 'My statistics' },
+        },
         { path: '/help', module: './HelpPage', guard: 'public', title: 'Help', name: 'help page', headerLink: { label: 'Help' } },
       ],
     },
@@ -74,5 +82,17 @@ describe('routes built from the remote catalog', () => {
     renderAt('/no/such/page');
     await waitFor(() => expect(window.location.pathname).toBe('/'));
     expect(await screen.findByText('The task list could not be loaded.')).toBeInTheDocument();
+  });
+
+  it("fills the account menu with the links the catalog's signed-in routes declare, in its order", async () => {
+    await signUpNewUser('Menu User');
+    renderAt('/');
+    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }));
+    const menu = await screen.findByRole('dialog', { name: /Signed in as/ });
+    const items = within(menu).getAllByRole('link').map((link) => link.textContent);
+    expect(items).toEqual(['Account settings', 'My statistics']);
+    expect(within(menu).getByRole('link', { name: 'Account settings' })).toHaveFocus();
+    await userEvent.click(within(menu).getByRole('link', { name: 'My statistics' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/stats'));
   });
 });

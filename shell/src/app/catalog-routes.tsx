@@ -3,7 +3,7 @@ import type { RouteGuard } from '@tm/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { RequireGuest, RequireUser } from '../features/auth/route-guards';
-import type { HeaderLink } from '../features/header/app-header';
+import type { HeaderLink } from '../features/header/header-link';
 import { Titled } from '../features/page-title/page-title';
 import type { RemoteCatalog } from '../features/remotes/remote-catalog';
 import { RemotePage } from '../features/remotes/remote-page';
@@ -29,6 +29,12 @@ function routesOf(catalog: RemoteCatalog) {
 export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser | null): HeaderLink[] {
   if (!catalog) return [];
   return routesOf(catalog).flatMap(({ route }) => (route.headerLink && admits(route.guard, user) ? [{ to: route.path, label: route.headerLink.label }] : []));
+}
+
+/** The account menu's links (signed-in routes that declare one), in the catalog's order. */
+export function accountMenuLinks(catalog: RemoteCatalog | undefined): HeaderLink[] {
+  if (!catalog) return [];
+  return routesOf(catalog).flatMap(({ route }) => (route.accountMenuLink ? [{ to: route.path, label: route.accountMenuLink.label }] : []));
 }
 
 /**

@@ -15,7 +15,7 @@ export const TODAYS_CATALOG = {
       routes: [
         { path: '/login', module: './LoginPage', guard: 'signed-out', title: 'Sign in', name: 'sign-in screen' },
         { path: '/signup', module: './SignupPage', guard: 'signed-out', title: 'Create account', name: 'sign-up screen' },
-        { path: '/account', module: './AccountPage', guard: 'signed-in', title: 'Account', name: 'account screen' },
+        { path: '/account', module: './AccountPage', guard: 'signed-in', title: 'Account', name: 'account screen', accountMenuLink: { label: 'Account settings' } },
       ],
     },
     mfe_tasks: {

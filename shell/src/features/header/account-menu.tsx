@@ -2,17 +2,19 @@ import type { PublicUser } from '@tm/api-client';
 import { UserIcon } from '@tm/web-platform';
 import { useEffect, useId, useRef, useState, type FocusEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import type { HeaderLink } from './header-link';
 
 /**
- * The header's account menu (PRODUCT §10.10): an icon button that opens a small popover with who is signed in and a link to
- * the Account screen, and "About Task Manager" (the versions dialog). On opening, the focus goes to the link; Escape closes it and puts the focus back on the
+ * The header's account menu (PRODUCT §10.10): an icon button that opens a small popover with who is signed in, the links the
+ * remotes' routes bring (the catalog's `accountMenuLink`: "Account settings"), and "About Task Manager" (the versions
+ * dialog). On opening, the focus goes to the first link (or to About); Escape closes it and puts the focus back on the
  * button; a click outside, the focus leaving it, or any navigation closes it too.
  */
-export function AccountMenu({ user, onAbout }: { user: PublicUser; onAbout: () => void }) {
+export function AccountMenu({ user, links, onAbout }: { user: PublicUser; links: readonly HeaderLink[]; onAbout: () => void }) {
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const link = useRef<HTMLAnchorElement>(null);
+  const first = useRef<HTMLAnchorElement & HTMLButtonElement>(null);
   const popoverId = useId();
   const captionId = useId();
   const nameId = useId();
@@ -28,7 +30,7 @@ export function AccountMenu({ user, onAbout }: { user: PublicUser; onAbout: () =
 
   useEffect(() => {
     if (!open) return;
-    link.current?.focus();
+    first.current?.focus();
     const onPointerDown = (event: PointerEvent) => {
       if (!menu.current?.contains(event.target as Node)) setOpen(false);
     };
@@ -75,10 +77,13 @@ export function AccountMenu({ user, onAbout }: { user: PublicUser; onAbout: () =
           <p id={emailId} className="account-menu__email">
             {user.email}
           </p>
-          <Link ref={link} to="/account" className="account-menu__link">
-            Account settings
-          </Link>
+          {links.map((item, index) => (
+            <Link key={item.to} ref={index === 0 ? first : undefined} to={item.to} className="account-menu__link">
+              {item.label}
+            </Link>
+          ))}
           <button
+            ref={links.length === 0 ? first : undefined}
             type="button"
             className="account-menu__link account-menu__about"
             aria-haspopup="dialog"

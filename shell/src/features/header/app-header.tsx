@@ -3,13 +3,8 @@ import { CheckIcon, InfoIcon, LogoutIcon, useLogout } from '@tm/web-platform';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { AccountMenu } from './account-menu';
+import type { HeaderLink } from './header-link';
 import './app-header.css';
-
-/** A link of the header, brought by a remote's route (docs/PRODUCT.md §2 Header). */
-export interface HeaderLink {
-  to: string;
-  label: string;
-}
 
 interface AppHeaderProps {
   /** The signed-in user, or null when signed out or not known. */
@@ -18,6 +13,8 @@ interface AppHeaderProps {
   themeToggle: ReactNode;
   /** The links of the routes this user may open, in the catalog's order. */
   links?: readonly HeaderLink[];
+  /** The account menu's links, brought by the remotes' signed-in routes. */
+  accountLinks?: readonly HeaderLink[];
   /** Opens the About dialog (the shell's and the remotes' versions). */
   onAbout: () => void;
 }
@@ -26,7 +23,7 @@ interface AppHeaderProps {
  * Product title, the remotes' header links, theme toggle, About, and (when signed in) the account menu
  * (which holds About then) and the logout button (docs/PRODUCT.md §2 Header).
  */
-export function AppHeader({ user, themeToggle, links = [], onAbout }: AppHeaderProps) {
+export function AppHeader({ user, themeToggle, links = [], accountLinks = [], onAbout }: AppHeaderProps) {
   const logout = useLogout();
   const { pathname } = useLocation();
   return (
@@ -53,7 +50,7 @@ export function AppHeader({ user, themeToggle, links = [], onAbout }: AppHeaderP
             <InfoIcon />
           </button>
         )}
-        {user && <AccountMenu user={user} onAbout={onAbout} />}
+        {user && <AccountMenu user={user} links={accountLinks} onAbout={onAbout} />}
         {user && (
           <button
             type="button"
