@@ -41,3 +41,15 @@ export function devCatalog(root) {
   }
   return { remotes };
 }
+
+/**
+ * `REMOTES` for the gateway in all-in-one mode (`npm start`): every workspace remote that has been built
+ * (`mfe-<key>/dist/remote.json`), as `key=mfe-<key>/dist`, relative to `root`.
+ * @returns {string}
+ */
+export function builtRemotes(root) {
+  return workspaceRemotes(root)
+    .filter(({ folder }) => existsSync(path.join(root, folder, 'dist', 'remote.json')))
+    .map(({ folder }) => `${folder.slice('mfe-'.length)}=${folder}/dist`)
+    .join(',');
+}

@@ -106,8 +106,10 @@ export async function startServices(options: Pick<StackOptions, 'env' | 'keepLog
  * these callers sign many users up from one address on purpose.
  */
 /**
- * `REMOTES` for every built remote under `root`, found by pattern as `npm start` finds them
- * (scripts/list-remotes.mjs): `mfe-<key>/dist` with a `remote.json`, served under `/remotes/<key>/`.
+ * `REMOTES` for every built remote under `root`, found by the same pattern as `npm start`
+ * (`builtRemotes` of packages/build-config/workspace-remotes.mjs, which this compiled package cannot import):
+ * `mfe-<key>/dist` with a `remote.json`, served under `/remotes/<key>/`; absolute, since `root` may be
+ * another checkout.
  */
 export function builtRemotes(root: string = REPO_ROOT): string {
   return readdirSync(root, { withFileTypes: true })
