@@ -26,6 +26,7 @@ const moduleNameMapper = {
   '^@tm/service-kit/(errors|sqlite|mongo)$': path.join(__dirname, 'packages/service-kit/src/$1.ts'),
   '^@tm/contracts/openapi$': path.join(__dirname, 'packages/contracts/src/openapi.ts'),
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
+  '^@tm/api-client/early$': path.join(__dirname, 'packages/api-client/src/early-store.ts'),
   '^@tm/web-platform$': path.join(__dirname, 'packages/web-platform/src/index.ts'),
   '^@tm/web-test-support$': path.join(__dirname, 'packages/web-test-support/src/index.tsx'),
   '^@tm/remote-kit$': path.join(__dirname, 'packages/remote-kit/src/index.ts'),

@@ -1,15 +1,66 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { rspack } from '@rspack/core';
 import { createConfig } from '@tm/build-config';
+import { ServiceWorkerPlugin } from './build/service-worker.mjs';
+
+const dir = import.meta.dirname;
+
+/** Our own CSS, inlined: comments and indentation dropped (the page is sent compressed anyway). */
+function compactCss(css) {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\s*([{};,])\s*/g, '$1')
+    .trim();
+}
+
+/** What the page's HTML starts before any bundle (src/app/early-requests.ts); the bundles take the answers. */
+const EARLY = JSON.parse(readFileSync(createRequire(path.join(dir, 'package.json')).resolve('@tm/api-client/early-options.json'), 'utf8'));
+
+/**
+ * src/app/early-requests.ts as an inline script: compiled and minified with Rspack's SWC, run at once with
+ * its options. It imports types only, so the module's code is the function alone.
+ */
+function earlyRequestsScript() {
+  const source = readFileSync(path.join(dir, 'src/app/early-requests.ts'), 'utf8');
+  const { code } = rspack.experiments.swc.transformSync(source, {
+    filename: 'early-requests.ts',
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2020', minify: { compress: true, mangle: true } },
+    module: { type: 'commonjs' },
+    minify: true,
+  });
+  return `(function(exports){${code}exports.startEarlyRequests(window,${JSON.stringify(EARLY)})})({})`;
+}
+
+/**
+ * What index.html carries besides the scripts (issue #17): the design tokens and the loading screen's CSS
+ * inline, the loading screen itself as static HTML (rendered from the React component by
+ * src/app/prerender.tsx, run with tsx), so the first paint needs no JavaScript and no other request; and the
+ * early requests.
+ */
+function indexHtml() {
+  const parts = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "const m = await import('./src/app/prerender.tsx'); process.stdout.write(JSON.stringify((m.indexHtmlParts ? m : m.default).indexHtmlParts()));"], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(dir, '../tsconfig.web.json') },
+    }),
+  );
+  const tokens = readFileSync(createRequire(path.join(dir, 'package.json')).resolve('@tm/design-tokens/tokens.css'), 'utf8');
+  const loading = readFileSync(path.join(dir, 'src/features/loading/loading-screen.css'), 'utf8');
+  return { head: `<link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${compactCss(tokens + loading)}</style><script>${earlyRequestsScript()}</script>`, root: parts.loadingScreen };
+}
 
 const base = createConfig({
-  dir: import.meta.dirname,
+  dir,
   name: 'shell',
   port: 3000,
   title: 'Task Manager',
-  runtimePlugins: [path.join(import.meta.dirname, 'src/features/remotes/offline-remote.plugin.ts')],
+  runtimePlugins: [path.join(dir, 'src/features/remotes/offline-remote.plugin.ts'), path.join(dir, 'src/features/remotes/early-manifest.plugin.ts')],
+  html: indexHtml(),
 });
 
 /** The build id the About dialog shows: env BUILD_ID (CI), else the git commit, else `dev`. */
@@ -33,5 +84,7 @@ export default (env, argv) => {
       'process.env.SHELL_BUILD_ID': JSON.stringify(production ? buildId() : 'dev'),
     }),
   );
+  // issue #17: repeat visits from cache (build/service-worker.mjs); production only.
+  if (production) config.plugins.push(new ServiceWorkerPlugin());
   return config;
 };

@@ -8,11 +8,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { freePort } from '@tm/test-support';
 import { deployedRemotes, REMOTES_CATALOG_FILE } from './deployed-remotes';
 
@@ -89,6 +91,8 @@ const one = (directives: Directive[], name: string): Directive => {
   if (found.length !== 1) throw new Error(`expected one ${name}, found ${found.length}`);
   return found[0]!;
 };
+/** Every directive of a file, nested ones included. */
+const everyDirective = (directives: Directive[]): Directive[] => directives.flatMap((directive) => [directive, ...everyDirective(directive.block ?? [])]);
 const confText = (image: Image) => readFileSync(path.join(nginxDir, `${image}.conf`), 'utf8');
 const serverOf = (conf: Directive[]) => one(conf, 'server').block!;
 const locations = (server: Directive[]) => new Map(find(server, 'location').map((location) => [location.args.join(' '), location.block!]));
@@ -151,12 +155,33 @@ function addHeaders(block: Directive[]): Map<string, { value: string; always: bo
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 const THEME_SCRIPT = '!function(){var t="light";document.documentElement.setAttribute("data-theme",t)}()';
 
-/** A small shell build like Rspack's output: index.html with the inline theme script, hashed assets. */
+/**
+ * The copies a production build writes beside a text file over 1 KiB (packages/build-config/rspack.config.mjs):
+ * `<file>.gz` and `<file>.br`. The .gz copy carries a modification time in its gzip header, where nginx's own
+ * gzip always writes 0, so a test comparing bytes tells the copy from on-the-fly compression.
+ */
+function writeCompressedCopies(file: string): void {
+  const content = readFileSync(file);
+  const gz = gzipSync(content, { level: 9 });
+  gz.writeUInt32LE(1_700_000_000, 4);
+  writeFileSync(`${file}.gz`, gz);
+  writeFileSync(`${file}.br`, brotliCompressSync(content));
+}
+
+/** A Workbox-like service worker over 1 KiB (the build gives it .gz and .br copies). */
+const SERVICE_WORKER = `self.__WB_MANIFEST=${JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ url: `/assets/${i}.0123456789.js`, revision: null })))};self.addEventListener("install",()=>self.skipWaiting());`;
+
+/**
+ * A small shell build like Rspack's output: index.html with the inline theme script (under 1 KiB: no copies),
+ * a hashed asset and the service worker with their .gz/.br copies, a source map.
+ */
 function writeShellFixture(root: string): void {
   mkdirSync(path.join(root, 'assets'), { recursive: true });
   writeFileSync(path.join(root, 'index.html'), `<!doctype html><html><head><script>${THEME_SCRIPT}</script><script defer src="/assets/main.1e56ae8713.js"></script></head><body><div id="root"></div></body></html>`);
   writeFileSync(path.join(root, 'assets/main.1e56ae8713.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
   writeFileSync(path.join(root, 'assets/main.1e56ae8713.js.map'), '{}');
+  writeFileSync(path.join(root, 'sw.js'), SERVICE_WORKER);
+  for (const file of ['assets/main.1e56ae8713.js', 'sw.js']) writeCompressedCopies(path.join(root, file));
 }
 
 describe.each(IMAGES)('nginx config of the %s image (static)', (image) => {
@@ -210,6 +235,27 @@ describe.each(IMAGES)('nginx config of the %s image (static)', (image) => {
   it('answers /healthz itself', () => {
     const health = locations(server).get('= /healthz');
     expect(health?.find((directive) => directive.name === 'return')?.args[0]).toBe('200');
+  });
+
+  it('revalidates a service worker (sw.js) on every load, like index.html', () => {
+    expect(mapValue(map, '/sw.js')).toBe('no-cache');
+    expect(mapValue(map, '/sw.js')).toBe(mapValue(map, '/index.html'));
+    // The name, not any script ending in it.
+    expect(mapValue(map, '/assets/mysw.js')).toBe('public, max-age=3600');
+  });
+
+  it("sends the build's .gz copies, gzips the rest on the fly, and always says the answer varies", () => {
+    expect(one(conf, 'gzip_static').args).toEqual(['on']);
+    expect(one(conf, 'gzip').args).toEqual(['on']);
+    expect(one(conf, 'gzip_vary').args).toEqual(['on']);
+    // Requests through the load balancer are compressed too.
+    expect(one(conf, 'gzip_proxied').args).toEqual(['any']);
+    // Nothing in a location turns it off for some files.
+    expect(everyDirective(server).filter((directive) => directive.name.startsWith('gzip'))).toEqual([]);
+  });
+
+  it('uses no directive the image cannot load: its nginx has no brotli module', () => {
+    expect(everyDirective(conf).filter((directive) => directive.name.startsWith('brotli') || directive.name === 'load_module')).toEqual([]);
   });
 });
 
@@ -316,6 +362,25 @@ describe('nginx config of the load balancer (static)', () => {
   it('answers its own /healthz on 8080', () => {
     expect(one(server, 'listen').args).toEqual(['8080']);
     expect(routes.get('= /healthz')?.find((directive) => directive.name === 'return')?.args[0]).toBe('200');
+  });
+
+  it('never compresses or decodes: Accept-Encoding goes up, Content-Encoding and Vary come down unchanged', () => {
+    expect(one(server, 'gzip').args).toEqual(['off']);
+    const all = everyDirective(lb);
+    // Turned on nowhere, no gunzip (it would decode the gateway's gzip for some clients), no brotli.
+    expect(all.filter((directive) => /^(gzip|gunzip|brotli)/.test(directive.name) && directive.args[0] !== 'off')).toEqual([]);
+    // No header rule touches the negotiation (an emptied Accept-Encoding would make the gateway send plain JSON).
+    const headerRules = all.filter((directive) => /header/.test(directive.name) && directive.args.some((arg) => /^(accept-encoding|content-encoding|vary)$/i.test(arg)));
+    expect(headerRules).toEqual([]);
+  });
+
+  it('streams the event stream: no buffering and no compression, even if gzip is turned on for the server', () => {
+    const events = routes.get('= /api/todo/events')!;
+    expect(one(events, 'proxy_pass').args).toEqual(['http://gateway']);
+    expect(one(events, 'proxy_buffering').args).toEqual(['off']);
+    expect(one(events, 'gzip').args).toEqual(['off']);
+    // Longer than the gateway's 15 s heartbeat.
+    expect(Number.parseInt(one(events, 'proxy_read_timeout').args[0]!, 10)).toBeGreaterThan(15);
   });
 });
 
@@ -427,6 +492,26 @@ async function get(url: string, headers: Record<string, string> = {}) {
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
+/**
+ * A GET with these headers only, its body as it travelled. node:http, not fetch: fetch sends its own
+ * Accept-Encoding and decodes the body.
+ */
+function raw(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** What a browser sends: every encoding it reads, brotli included. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
+
 describeLive('shell image nginx, live', () => {
   let nginx: LiveNginx;
 
@@ -477,15 +562,48 @@ describeLive('shell image nginx, live', () => {
     }
   });
 
-  it('caches hashed assets for a year, gzipped', async () => {
-    const asset = await get(nginx.url('/assets/main.1e56ae8713.js'), { 'accept-encoding': 'gzip' });
+  it("sends a hashed asset's .gz copy as it is to a browser, cached for a year (no brotli: the .br copy is not used)", async () => {
+    const file = path.join(nginx.prefix, 'html/assets/main.1e56ae8713.js');
+    const asset = await raw(nginx.url('/assets/main.1e56ae8713.js'), { 'accept-encoding': BROWSER_ENCODINGS });
     expect(asset.status).toBe(200);
-    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(asset.headers.get('content-type')).toMatch(/javascript/);
-    // fetch decodes the body; the header says it travelled compressed.
-    expect(asset.headers.get('content-encoding')).toBe('gzip');
-    expect(asset.headers.get('vary')).toMatch(/Accept-Encoding/i);
-    expect(asset.body.toString()).toContain('x'.repeat(100));
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    expect(asset.body.equals(readFileSync(`${file}.gz`))).toBe(true);
+    expect(asset.headers['content-length']).toBe(String(readFileSync(`${file}.gz`).length));
+    expect(asset.headers.vary).toMatch(/^Accept-Encoding$/i);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(gunzipSync(asset.body).equals(readFileSync(file))).toBe(true);
+  });
+
+  it('sends the plain file to a client that does not accept gzip, still saying it varies', async () => {
+    const file = path.join(nginx.prefix, 'html/assets/main.1e56ae8713.js');
+    for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
+      const asset = await raw(nginx.url('/assets/main.1e56ae8713.js'), headers);
+      expect([headers, asset.status, asset.headers['content-encoding']]).toEqual([headers, 200, undefined]);
+      expect([headers, asset.body.equals(readFileSync(file))]).toEqual([headers, true]);
+      // A shared cache must not hand this plain answer to everyone, nor a gzip one to this client.
+      expect(asset.headers.vary).toMatch(/^Accept-Encoding$/i);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it('gzips on the fly a file over 1 KiB that has no copy (an older build, a file that would not gain)', async () => {
+    const file = path.join(nginx.prefix, 'html/assets/late.5a6b7c8d9e.css');
+    writeFileSync(file, `.late{content:${JSON.stringify('y'.repeat(3000))}}`);
+    const asset = await raw(nginx.url('/assets/late.5a6b7c8d9e.css'), { 'accept-encoding': BROWSER_ENCODINGS });
+    expect([asset.status, asset.headers['content-encoding'], asset.headers.vary]).toEqual([200, 'gzip', 'Accept-Encoding']);
+    expect(gunzipSync(asset.body).equals(readFileSync(file))).toBe(true);
+    expect(asset.body.length).toBeLessThan(readFileSync(file).length);
+  });
+
+  it('sends the service worker revalidated on every load (no-cache), from its .gz copy', async () => {
+    const file = path.join(nginx.prefix, 'html/sw.js');
+    const worker = await raw(nginx.url('/sw.js'), { 'accept-encoding': BROWSER_ENCODINGS });
+    expect([worker.status, worker.headers['cache-control'], worker.headers['content-encoding']]).toEqual([200, 'no-cache', 'gzip']);
+    expect(worker.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(worker.body.equals(readFileSync(`${file}.gz`))).toBe(true);
+    const plain = await raw(nginx.url('/sw.js'));
+    expect([plain.status, plain.headers['cache-control'], plain.body.toString()]).toEqual([200, 'no-cache', SERVICE_WORKER]);
   });
 
   it('serves the remotes.json written at start, revalidated every time, and its own health', async () => {
@@ -511,8 +629,10 @@ describe.each(REMOTES.map((remote) => [remote.service, remote.key] as const))('%
     const remote = path.join(root, 'remotes', short);
     mkdirSync(path.join(remote, 'assets'), { recursive: true });
     writeFileSync(path.join(remote, 'mf-manifest.json'), JSON.stringify({ id: `mfe_${short}`, metaData: { publicPath: 'auto' } }));
-    writeFileSync(path.join(remote, 'remoteEntry.js'), 'var remote = 1;');
+    writeFileSync(path.join(remote, 'remoteEntry.js'), `var remote = ${JSON.stringify('r'.repeat(3000))};`);
     writeFileSync(path.join(remote, 'assets/910.20ad72e092.js'), 'var chunk = 1;');
+    writeFileSync(path.join(remote, 'assets/__federation_expose_Page.3c4d5e6f70.js'), `var page = ${JSON.stringify('p'.repeat(3000))};`);
+    for (const file of ['remoteEntry.js', 'assets/__federation_expose_Page.3c4d5e6f70.js']) writeCompressedCopies(path.join(remote, file));
     writeFileSync(path.join(remote, 'index.html'), '<!doctype html><title>standalone</title>');
     for (const [dir, file] of [['sounds', 'added.mp3'], ['svgs', 'to-do-list-animate.svg']] as const) {
       if (!hasMedia) continue;
@@ -547,6 +667,23 @@ describe.each(REMOTES.map((remote) => [remote.service, remote.key] as const))('%
     expect((await get(nginx.url(`/remotes/${short}/mf-manifest.json`))).headers.get('content-type')).toMatch(/^application\/json/);
   });
 
+  liveIt("sends the build's .gz copies as they are, with the same cache policy and cross-origin headers", async () => {
+    const expectations: [string, string][] = [
+      [`/remotes/${short}/remoteEntry.js`, 'no-cache'],
+      [`/remotes/${short}/assets/__federation_expose_Page.3c4d5e6f70.js`, 'public, max-age=31536000, immutable'],
+    ];
+    for (const [pathname, cacheControl] of expectations) {
+      const file = path.join(nginx.prefix, 'html', pathname);
+      const compressed = await raw(nginx.url(pathname), { 'accept-encoding': BROWSER_ENCODINGS });
+      expect([pathname, compressed.status, compressed.headers['content-encoding'], compressed.headers['cache-control']]).toEqual([pathname, 200, 'gzip', cacheControl]);
+      expect([pathname, compressed.body.equals(readFileSync(`${file}.gz`))]).toEqual([pathname, true]);
+      expect([pathname, compressed.headers.vary, compressed.headers['access-control-allow-origin']]).toEqual([pathname, 'Accept-Encoding', '*']);
+      const plain = await raw(nginx.url(pathname));
+      expect([pathname, plain.status, plain.headers['content-encoding'], plain.headers['cache-control']]).toEqual([pathname, 200, undefined, cacheControl]);
+      expect([pathname, plain.body.equals(readFileSync(file)), plain.headers.vary]).toEqual([pathname, true, 'Accept-Encoding']);
+    }
+  });
+
   liveIt('does not serve its standalone page, the other images paths, or anything outside its prefix', async () => {
     const other = REMOTES.find((remote) => remote.key !== short)?.key ?? 'other';
     for (const pathname of [`/remotes/${short}/index.html`, `/remotes/${short}/`, '/', '/index.html', `/remotes/${other}/mf-manifest.json`, '/api/user/me']) {
@@ -578,6 +715,8 @@ interface Seen {
 describeLive('load balancer nginx, live (stub upstreams)', () => {
   const seen: Seen[] = [];
   const failing = new Map<string, number>();
+  /** Answers of every stub for one path (its own status, headers and body), instead of its name. */
+  const answers = new Map<string, (res: ServerResponse) => void>();
   const stubs = new Map<string, { server: Server; port: number }>();
   let nginx: LiveNginx;
 
@@ -612,7 +751,9 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
           seen.push({ upstream: name, method: req.method ?? '', url: req.url ?? '', headers: req.headers });
           res.statusCode = failing.get(name) ?? 200;
           res.setHeader('x-upstream', name);
-          res.end(name);
+          const answer = answers.get(req.url ?? '');
+          if (answer) answer(res);
+          else res.end(name);
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -629,6 +770,7 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
   beforeEach(() => {
     seen.length = 0;
     failing.clear();
+    answers.clear();
   });
 
   it('passes nginx -t (with the upstream names pointed at local stubs)', () => {
@@ -715,5 +857,72 @@ describeLive('load balancer nginx, live (stub upstreams)', () => {
     const post = await fetch(nginx.url('/api/todo/add-todo'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"x"}' });
     expect(post.status).toBe(503);
     expect(seen.map((request) => request.method)).toEqual(['POST']);
+  });
+
+  it("passes compressed answers through as they are: the gateway's brotli or gzip JSON, the shell's .gz copy", async () => {
+    const json = Buffer.from(JSON.stringify({ todos: Array.from({ length: 100 }, (_, id) => ({ id, title: `task ${id}`, done: false })) }));
+    const cases: [string, string, Buffer, string][] = [
+      ['/api/todo/fetch-todo', 'br', brotliCompressSync(json), 'application/json; charset=utf-8'],
+      ['/api/todo/fetch-todo', 'gzip', gzipSync(json), 'application/json; charset=utf-8'],
+      ['/assets/main.1e56ae8713.js', 'gzip', gzipSync(`console.log(${JSON.stringify('x'.repeat(4000))});`), 'application/javascript'],
+    ];
+    for (const [pathname, encoding, body, type] of cases) {
+      answers.set(pathname, (res) => {
+        res.writeHead(200, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length, vary: 'Origin, Accept-Encoding' });
+        res.end(body);
+      });
+      const response = await raw(nginx.url(pathname), { 'accept-encoding': BROWSER_ENCODINGS });
+      const label = `${pathname} ${encoding}`;
+      expect([label, response.status, response.headers['content-encoding'], response.headers.vary]).toEqual([label, 200, encoding, 'Origin, Accept-Encoding']);
+      expect([label, response.body.equals(body)]).toEqual([label, true]);
+      // The upstream chose the encoding from what the browser accepts.
+      expect([label, seen.at(-1)?.headers['accept-encoding']]).toEqual([label, BROWSER_ENCODINGS]);
+    }
+  });
+
+  it('leaves plain what the gateway sent plain (its JSON under 1 KiB), to a client that accepts gzip', async () => {
+    const body = JSON.stringify({ id: 1, title: 'x'.repeat(600) });
+    answers.set('/api/user/me', (res) => {
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(body);
+    });
+    const response = await raw(nginx.url('/api/user/me'), { 'accept-encoding': BROWSER_ENCODINGS });
+    expect([response.status, response.headers['content-encoding'], response.body.toString()]).toEqual([200, undefined, body]);
+    expect(response.headers.vary).toBeUndefined();
+  });
+
+  it('streams /api/todo/events uncompressed to a client that accepts gzip, each event as the gateway writes it', async () => {
+    const first = `retry: 3000\n\nid: 1\nevent: todo\ndata: ${JSON.stringify({ title: 'x'.repeat(2000) })}\n\n`;
+    const second = `id: 2\nevent: todo\ndata: ${JSON.stringify({ title: 'y'.repeat(2000) })}\n\n`;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Not `X-Accel-Buffering: no`, which the gateway also sends: lb.conf alone must keep the stream flowing.
+    answers.set('/api/todo/events', (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.write(first);
+      void released.then(() => res.end(second));
+    });
+    let response: IncomingMessage | undefined;
+    try {
+      response = await new Promise<IncomingMessage>((resolve, reject) => {
+        request(nginx.url('/api/todo/events'), { headers: { accept: 'text/event-stream', 'accept-encoding': BROWSER_ENCODINGS } }, resolve)
+          .on('error', reject)
+          .end();
+      });
+      expect([response.statusCode, response.headers['content-type'], response.headers['content-encoding']]).toEqual([200, 'text/event-stream', undefined]);
+      const received: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => received.push(chunk));
+      const text = () => Buffer.concat(received).toString('latin1');
+      // The first event arrives while the gateway still holds the stream open, byte for byte.
+      for (let waited = 0; text().length < first.length && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(text()).toBe(first);
+      const ended = once(response, 'end');
+      release();
+      await ended;
+      expect(text()).toBe(first + second);
+    } finally {
+      release();
+      response?.destroy();
+    }
   });
 });

@@ -9,8 +9,10 @@ import {
   requestLogger,
   type Logger,
 } from '@tm/service-kit';
+import { constants as zlibConstants } from 'node:zlib';
 import { LIMITS } from '@tm/contracts';
 import Koa, { type Middleware } from 'koa';
+import compress from 'koa-compress';
 import { AccountThrottle } from './account-throttle.js';
 import { CookieKeys } from './cookie-keys.js';
 import { accountRoutes } from './account.routes.js';
@@ -91,6 +93,25 @@ function framedRequests(limitBytes: number): Middleware {
   };
 }
 
+/** The answers the gateway makes per request worth compressing: JSON and text, never the live event stream. */
+const COMPRESSED_TYPES = /^(application\/(json|problem\+json)|text\/(plain|html|css|javascript))\b/;
+
+/**
+ * JSON answers (the task list above all: 1.8 MB for 10 000 tasks, 88 KB gzipped) are compressed when over
+ * 1 KiB, at a level that costs little CPU per request (brotli quality 4, gzip level 5; docs/BENCHMARKS.md
+ * measures it). Built files are compressed once at build time and sent as they are (static.middleware.ts).
+ * The event stream is never compressed: a compressor buffers, and events must arrive at once (issue #17).
+ */
+export function compressAnswers(): Middleware {
+  return compress({
+    threshold: 1024,
+    filter: (type) => COMPRESSED_TYPES.test(type),
+    br: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    gzip: { level: 5 },
+    deflate: false,
+  });
+}
+
 /** Answers under /api are personal: no cache along the way may keep them. */
 const noStore: Middleware = async (ctx, next) => {
   ctx.set('Cache-Control', 'no-store');
@@ -127,6 +148,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(requestLogger({ logger, trustIncomingId: false }));
   app.use(metrics.middleware);
   app.use(errorHandler());
+  app.use(compressAnswers());
   app.use(closeConnectionsWhileDraining(isDraining));
   const ready = readiness({ sessionStore, services: { users: config.usersUrl, todos: config.todosUrl } });
   app.use(healthRoutes({ registry: metrics.registry, ready, draining: () => draining }).routes());

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { send } from '@koa/send';
 import type { Middleware } from 'koa';
 import helmet from 'koa-helmet';
@@ -23,10 +24,10 @@ interface Target {
   file: string;
 }
 
-const NO_CACHE = new Set(['index.html', 'remotes.json', 'remote.json', 'mf-manifest.json', 'mf-stats.json', 'remoteEntry.js']);
+const NO_CACHE = new Set(['index.html', 'sw.js', 'remotes.json', 'remote.json', 'mf-manifest.json', 'mf-stats.json', 'remoteEntry.js']);
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|mp3|svg|png|woff2?)$/;
-/** Paths that are files or nothing: never answered with the SPA's index.html. */
-const NOT_SPA = /^\/(api|remotes|assets|sounds|svgs|healthz|readyz|metrics)(\/|$)/;
+/** Paths that are files or nothing: never answered with the SPA's index.html (nor is any path with a file extension). */
+const NOT_SPA = /^\/(api|remotes|assets|sounds|svgs|healthz|readyz|metrics)(\/|$)|\.[A-Za-z0-9]+$/;
 /** A remote's files: /remotes/<key>/<file>. */
 const REMOTE_PATH = /^\/remotes\/([^/]+)(\/.*)$/;
 /** Media a remote's pages load from the origin's root (the task sounds and illustration), looked up in every remote. */
@@ -56,20 +57,35 @@ async function resolveTargets(urlPath: string, site: WebSite): Promise<Target[]>
 
 /** Hashed assets are immutable for a year; manifests, entries and index.html are revalidated every time. */
 function cacheControl(file: string): string {
-  const name = path.basename(file);
+  // `file` is what @koa/send sends: the precompressed copy (`main.js.br`) when the browser accepts it.
+  const name = path.basename(file).replace(/\.(br|gz)$/, '');
   if (NO_CACHE.has(name)) return 'no-cache';
   if (HASHED.test(name)) return 'public, max-age=31536000, immutable';
   return 'public, max-age=3600';
 }
 
+/**
+ * Sends a file, or its brotli or gzip copy written at build time when the browser accepts it (issue #17;
+ * `Vary: Accept-Encoding` so no cache along the way hands a compressed copy to a browser that cannot read
+ * it). A revalidation of an unchanged file is a 304 with no body (Last-Modified, If-Modified-Since).
+ */
 async function sendFile(ctx: Parameters<Middleware>[0], target: Target): Promise<boolean> {
   try {
     await send(ctx, target.file, {
       root: target.root,
       index: false,
       hidden: false,
+      brotli: true,
+      gzip: true,
       setHeaders: (res, file) => res.setHeader('Cache-Control', cacheControl(file)),
     });
+    ctx.vary('Accept-Encoding');
+    if (ctx.fresh) {
+      // The file stream @koa/send opened is not sent: close it now rather than leave its descriptor to GC.
+      if (ctx.body instanceof Readable) ctx.body.destroy();
+      ctx.status = 304;
+      ctx.body = null;
+    }
     return true;
   } catch (error) {
     const status = (error as { status?: number }).status;

@@ -3,8 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
+import CompressionPlugin from 'compression-webpack-plugin';
 import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
 import budget from './first-load-budget.cjs';
 import { sharedModules } from './shared-deps.mjs';
@@ -19,6 +21,14 @@ import { devCatalog } from './workspace-remotes.mjs';
  * @property {string[]} [runtimePlugins]         federation runtime plugins (the host's fallback plugin)
  * @property {string} title        page title of the app's own HTML page
  * @property {RemoteBuild} [remote]  a remote's build metadata and standalone settings (remote-preset.mjs)
+ * @property {IndexHtmlParts} [html]   what the app writes into its index.html besides its scripts (the shell's loading screen)
+ */
+
+/**
+ * @typedef {object} IndexHtmlParts
+ * @property {string} [head]  HTML at the end of <head> (inline style and script)
+ * @property {string} [root]  HTML inside <div id="root"> until React takes it over
+ * @property {string} [body]  HTML after the root
  */
 
 /**
@@ -58,6 +68,23 @@ class RemoteInfoPlugin {
       });
     });
   }
+}
+
+/** Text files worth compressing: scripts, styles, HTML, JSON (manifests), SVG, source maps excluded. */
+const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
+
+/** The .br and .gz copies of every compressible asset over 1 KiB that gets at least 10 % smaller. */
+function precompressed() {
+  const common = { test: COMPRESSIBLE, threshold: 1024, minRatio: 0.9, deleteOriginalAssets: false };
+  return [
+    new CompressionPlugin({ ...common, filename: '[path][base].gz', algorithm: 'gzip', compressionOptions: { level: 9 } }),
+    new CompressionPlugin({
+      ...common,
+      filename: '[path][base].br',
+      algorithm: 'brotliCompress',
+      compressionOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } },
+    }),
+  ];
 }
 
 /** @param {AppOptions} app @returns {(env: unknown, argv: {mode?: string}) => import('@rspack/core').Configuration} */
@@ -142,7 +169,12 @@ export function createConfig(app) {
             : { optimization: { target: 'web' } },
         }),
         // One HTML page for all three: the pre-paint theme script must be identical everywhere.
-        new rspack.HtmlRspackPlugin({ template: path.join(import.meta.dirname, 'index.html'), title: app.title, minify: production }),
+        new rspack.HtmlRspackPlugin({
+          template: path.join(import.meta.dirname, 'index.html'),
+          title: app.title,
+          minify: production,
+          templateParameters: { headHtml: app.html?.head ?? '', rootHtml: app.html?.root ?? '', bodyHtml: app.html?.body ?? '' },
+        }),
         new rspack.CopyRspackPlugin({
           patterns: [
             {
@@ -156,7 +188,13 @@ export function createConfig(app) {
         app.remote && new rspack.DefinePlugin({ __TM_SHELL_URL__: JSON.stringify(app.remote.shellUrl) }),
         // issue #12: what the gateway makes the remote's catalog entry from (name, version, build id, routes).
         production && info && new RemoteInfoPlugin(info),
+        // issue #17: what the browser downloads is compressed wherever the app is served. Every text file is
+        // written beside itself as .br (brotli, quality 11) and .gz (gzip, level 9) once, at build time, so
+        // the gateway and nginx send them without compressing per request (@koa/send, gzip_static).
+        ...(production ? precompressed() : []),
         // issue #10: fails a production build whose first-load JavaScript is over the app's budget.
+        // issue #17: the host's first-load scripts are preloaded by its HTML, not discovered one round trip late.
+        production && !isRemote && new budget.PreloadFirstLoadPlugin(),
         production && new budget.FirstLoadBudgetPlugin({ app: path.basename(app.dir), budgetKiB: pkg.budgets?.firstLoadGzipKiB, container: isRemote ? app.name : undefined }),
       ].filter(Boolean),
       optimization: { minimize: production },

@@ -12,7 +12,9 @@ import {
   type ROUTES,
 } from '@tm/contracts';
 import axios, { type AxiosInstance } from 'axios';
+import { earlyAnswer, takeEarlyResponse } from './early.js';
 import { browserIsOffline, offlineError } from './errors.js';
+import { settleSilence, watchSilence } from './silence.js';
 
 const IOS = /iPad|iPhone|iPod/;
 
@@ -39,18 +41,21 @@ export function clientId(): string {
 }
 
 /**
- * The one HTTP client of the frontends (PRODUCT §7): base `/api` on the app's origin, cookies sent, 10 s
- * timeout, and axios' built-in XSRF double-submit with the gateway's cookie and header names.
+ * The one HTTP client of the frontends (PRODUCT §7): base `/api` on the app's origin, cookies sent, a 10 s
+ * timeout of silence (no bytes either way: silence.ts, issue #17), and axios' built-in XSRF double-submit
+ * with the gateway's cookie and header names.
  */
 export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
   const client = axios.create({
     baseURL,
     withCredentials: true,
-    timeout: CLIENT_TIMEOUT_MS,
     xsrfCookieName: XSRF_COOKIE,
     xsrfHeaderName: XSRF_HEADER,
     headers: { Accept: 'application/json' },
   });
+  // Registered first, so it runs last (axios runs request interceptors newest first): the count starts as
+  // the request leaves.
+  client.interceptors.request.use(watchSilence(CLIENT_TIMEOUT_MS));
   // docs/PRODUCT.md §8: an action taken offline fails at once with a clear message. It is never queued to
   // replay later (the data library's online-only mode is off too, see @tm/web-platform's QueryClient).
   client.interceptors.request.use((config) => {
@@ -58,6 +63,8 @@ export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
     config.headers.set(CLIENT_ID_HEADER, clientId());
     return config;
   });
+  const silence = settleSilence(CLIENT_TIMEOUT_MS);
+  client.interceptors.response.use(silence.fulfilled, silence.rejected);
   client.interceptors.response.use((response) => {
     // PRODUCT §7: on iOS a Set-Cookie value is mirrored into document.cookie. Browsers never expose
     // Set-Cookie to scripts, so with our first-party cookies this is a no-op kept for fidelity.
@@ -89,5 +96,10 @@ export async function call<R extends JsonRoute>(
   ...[options]: Args<CallOptions<NameOf<R>>>
 ): Promise<ApiResponse<NameOf<R>>> {
   const { body, signal } = (options ?? {}) as { body?: unknown; signal?: AbortSignal };
-  return (await http.request<ApiResponse<NameOf<R>>>({ method, url: apiPath(path, options), data: body, signal })).data;
+  const url = apiPath(path, options);
+  // issue #17: a read the page's HTML already started (the current user, the route's first reads) is taken
+  // from there instead of asked again; its answer and its errors are the same as through axios.
+  const early = method === 'GET' ? takeEarlyResponse(`${API_BASE}${url}`) : undefined;
+  if (early) return earlyAnswer<ApiResponse<NameOf<R>>>(early, `${API_BASE}${url}`);
+  return (await http.request<ApiResponse<NameOf<R>>>({ method, url, data: body, signal })).data;
 }

@@ -15,6 +15,7 @@ export {
   validationIssues,
 } from './errors.js';
 export { changePassword, deleteAccount, logoutAll } from './account.api.js';
+export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early.js';
 export { clientId, createHttpClient, http } from './http.js';
 export { openTodoStream, cursorAfter } from './todo-stream.js';
 export {

@@ -100,3 +100,37 @@ describe('account-menu links', () => {
     });
   });
 });
+
+describe('early API reads of a route (prefetch, issue #17)', () => {
+  const tasks = { path: '/', module: './TaskListPage', guard: 'signed-in', title: 'Tasks', name: 'task list' } as const;
+
+  it('are kept on a signed-in route', () => {
+    const catalog = { remotes: { mfe_tasks: { manifest: '/t/mf-manifest.json', routes: [{ ...tasks, prefetch: ['/api/todo/fetch-todo'] }] } } };
+    expect(checkRemoteCatalog(catalog)).toEqual({ ok: true, catalog });
+  });
+
+  it('are refused when they are not plain API paths, too many, or on a route that is not signed in', () => {
+    const check = checkRemoteCatalog({
+      remotes: {
+        mfe_tasks: {
+          manifest: '/t/mf-manifest.json',
+          routes: [
+            { ...tasks, prefetch: ['/api/todo/fetch-todo?all=1'] },
+            { ...tasks, path: '/b', prefetch: ['https://evil.example/api/x'] },
+            { ...tasks, path: '/c', prefetch: ['/api/../metrics'] },
+            { ...tasks, path: '/d', prefetch: ['/api/a', '/api/b', '/api/c', '/api/d', '/api/e'] },
+            { ...tasks, path: '/e', prefetch: '/api/todo/fetch-todo' },
+            { ...tasks, path: '/f', guard: 'public', prefetch: ['/api/todo/fetch-todo'] },
+          ],
+        },
+      },
+    });
+    expect(check).toEqual({
+      ok: false,
+      problems: [
+        ...['[0]', '[1]', '[2]', '[3]', '[4]'].map((at) => `remotes.mfe_tasks.routes${at}.prefetch must be a list of at most 4 API paths such as /api/todo/fetch-todo`),
+        "remotes.mfe_tasks.routes[5].prefetch is only for a signed-in route (the reads are the signed-in user's)",
+      ],
+    });
+  });
+});

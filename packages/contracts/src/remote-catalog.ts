@@ -22,6 +22,12 @@ export interface RemoteRoute {
   headerLink?: { label: string };
   /** A link in the signed-in account menu (for a signed-in route: "Account settings"). */
   accountMenuLink?: { label: string };
+  /**
+   * API reads (GET paths under /api/) the page makes first, for a signed-in user: the shell's page starts
+   * them as soon as it knows who is signed in, before the page's code has arrived (issue #17), and the page's
+   * own first call takes the answer. `["/api/todo/fetch-todo"]` for the task list. At most four.
+   */
+  prefetch?: string[];
 }
 
 export interface RemoteDescription {
@@ -44,6 +50,9 @@ export type CatalogCheck = { ok: true; catalog: RemoteCatalog } | { ok: false; p
 const REMOTE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const ROUTE_PATH = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
 const EXPOSED_MODULE = /^\.\/[A-Za-z0-9_][A-Za-z0-9_/-]*$/;
+/** A read of this origin's API: a plain path, no query, no `..`. */
+const API_READ = /^\/api(?:\/[a-z0-9][a-z0-9_-]*)+$/;
+const MAX_PREFETCH = 4;
 const MAX_TEXT = 80;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -76,13 +85,27 @@ function labelled(value: unknown, where: string, problems: string[]): { label: s
   return label ? { label } : undefined;
 }
 
+/** An optional list of API reads to start early: only for a signed-in route (they read the user's data). */
+function prefetchOf(value: unknown, guard: unknown, where: string, problems: string[]): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length > MAX_PREFETCH || !value.every((item) => typeof item === 'string' && API_READ.test(item))) {
+    problems.push(`${where} must be a list of at most ${MAX_PREFETCH} API paths such as /api/todo/fetch-todo`);
+    return undefined;
+  }
+  if (guard !== 'signed-in') {
+    problems.push(`${where} is only for a signed-in route (the reads are the signed-in user's)`);
+    return undefined;
+  }
+  return value as string[];
+}
+
 function checkRoute(value: unknown, where: string, problems: string[]): RemoteRoute | undefined {
   if (!isRecord(value)) {
     problems.push(`${where} must be an object`);
     return undefined;
   }
   const before = problems.length;
-  const { path, module, guard, title, name, headerLink, accountMenuLink } = value;
+  const { path, module, guard, title, name, headerLink, accountMenuLink, prefetch } = value;
   if (typeof path !== 'string' || !ROUTE_PATH.test(path)) problems.push(`${where}.path must be an absolute path such as /stats`);
   if (typeof module !== 'string' || !EXPOSED_MODULE.test(module)) problems.push(`${where}.module must name an exposed module such as ./StatsPage`);
   if (typeof guard !== 'string' || !(ROUTE_GUARDS as readonly string[]).includes(guard)) problems.push(`${where}.guard must be one of ${ROUTE_GUARDS.join(', ')}`);
@@ -91,8 +114,18 @@ function checkRoute(value: unknown, where: string, problems: string[]): RemoteRo
   const link = labelled(headerLink, `${where}.headerLink`, problems);
   const menuLink = labelled(accountMenuLink, `${where}.accountMenuLink`, problems);
   if (menuLink && guard !== 'signed-in') problems.push(`${where}.accountMenuLink is only for a signed-in route (the account menu is shown to signed-in users)`);
+  const reads = prefetchOf(prefetch, guard, `${where}.prefetch`, problems);
   if (problems.length > before) return undefined;
-  return { path, module, guard, title, name, ...(link ? { headerLink: link } : {}), ...(menuLink ? { accountMenuLink: menuLink } : {}) } as RemoteRoute;
+  return {
+    path,
+    module,
+    guard,
+    title,
+    name,
+    ...(link ? { headerLink: link } : {}),
+    ...(menuLink ? { accountMenuLink: menuLink } : {}),
+    ...(reads ? { prefetch: reads } : {}),
+  } as RemoteRoute;
 }
 
 /**

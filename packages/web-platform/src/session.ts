@@ -1,4 +1,4 @@
-import { currentUserQuery, todosQuery } from '@tm/api-client';
+import { currentUserQuery, dropEarlyResponses, todosQuery } from '@tm/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 
@@ -16,6 +16,8 @@ function isSignedIn(queryClient: QueryClient): boolean {
  * fetched: the server already said, or another tab told us.
  */
 export function endSession(queryClient: QueryClient): void {
+  // Answers the page's HTML fetched for the session that ended are never handed to a later one (issue #17).
+  dropEarlyResponses();
   const { queryKey } = todosQuery();
   void queryClient.cancelQueries({ queryKey });
   queryClient.setQueryData(currentUserQuery().queryKey, null);

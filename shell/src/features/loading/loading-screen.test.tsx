@@ -1,39 +1,46 @@
 import { act, isInaccessible, render, screen, within } from '@testing-library/react';
 import { CHARACTERS, LoadingScreen } from './loading-screen';
+import { loadingScreenMarkup, NO_SCRIPT_MESSAGE } from '../../app/prerender';
+
+const timingOf = (element: HTMLElement, name: string) => element.style.getPropertyValue(name);
+
+/** The element's HTML with every style attribute written the one way the CSSOM writes it. */
+function normalised(element: Element): string {
+  const copy = element.cloneNode(true) as Element;
+  for (const styled of [copy, ...copy.querySelectorAll<HTMLElement>('[style]')]) {
+    if (styled instanceof HTMLElement && styled.hasAttribute('style')) styled.setAttribute('style', styled.style.cssText);
+  }
+  return copy.outerHTML;
+}
 
 describe('loading screen', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('shows the fixed texts, a dot every 600 ms and a new character every 2 s, over six characters', () => {
+  it('shows the fixed texts and all six characters, cycled by CSS every 2 s with the dots every 600 ms', () => {
     expect(CHARACTERS).toHaveLength(6);
     render(<LoadingScreen />);
-    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    const status = screen.getByRole('status', { name: 'Loading' });
     expect(screen.getByText('System Ready')).toBeInTheDocument();
     expect(screen.getByText('Initializing application components...')).toBeInTheDocument();
-    const dots = () => document.querySelector('.loading-screen__dots')?.textContent;
-    const character = () => screen.getByTestId('loading-character').textContent;
-    expect(dots()).toBe('.');
-    expect(character()).toContain(CHARACTERS[0].name);
-    act(() => jest.advanceTimersByTime(600));
-    expect(dots()).toBe('..');
-    act(() => jest.advanceTimersByTime(600));
-    expect(dots()).toBe('...');
-    act(() => jest.advanceTimersByTime(600));
-    expect(dots()).toBe('.');
-    expect(character()).toContain(CHARACTERS[0].name);
-    act(() => jest.advanceTimersByTime(200));
-    expect(character()).toContain(CHARACTERS[1].name);
-    act(() => jest.advanceTimersByTime(2000 * 5));
-    expect(character()).toContain(CHARACTERS[0].name);
+    // PRODUCT §9's constants drive the CSS animations (loading-screen.css): no timer re-renders the screen.
+    expect(timingOf(status, '--loading-character-ms')).toBe('2000ms');
+    expect(timingOf(status, '--loading-dot-ms')).toBe('600ms');
+    const characters = screen.getByTestId('loading-character').querySelectorAll<HTMLElement>('.loading-screen__character');
+    expect([...characters].map((c) => c.style.getPropertyValue('--loading-index'))).toEqual(['0', '1', '2', '3', '4', '5']);
+    CHARACTERS.forEach(({ name, quote }, index) => {
+      expect(characters[index]).toHaveTextContent(name);
+      expect(characters[index]).toHaveTextContent(quote);
+    });
+    expect(document.querySelectorAll('.loading-screen__dots span')).toHaveLength(3);
   });
 
   it('draws each character as an inline SVG and keeps its emoji as text for assistive tech', () => {
     render(<LoadingScreen />);
     const pictures = new Set<string>();
-    for (const { emoji, name } of CHARACTERS) {
-      const shown = screen.getByTestId('loading-character');
-      expect(shown.textContent).toContain(name);
+    const characters = screen.getByTestId('loading-character').querySelectorAll<HTMLElement>('.loading-screen__character');
+    CHARACTERS.forEach(({ emoji }, index) => {
+      const shown = characters[index]!;
       const svgs = shown.querySelectorAll('svg');
       expect(svgs).toHaveLength(1);
       const svg = svgs[0] as SVGSVGElement;
@@ -44,9 +51,29 @@ describe('loading screen', () => {
       // The emoji is exposed as (visually hidden) text, not hidden from the accessibility tree.
       const text = within(shown).getByText(emoji);
       expect(text).toHaveClass('visually-hidden');
-      expect(isInaccessible(text)).toBe(false);
-      act(() => jest.advanceTimersByTime(2000));
-    }
+    });
     expect(pictures.size).toBe(CHARACTERS.length);
+  });
+
+  it('carries on from where the screen was, however often it is mounted again', () => {
+    const first = render(<LoadingScreen />);
+    const startedAt = Number.parseFloat(timingOf(screen.getByRole('status'), '--loading-elapsed'));
+    first.unmount();
+    act(() => jest.advanceTimersByTime(3100));
+    render(<LoadingScreen />);
+    const later = Number.parseFloat(timingOf(screen.getByRole('status'), '--loading-elapsed'));
+    expect(later - startedAt).toBeGreaterThanOrEqual(3000);
+    expect(later - startedAt).toBeLessThan(3500);
+  });
+
+  it('is the same markup as the screen written into index.html, which adds only its no-script note', () => {
+    const { container } = render(<LoadingScreen />);
+    const page = document.createElement('div');
+    page.innerHTML = loadingScreenMarkup();
+    expect(page.querySelector('.loading-screen__noscript')?.textContent ?? page.querySelector('noscript')?.textContent).toContain(NO_SCRIPT_MESSAGE);
+    page.querySelector('noscript')?.remove();
+    const react = container.firstElementChild as HTMLElement;
+    react.style.setProperty('--loading-elapsed', '0ms');
+    expect(normalised(react)).toBe(normalised(page.firstElementChild!));
   });
 });

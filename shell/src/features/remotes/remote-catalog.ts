@@ -1,4 +1,5 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { takeEarlyResponse } from '@tm/api-client';
 import { checkRemoteCatalog, type RemoteCatalog, type RemoteRoute } from '@tm/contracts';
 import type { ExposedPageModule } from '@tm/remote-kit';
 import { RemoteFallback } from './remote-fallback';
@@ -18,7 +19,8 @@ function shellProblems(catalog: RemoteCatalog): string[] {
 async function fetchCatalog(): Promise<RemoteCatalog> {
   let body: unknown;
   try {
-    const response = await fetch(CATALOG_URL, { cache: 'no-cache' });
+    // issue #17: index.html asked for it before any bundle arrived (src/app/early-requests.ts).
+    const response = await (takeEarlyResponse(CATALOG_URL) ?? fetch(CATALOG_URL, { cache: 'no-cache' }));
     if (!response.ok) throw new Error(`${CATALOG_URL} answered ${response.status}`);
     body = await response.json();
   } catch (error) {

@@ -11,18 +11,17 @@ const SHORTCUTS: readonly { key: string; does: string }[] = [
 ];
 
 interface ShortcutsDialogProps {
-  open: boolean;
   onClose: () => void;
 }
 
 /**
- * The list of keyboard shortcuts in a modal <dialog>: the browser keeps the focus inside and makes the page
- * behind it inert. Escape or "Close" closes it, and the focus goes back to where it was.
+ * The list of keyboard shortcuts in a modal <dialog>, open while mounted: the browser keeps the focus inside
+ * and makes the page behind it inert. Escape or "Close" closes it, and the focus goes back to where it was.
  */
-export function ShortcutsDialog({ open, onClose }: ShortcutsDialogProps) {
+export function ShortcutsDialog({ onClose }: ShortcutsDialogProps) {
   const titleId = useId();
   return (
-    <ModalDialog open={open} className="tasks-dialog" labelledBy={titleId} onClose={onClose} closeButtonClassName="tasks-button tasks-dialog__close">
+    <ModalDialog className="tasks-dialog" labelledBy={titleId} onClose={onClose} closeButtonClassName="tasks-button tasks-dialog__close">
       <h2 id={titleId} className="tasks-dialog__title">
         Keyboard shortcuts
       </h2>

@@ -1,11 +1,17 @@
 import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { m, useIsPresent, type Variants } from 'framer-motion';
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DOUBLE_CLICK_MS, MOTION } from '../constants';
 import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
 import { TaskActions } from './task-actions';
-import { TaskTitleEditor } from './task-title-editor';
+import { onFirstAct } from '../hooks/first-act';
+
+// The title editor is off the first load (issue #17): fetched at the first key or pointer press on the page,
+// so it is in when a title is edited.
+const loadEditor = () => import('./task-title-editor');
+const TaskTitleEditor = lazy(() => loadEditor().then(({ TaskTitleEditor: Editor }) => ({ default: Editor })));
+if (typeof window !== 'undefined') onFirstAct(() => void loadEditor());
 
 interface TaskItemProps {
   todo: Todo;
@@ -170,14 +176,16 @@ export const TaskItem = memo(function TaskItem({
         }}
       />
       {editing ? (
-        <TaskTitleEditor
-          title={todo.title}
-          onDone={(title, how) => {
-            refocus.current = how !== 'blur';
-            setEditing(false);
-            if (title !== undefined) onRename(todo, title);
-          }}
-        />
+        <Suspense fallback={<span className="tasks-item__title">{todo.title}</span>}>
+          <TaskTitleEditor
+            title={todo.title}
+            onDone={(title, how) => {
+              refocus.current = how !== 'blur';
+              setEditing(false);
+              if (title !== undefined) onRename(todo, title);
+            }}
+          />
+        </Suspense>
       ) : (
         // A click on the title ticks the box, as a label does; a double click edits the title instead. So a
         // pointer click waits for the double-click interval before it ticks (keyboard and assistive

@@ -1,6 +1,6 @@
 import type { Todo } from '@tm/api-client';
 import { domAnimation, LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
 import { useLiveTodos } from '../api/live-todos';
@@ -11,11 +11,13 @@ import { useShortcuts } from '../hooks/use-shortcuts';
 import { nextFilter, useTaskFilter } from '../hooks/use-task-filter';
 import { AddTaskForm } from './add-task-form';
 import { Celebration } from './celebration';
-import { ShortcutsDialog } from './shortcuts-dialog';
 import { TaskList } from './task-list';
 import { countTodos } from './task-toolbar';
 import { offerUndo } from './undo-toast';
 import './task-list-page.css';
+
+// Off the first load (issue #17): fetched when it is first opened.
+const ShortcutsDialog = lazy(() => import('./shortcuts-dialog').then(({ ShortcutsDialog: Dialog }) => ({ default: Dialog })));
 
 interface TaskListPageProps {
   /** id for the page's h1, so the section around it can be labelled by it. */
@@ -105,7 +107,11 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
             <TaskList todos={todos.data} filter={filter} counts={counts} onCompleted={celebrate} onDeleted={onDeleted} inputRef={input} />
           )}
           <Celebration count={count} reducedMotion={reducedMotion} />
-          <ShortcutsDialog open={showShortcuts} onClose={() => setShowShortcuts(false)} />
+          {showShortcuts && (
+            <Suspense fallback={null}>
+              <ShortcutsDialog onClose={() => setShowShortcuts(false)} />
+            </Suspense>
+          )}
         </div>
       </MotionConfig>
     </LazyMotion>

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef } from 'react';
+import { onFirstAct } from './first-act';
 
 /**
- * A function that plays the sound at `src`. The audio element is created after mount (preload auto) or on
- * the first play, whichever comes first. PRODUCT §8: when the file fails to load or the browser refuses to
- * play it, the sound is silently disabled for this `src` and only logged.
+ * A function that plays the sound at `src`. The audio element (preload auto) is created at the first key or
+ * pointer press on the page, or at the first play, whichever comes first: a sound only follows something
+ * the person did, so the files stay off the first load (issue #17) and are in by the time the server has
+ * answered. PRODUCT §8: when the file fails to load or the browser refuses to play it, the sound is silently
+ * disabled for this `src` and only logged.
  */
 export function useSound(src: string): () => void {
   const audio = useRef<HTMLAudioElement | null>(null);
@@ -30,8 +33,9 @@ export function useSound(src: string): () => void {
 
   useEffect(() => {
     disabled.current = false;
-    load();
+    const stop = onFirstAct(load);
     return () => {
+      stop();
       audio.current = null;
     };
   }, [load]);

@@ -1,0 +1,73 @@
+import type { CSSProperties, ReactNode } from 'react';
+import { AlchemyFlask, DragonHead, FishCake, Katana, LightningBolt, StrawHat } from './loading-characters';
+
+/** PRODUCT §9: six characters, a new one every 2 s; the dots of "Loading..." move every 600 ms. */
+export const CHARACTER_INTERVAL_MS = 2000;
+export const DOT_INTERVAL_MS = 600;
+
+/** `Picture` draws the emoji as an inline SVG, so it shows even where no emoji font is installed (issue #7). */
+export const CHARACTERS = [
+  { emoji: '🍥', Picture: FishCake, name: 'Naruto Uzumaki', quote: "I'm not gonna run away, I never go back on my word!" },
+  { emoji: '👒', Picture: StrawHat, name: 'Monkey D. Luffy', quote: "I'm gonna be King of the Pirates!" },
+  { emoji: '⚡', Picture: LightningBolt, name: 'Pikachu', quote: 'Pika pika! Charging up your tasks...' },
+  { emoji: '🐉', Picture: DragonHead, name: 'Son Goku', quote: 'Power comes in response to a need, not a desire.' },
+  { emoji: '🗡️', Picture: Katana, name: 'Tanjiro Kamado', quote: 'Never give up. Keep moving forward!' },
+  { emoji: '⚗️', Picture: AlchemyFlask, name: 'Edward Elric', quote: 'A lesson without pain is meaningless.' },
+] as const;
+
+interface LoadingViewProps {
+  /**
+   * How far into its cycle the screen starts (ms): the CSS animations are shifted back by it, so a screen
+   * that takes over from the one painted by the HTML carries on where that one was (issue #17).
+   */
+  elapsedMs?: number;
+  /** A last line in the card: the static page's `<noscript>` note (prerender.tsx). */
+  note?: ReactNode;
+}
+
+/**
+ * The loading screen's markup (docs/PRODUCT.md §2), with no state and no timers: every character is in the
+ * page and CSS shows one at a time, a new one every 2 s, and moves the dots every 600 ms
+ * (loading-screen.css). The same markup is written into index.html at build time (prerender.tsx), so the
+ * screen paints before any script runs, also with JavaScript blocked (issue #17), and React takes it over
+ * without a jump.
+ */
+export function LoadingView({ elapsedMs = 0, note }: LoadingViewProps) {
+  const timing = {
+    '--loading-character-ms': `${CHARACTER_INTERVAL_MS}ms`,
+    '--loading-dot-ms': `${DOT_INTERVAL_MS}ms`,
+    '--loading-elapsed': `${Math.round(elapsedMs)}ms`,
+  } as CSSProperties;
+  return (
+    <div className="loading-screen" role="status" aria-label="Loading" style={timing}>
+      <div className="loading-screen__card">
+        <div className="loading-screen__characters" data-testid="loading-character">
+          {CHARACTERS.map(({ emoji, Picture, name, quote }, index) => (
+            <div className="loading-screen__character" key={name} style={{ '--loading-index': index } as CSSProperties}>
+              {/* The SVG is hidden from assistive tech; the emoji stays readable to it as visually hidden text. */}
+              <span className="loading-screen__picture">
+                <Picture />
+                <span className="visually-hidden">{emoji}</span>
+              </span>
+              <blockquote className="loading-screen__quote">
+                <p>“{quote}”</p>
+                <footer>— {name}</footer>
+              </blockquote>
+            </div>
+          ))}
+        </div>
+        <p className="loading-screen__loading" aria-hidden="true">
+          Loading
+          <span className="loading-screen__dots">
+            <span>.</span>
+            <span className="loading-screen__dot-2">.</span>
+            <span className="loading-screen__dot-3">.</span>
+          </span>
+        </p>
+        <p className="loading-screen__ready">System Ready</p>
+        <p className="loading-screen__detail">Initializing application components...</p>
+        {note}
+      </div>
+    </div>
+  );
+}
