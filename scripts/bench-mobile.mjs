@@ -159,6 +159,7 @@ async function lighthouseScreen(baseUrl, screen) {
  * each 100 ms. Runs through the DevTools protocol, so the app's CSP does not apply to it.
  */
 function observer(expectedRows) {
+  /* global document, getComputedStyle, MutationObserver, window -- runs in the page */
   const seen = {};
   const states = [];
   const mark = (key) => {

@@ -22,8 +22,8 @@ import { chartSvg, ratio, renderMarkdown, serverSections } from './bench/report.
 import { benchServers } from './bench/server-bench.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHILDREN = ['scripts/bench-hash.mjs', 'scripts/bench-web.mjs', 'scripts/bench-list.mjs'];
-const CHILD_TIMEOUT_MS = 6 * 60_000;
+const CHILDREN = ['scripts/bench-hash.mjs', 'scripts/bench-web.mjs', 'scripts/bench-list.mjs', 'scripts/bench-mobile.mjs'];
+const CHILD_TIMEOUT_MS = 10 * 60_000;
 const quick = process.env.BENCH_QUICK === '1';
 const settings = {
   quick,

@@ -43,12 +43,25 @@ export interface Session {
 /** A fresh browser profile (own cookies and storage) on the app (or on another one started by the test: `baseUrl`). */
 export async function openSession(
   browser: Browser,
-  options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference'; baseUrl?: string } = {},
+  options: {
+    width?: number;
+    height?: number;
+    reducedMotion?: 'reduce' | 'no-preference';
+    baseUrl?: string;
+    /**
+     * The shell's service worker (issue #17) runs only where a test asks for it ('allow'): requests it makes
+     * are out of reach of `page.route`, which many tests use to hold or break the network.
+     */
+    serviceWorkers?: 'allow' | 'block';
+    javaScriptEnabled?: boolean;
+  } = {},
 ): Promise<Session> {
   const context = await browser.newContext({
     baseURL: options.baseUrl ?? baseUrl(),
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     reducedMotion: options.reducedMotion ?? 'no-preference',
+    serviceWorkers: options.serviceWorkers ?? 'block',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   const page = await context.newPage();
   const requests: string[] = [];

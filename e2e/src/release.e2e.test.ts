@@ -83,8 +83,9 @@ describeInBrowser('releasing remotes by configuration (REMOTES_FILE), in Chromiu
     const buildMs = await build(stats, 'stats-1');
     console.info(`scaffold + build of mfe-stats: ${Date.now() - started} ms (build ${buildMs} ms)`);
 
-    const { page, context, errors } = await openSession(browser(), { baseUrl: app.url });
+    const { page, context, errors } = await openSession(browser(), { baseUrl: app.url, serviceWorkers: 'allow' });
     await signUp(page, 'Stats Person');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     const links = page.getByRole('navigation', { name: 'Screens' }).getByRole('link');
     expect(await links.allTextContents()).toEqual([]);
 
@@ -135,9 +136,11 @@ describeInBrowser('releasing remotes by configuration (REMOTES_FILE), in Chromiu
     const oldBuildId = (JSON.parse(readFileSync(path.join(ROOT, 'mfe-tasks/dist/remote.json'), 'utf8')) as { buildId: string }).buildId;
 
     // Page A: the task list, on the old build; no key pressed on it yet, so its lazy confetti chunk is not loaded.
-    const { page: pageA, context, errors } = await openSession(browser(), { baseUrl: app.url });
+    // The shell's service worker runs (issue #17): the pages below load through it, as a returning visitor's do.
+    const { page: pageA, context, errors } = await openSession(browser(), { baseUrl: app.url, serviceWorkers: 'allow' });
     const account = await signUp(pageA, 'Release Person');
     await pageA.getByText(`Hello, ${account.fullName}!`).waitFor();
+    await pageA.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
     await pointAt({ ...remotes, tasks: path.join(copy, 'dist') }, (catalog) => catalog.remotes.mfe_tasks?.buildId === 'tasks-2');
 
@@ -147,6 +150,8 @@ describeInBrowser('releasing remotes by configuration (REMOTES_FILE), in Chromiu
     pageB.on('pageerror', (error) => errorsB.push(error.message));
     await pageB.goto('/');
     await pageB.getByText(`Welcome back, ${account.fullName}!`).waitFor();
+    // Served by the service worker, which asked the network for the catalog and the manifest.
+    expect(await pageB.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
     expect(await pageB.getByText(`Hello, ${account.fullName}!`).count()).toBe(0);
     await pageB.getByText('No tasks').waitFor();
     await snapshot(pageB, 'release-redeployed');
@@ -182,6 +187,7 @@ describeInBrowser('releasing remotes by configuration (REMOTES_FILE), in Chromiu
     const pageC = await context.newPage();
     await pageC.goto('/');
     await pageC.getByText(`Hello, ${account.fullName}!`).waitFor();
+    expect(await pageC.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
     expect(await pageC.getByText('Welcome back').count()).toBe(0);
     await row(pageC, 'After the release').waitFor();
     expect(await pageC.getByRole('checkbox').isChecked()).toBe(true);

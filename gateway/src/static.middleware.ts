@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { send } from '@koa/send';
 import type { Middleware } from 'koa';
+import etag from 'etag';
 import helmet from 'koa-helmet';
 import type { RemoteCatalog } from '@tm/contracts';
 import { API_PREFIX } from './forward.middleware.js';
@@ -67,7 +68,8 @@ function cacheControl(file: string): string {
 /**
  * Sends a file, or its brotli or gzip copy written at build time when the browser accepts it (issue #17;
  * `Vary: Accept-Encoding` so no cache along the way hands a compressed copy to a browser that cannot read
- * it). A revalidation of an unchanged file is a 304 with no body (Last-Modified, If-Modified-Since).
+ * it). A revalidation of an unchanged file is a 304 with no body. By ETag (size and time of the file sent),
+ * never by date: a rollback puts an older file back, which "modified since" would wrongly call unchanged.
  */
 async function sendFile(ctx: Parameters<Middleware>[0], target: Target): Promise<boolean> {
   try {
@@ -77,8 +79,12 @@ async function sendFile(ctx: Parameters<Middleware>[0], target: Target): Promise
       hidden: false,
       brotli: true,
       gzip: true,
-      setHeaders: (res, file) => res.setHeader('Cache-Control', cacheControl(file)),
+      setHeaders: (res, file, stats) => {
+        res.setHeader('Cache-Control', cacheControl(file));
+        res.setHeader('ETag', etag(stats, { weak: true }));
+      },
     });
+    ctx.remove('Last-Modified');
     ctx.vary('Accept-Encoding');
     if (ctx.fresh) {
       // The file stream @koa/send opened is not sent: close it now rather than leave its descriptor to GC.

@@ -1,5 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { createLogger } from '@tm/service-kit';
 import { listen, type Started, tempDir } from '@tm/test-support';
 import { createApp } from './app.js';
@@ -24,6 +26,12 @@ beforeAll(async () => {
   write(path.join(shell, 'index.html'), `<!doctype html><html><head><script>${THEME_SCRIPT}</script></head><body>shell</body></html>`);
   write(path.join(shell, 'remotes.json'), '{}');
   write(path.join(shell, 'assets/main.0123456789.js'), 'console.log(1)');
+  // A build's precompressed copies (issue #17): the copies say which one was sent.
+  const app = `console.log(${JSON.stringify('the shell '.repeat(200))})`;
+  write(path.join(shell, 'assets/app.abcdef0123.js'), app);
+  writeFileSync(path.join(shell, 'assets/app.abcdef0123.js.br'), brotliCompressSync(app));
+  writeFileSync(path.join(shell, 'assets/app.abcdef0123.js.gz'), gzipSync(app));
+  write(path.join(shell, 'sw.js'), 'self.addEventListener("fetch", () => {})');
   write(path.join(auth, 'mf-manifest.json'), '{"name":"mfe_auth"}');
   write(path.join(auth, 'assets/page.abcdef0123.js'), 'export {}');
   write(path.join(tasks, 'sounds/added.mp3'), 'ID3');
@@ -43,6 +51,69 @@ afterAll(async () => {
 });
 
 const get = (urlPath: string, accept = 'text/html') => fetch(server.url + urlPath, { headers: { accept } });
+
+/** The bytes as sent (fetch would decode them). */
+function raw(urlPath: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(server.url + urlPath, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('built files sent compressed (issue #17)', () => {
+  const file = () => path.join(data.dir, 'shell/assets/app.abcdef0123.js');
+
+  it('sends the brotli copy to a browser that takes brotli, the gzip copy to one that takes gzip, the file to others', async () => {
+    const br = await raw('/assets/app.abcdef0123.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body).toEqual(readFileSync(`${file()}.br`));
+    expect(brotliDecompressSync(br.body).toString()).toBe(readFileSync(file(), 'utf8'));
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+
+    const gzip = await raw('/assets/app.abcdef0123.js', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(readFileSync(file(), 'utf8'));
+
+    const plain = await raw('/assets/app.abcdef0123.js', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(readFileSync(file(), 'utf8'));
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+  });
+
+  it('answers a revalidation of an unchanged file with 304 and no body, by its ETag', async () => {
+    const first = await raw('/sw.js', { 'accept-encoding': 'br' });
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers.etag).toMatch(/^W\/"/);
+    const again = await raw('/sw.js', { 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('sends a file again when an older one is put back (a rollback), though it was "not modified since"', async () => {
+    const worker = path.join(data.dir, 'shell/sw.js');
+    const first = await raw('/sw.js', {});
+    // A rollback: the file of an earlier build, with an earlier time.
+    writeFileSync(worker, 'self.addEventListener("install", () => {})');
+    utimesSync(worker, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+    const after = await raw('/sw.js', { 'if-none-match': String(first.headers.etag), 'if-modified-since': new Date().toUTCString() });
+    expect(after.status).toBe(200);
+    expect(after.body.toString()).toBe('self.addEventListener("install", () => {})');
+    expect(after.headers['last-modified']).toBeUndefined();
+  });
+
+  it('answers a missing file with a file extension with 404, never with the page', async () => {
+    const response = await get('/favicon.ico', 'text/html,*/*');
+    expect(response.status).toBe(404);
+  });
+});
 
 describe('the frontends served by the gateway (all-in-one mode)', () => {
   it('serves the shell at / and falls back to it for client routes, never caching it', async () => {

@@ -97,12 +97,43 @@ export function serverSections(m, settings) {
       columns: ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
       rows: addRows,
     },
+    ...compressionSection(m, settings),
     {
       heading: 'Per process: memory after the load, CPU per request',
       text: `Resident memory (VmRSS) after every run; CPU time (user + system, /proc/<pid>/stat) of the process over its fetch runs with ${everyday} todos at 10 connections ` +
         '(and over the add runs), divided by the answers: what one core of that process kind serves, for the capacity model (`pnpm capacity`).',
       columns: ['process', 'RSS MiB', 'CPU ms per fetch', 'fetches/s per core', 'CPU ms per add'],
       rows: processRows,
+    },
+  ];
+}
+
+/**
+ * What dynamic compression of JSON costs the gateway (issue #17): the same fetch through the gateway from a
+ * client that sends no Accept-Encoding, `br` or `gzip`.
+ * @param {Record<string, number>} m @param {{ sizes: number[] }} settings
+ */
+function compressionSection(m, settings) {
+  const rows = [];
+  for (const n of [100, 1000].filter((size) => settings.sizes.includes(size))) {
+    for (const encoding of ['identity', 'br', 'gzip']) {
+      const key = encoding === 'identity' ? `fetch.gateway.${n}.c10` : `fetch.gateway-${encoding}.${n}.c10`;
+      const cpu = m[`cpu.gateway.${encoding}.${n}.msPerRequest`];
+      const base = m[`cpu.gateway.identity.${n}.msPerRequest`];
+      const bytes = encoding === 'identity' ? m[`payload.${n}.bytes`] : m[`payload.${n}.${encoding}.bytes`];
+      if (m[`${key}.rps`] === undefined) continue;
+      rows.push([n, encoding, bytes ?? '–', m[`${key}.rps`], m[`${key}.p50`], m[`${key}.p99`], cpu ?? '–', cpu !== undefined && base !== undefined ? `${fmt(Math.round((cpu - base) * 1000) / 1000)}` : '–']);
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    {
+      heading: 'Compressed answers through the gateway (issue #17), 10 connections',
+      text:
+        'The gateway compresses JSON over 1 KiB for a browser that accepts it (koa-compress: brotli quality 4, gzip level 5); built files are compressed once, at build time. ' +
+        'Bytes: one answer on the wire. CPU: the gateway process over the runs, per answer; the last column is what compressing adds to each answer.',
+      columns: ['todos', 'encoding', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'gateway CPU ms per fetch', 'added by compression, ms'],
+      rows,
     },
   ];
 }

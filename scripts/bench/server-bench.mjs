@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { signIdentity } from '@tm/service-kit';
 import { REPO_ROOT, signUp, startStack, tempDir } from '@tm/test-support';
@@ -206,6 +207,14 @@ export async function benchServers(options) {
       for (const target of order) {
         await measure(`add.${target}.c10`, requestFor(target, 'add', 0, target === 'gateway' ? adders.gateway : adders.svc), 10);
       }
+      // Issue #17: the same fetch through the gateway from a browser that accepts brotli or gzip (the gateway
+      // compresses JSON over 1 KiB), to show what dynamic compression costs it per request.
+      for (const n of COMPRESSED_SIZES.filter((size) => sizes.includes(size))) {
+        for (const encoding of ENCODINGS) {
+          const request = requestFor('gateway', 'fetch', n, users[n]);
+          await measure(`fetch.gateway-${encoding}.${n}.c10`, { ...request, headers: { ...request.headers, 'accept-encoding': encoding } }, 10);
+        }
+      }
     }
     // The long list last: its 2 MB answers leave the processes the slowest to recover (heap, sockets).
     for (let round = 0; round < rounds; round += 1) {
@@ -256,6 +265,17 @@ export async function benchServers(options) {
       'cpu.todos.add.msPerRequest': perRequest('add.svc.c10', 'todos'),
     };
     for (const [name, value] of Object.entries(cpuFigures)) if (value !== undefined) metrics[name] = value;
+    // The gateway's CPU per fetch with and without compression, and the bytes of each answer (issue #17).
+    for (const n of COMPRESSED_SIZES.filter((size) => sizes.includes(size))) {
+      const plain = perRequest(`fetch.gateway.${n}.c10`, 'gateway');
+      if (plain !== undefined) metrics[`cpu.gateway.identity.${n}.msPerRequest`] = plain;
+      for (const encoding of ENCODINGS) {
+        const value = perRequest(`fetch.gateway-${encoding}.${n}.c10`, 'gateway');
+        if (value !== undefined) metrics[`cpu.gateway.${encoding}.${n}.msPerRequest`] = value;
+        const bytes = await compressedSize(stack.url, users[n].headers, encoding);
+        if (bytes !== undefined) metrics[`payload.${n}.${encoding}.bytes`] = bytes;
+      }
+    }
 
     return { metrics, notes };
   } finally {
@@ -263,6 +283,23 @@ export async function benchServers(options) {
     await stack.stop();
     scratch.remove();
   }
+}
+
+/** List sizes and encodings of the compression runs (issue #17). */
+const COMPRESSED_SIZES = [100, 1000];
+const ENCODINGS = ['br', 'gzip'];
+
+/** The bytes on the wire of one list answer in `encoding`, read raw (not decoded). */
+function compressedSize(baseUrl, headers, encoding) {
+  return new Promise((resolve) => {
+    httpRequest(`${baseUrl}/api${FETCH}`, { headers: { cookie: headers.cookie, 'accept-encoding': encoding } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk) => (bytes += chunk.length));
+      response.on('end', () => resolve(response.headers['content-encoding'] === encoding ? bytes : undefined));
+    })
+      .on('error', () => resolve(undefined))
+      .end();
+  });
 }
 
 function log(message) {

@@ -54,12 +54,11 @@ export async function writeServiceWorker(dist) {
       },
     ],
   });
-  for (const warning of warnings) console.warn(`[service worker] ${warning}`);
   // Sent compressed like every other file of the build.
   const source = readFileSync(swDest);
   writeFileSync(`${swDest}.gz`, gzipSync(source, { level: 9 }));
   writeFileSync(`${swDest}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  return { count, size };
+  return { count, size, warnings };
 }
 
 /** Rspack plugin: writes the service worker once the production build is emitted. */
@@ -68,8 +67,10 @@ export class ServiceWorkerPlugin {
   apply(compiler) {
     compiler.hooks.afterEmit.tapPromise('ServiceWorkerPlugin', async (compilation) => {
       if (compilation.errors.length > 0) return;
-      const { count, size } = await writeServiceWorker(compiler.options.output.path);
-      compiler.getInfrastructureLogger('ServiceWorkerPlugin').info(`sw.js precaches ${count} files, ${(size / 1024).toFixed(1)} KiB`);
+      const { count, size, warnings } = await writeServiceWorker(compiler.options.output.path);
+      const logger = compiler.getInfrastructureLogger('ServiceWorkerPlugin');
+      for (const warning of warnings) logger.warn(warning);
+      logger.info(`sw.js precaches ${count} files, ${(size / 1024).toFixed(1)} KiB`);
     });
   }
 }

@@ -204,7 +204,7 @@ describe('the task list page', () => {
       await user.keyboard('{Escape}');
 
       await user.keyboard('?');
-      expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
+      expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
       expect(await severe()).toEqual([]);
       for (const control of [...container.querySelectorAll('button, input, a')]) expect(control).toHaveAccessibleName();
     } finally {

@@ -45,7 +45,7 @@ export function clientId(): string {
  * timeout of silence (no bytes either way: silence.ts, issue #17), and axios' built-in XSRF double-submit
  * with the gateway's cookie and header names.
  */
-export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
+export function createHttpClient(baseURL: string = API_BASE, { silenceMs = CLIENT_TIMEOUT_MS }: { silenceMs?: number } = {}): AxiosInstance {
   const client = axios.create({
     baseURL,
     withCredentials: true,
@@ -55,7 +55,7 @@ export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
   });
   // Registered first, so it runs last (axios runs request interceptors newest first): the count starts as
   // the request leaves.
-  client.interceptors.request.use(watchSilence(CLIENT_TIMEOUT_MS));
+  client.interceptors.request.use(watchSilence(silenceMs));
   // docs/PRODUCT.md §8: an action taken offline fails at once with a clear message. It is never queued to
   // replay later (the data library's online-only mode is off too, see @tm/web-platform's QueryClient).
   client.interceptors.request.use((config) => {
@@ -63,7 +63,7 @@ export function createHttpClient(baseURL: string = API_BASE): AxiosInstance {
     config.headers.set(CLIENT_ID_HEADER, clientId());
     return config;
   });
-  const silence = settleSilence(CLIENT_TIMEOUT_MS);
+  const silence = settleSilence();
   client.interceptors.response.use(silence.fulfilled, silence.rejected);
   client.interceptors.response.use((response) => {
     // PRODUCT §7: on iOS a Set-Cookie value is mirrored into document.cookie. Browsers never expose

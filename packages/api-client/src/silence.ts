@@ -14,6 +14,7 @@ const SILENCE = Symbol('silence');
 
 interface Silence {
   timedOut: boolean;
+  ms: number;
   stop: () => void;
 }
 
@@ -21,11 +22,13 @@ type WatchedConfig = InternalAxiosRequestConfig & { [SILENCE]?: Silence };
 
 /**
  * Request interceptor: gives the call its own abort signal (still following the caller's), aborted after
- * `silenceMs` without progress; every upload or download progress event starts the count again.
+ * `silenceMs` without progress (or the call's own `timeout`, when it sets one); every upload or download
+ * progress event starts the count again.
  */
 export function watchSilence(silenceMs: number): (config: InternalAxiosRequestConfig) => InternalAxiosRequestConfig {
   return (config) => {
     const watched = config as WatchedConfig;
+    const ms = config.timeout && config.timeout > 0 ? config.timeout : silenceMs;
     const controller = new AbortController();
     const caller = config.signal as AbortSignal | undefined;
     if (caller?.aborted) controller.abort();
@@ -33,6 +36,7 @@ export function watchSilence(silenceMs: number): (config: InternalAxiosRequestCo
     let timer: ReturnType<typeof setTimeout> | undefined;
     const silence: Silence = {
       timedOut: false,
+      ms,
       stop: () => clearTimeout(timer),
     };
     const restart = () => {
@@ -40,7 +44,7 @@ export function watchSilence(silenceMs: number): (config: InternalAxiosRequestCo
       timer = setTimeout(() => {
         silence.timedOut = true;
         controller.abort();
-      }, silenceMs);
+      }, ms);
     };
     const onDownload = config.onDownloadProgress;
     const onUpload = config.onUploadProgress;
@@ -62,7 +66,7 @@ export function watchSilence(silenceMs: number): (config: InternalAxiosRequestCo
 }
 
 /** Response interceptors: stop the count; a call aborted by it fails as a timeout (isTimeout, TIMEOUT_MESSAGE). */
-export function settleSilence(silenceMs: number) {
+export function settleSilence() {
   const stop = (config: InternalAxiosRequestConfig | undefined) => (config as WatchedConfig | undefined)?.[SILENCE];
   return {
     fulfilled: <R extends { config: InternalAxiosRequestConfig }>(response: R): R => {
@@ -73,7 +77,9 @@ export function settleSilence(silenceMs: number) {
       const config = error instanceof AxiosError ? error.config : undefined;
       const silence = stop(config);
       silence?.stop();
-      if (silence?.timedOut && config) return Promise.reject(silenceTimeoutError(config, silenceMs));
+      if (silence?.timedOut && config) return Promise.reject(silenceTimeoutError(config, silence.ms));
+      // axios' own error, passed on as it came.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     },
   };

@@ -64,14 +64,15 @@ export function startEarlyRequests(win: Window, options: EarlyRequestOptions): v
   };
   const json = (response: Promise<Response>): Promise<unknown> => response.then((answer) => (answer.ok ? answer.clone().json() : undefined)).catch(() => undefined);
 
-  const stored = <T>(key: string): T | undefined => {
+  const stored = (key: string): unknown => {
     try {
       const text = win.localStorage.getItem(key);
-      return text ? (JSON.parse(text) as T) : undefined;
+      return text ? (JSON.parse(text) as unknown) : undefined;
     } catch {
       return undefined;
     }
   };
+  const storedPlans = () => ({ ...(stored(options.plansKey) as Record<string, PagePlan> | undefined) });
   const store = (key: string, value: unknown) => {
     try {
       if (value === undefined) win.localStorage.removeItem(key);
@@ -118,7 +119,7 @@ export function startEarlyRequests(win: Window, options: EarlyRequestOptions): v
     const meta = manifest?.metaData;
     if (!meta?.remoteEntry?.name) return undefined;
     const base = meta.publicPath && meta.publicPath !== 'auto' ? absolute(meta.publicPath) : manifestUrl;
-    const page = manifest.exposes?.find((expose) => expose.path === module);
+    const page = manifest?.exposes?.find((expose) => expose.path === module);
     return {
       entry: absolute(`${meta.remoteEntry.path ? `${meta.remoteEntry.path}/` : ''}${meta.remoteEntry.name}`, base),
       css: (page?.assets?.css?.sync ?? []).map((file) => absolute(file, base)),
@@ -135,17 +136,15 @@ export function startEarlyRequests(win: Window, options: EarlyRequestOptions): v
     if (!found) return;
     const manifestUrl = absolute(found.manifest);
     const id = `${manifestUrl} ${found.route.module}`;
-    const known = stored<Record<string, PagePlan>>(options.plansKey)?.[id];
+    const known = storedPlans()[id];
     if (known) preloadPlan(known);
     void json(request(manifestUrl)).then((manifest) => {
       const plan = planOf(manifest as Manifest | undefined, manifestUrl, found.route.module);
       if (!plan) return;
       preloadPlan(plan);
       // The few pages last opened here, newest last.
-      const plans = { ...stored<Record<string, PagePlan>>(options.plansKey) };
-      delete plans[id];
-      plans[id] = plan;
-      store(options.plansKey, Object.fromEntries(Object.entries(plans).slice(-8)));
+      const others = Object.entries(storedPlans()).filter(([key]) => key !== id);
+      store(options.plansKey, Object.fromEntries([...others, [id, plan]].slice(-8)));
     });
   };
 
@@ -153,14 +152,14 @@ export function startEarlyRequests(win: Window, options: EarlyRequestOptions): v
   const reads: string[] = [];
   const startReads = (catalog: RemoteCatalog) => {
     for (const path of routeFor(catalog, true)?.route.prefetch ?? []) {
-      request(path);
+      void request(path);
       reads.push(absolute(path));
     }
   };
 
-  const remembered = stored<RemoteCatalog>(options.catalogKey);
+  const remembered = stored(options.catalogKey) as RemoteCatalog | undefined;
   const lastCatalog = remembered && typeof remembered.remotes === 'object' ? remembered : undefined;
-  const wasSignedIn = stored<boolean>(options.signedInKey) === true;
+  const wasSignedIn = stored(options.signedInKey) === true;
 
   const user = request(options.userUrl).then(
     (answer) => (answer.status === 200 ? true : answer.status === 401 ? false : undefined),

@@ -77,7 +77,7 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     back.focus();
 
     await user.keyboard('?');
-    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     expect(dialog).toHaveAttribute('open');
     const terms = within(dialog).getAllByRole('term').map((term) => term.textContent);
     const definitions = within(dialog).getAllByRole('definition').map((definition) => definition.textContent);
@@ -135,6 +135,6 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // Shift alone is fine (? needs it on most keyboards).
     fireEvent.keyDown(document.body, { key: '?', shiftKey: true });
-    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
   });
 });

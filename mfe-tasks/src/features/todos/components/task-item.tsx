@@ -1,17 +1,18 @@
 import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { m, useIsPresent, type Variants } from 'framer-motion';
-import { lazy, memo, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DOUBLE_CLICK_MS, MOTION } from '../constants';
 import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
 import { TaskActions } from './task-actions';
 import { onFirstAct } from '../hooks/first-act';
 
+import { preloadable } from './preloadable';
+
 // The title editor is off the first load (issue #17): fetched at the first key or pointer press on the page,
 // so it is in when a title is edited.
-const loadEditor = () => import('./task-title-editor');
-const TaskTitleEditor = lazy(() => loadEditor().then(({ TaskTitleEditor: Editor }) => ({ default: Editor })));
-if (typeof window !== 'undefined') onFirstAct(() => void loadEditor());
+const { Component: TaskTitleEditor, preload: preloadEditor } = preloadable(() => import('./task-title-editor').then((module) => module.TaskTitleEditor));
+if (typeof window !== 'undefined') onFirstAct(() => void preloadEditor());
 
 interface TaskItemProps {
   todo: Todo;

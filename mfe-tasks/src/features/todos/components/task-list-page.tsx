@@ -1,23 +1,26 @@
 import type { Todo } from '@tm/api-client';
 import { domAnimation, LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
 import { useLiveTodos } from '../api/live-todos';
 import { useRestoreTodo } from '../api/restore-todo';
 import { CONFETTI, ILLUSTRATION_SRC, SUCCESS_CUE_MS } from '../constants';
 import { useCelebration } from '../hooks/use-celebration';
+import { onFirstAct } from '../hooks/first-act';
 import { useShortcuts } from '../hooks/use-shortcuts';
 import { nextFilter, useTaskFilter } from '../hooks/use-task-filter';
 import { AddTaskForm } from './add-task-form';
 import { Celebration } from './celebration';
 import { TaskList } from './task-list';
 import { countTodos } from './task-toolbar';
+import { preloadable } from './preloadable';
 import { offerUndo } from './undo-toast';
 import './task-list-page.css';
 
-// Off the first load (issue #17): fetched when it is first opened.
-const ShortcutsDialog = lazy(() => import('./shortcuts-dialog').then(({ ShortcutsDialog: Dialog }) => ({ default: Dialog })));
+// Off the first load (issue #17): fetched at the first key or pointer press, or when first opened.
+const { Component: ShortcutsDialog, preload: preloadShortcuts } = preloadable(() => import('./shortcuts-dialog').then((module) => module.ShortcutsDialog));
+if (typeof window !== 'undefined') onFirstAct(() => void preloadShortcuts());
 
 interface TaskListPageProps {
   /** id for the page's h1, so the section around it can be labelled by it. */

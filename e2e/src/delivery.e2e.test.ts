@@ -1,0 +1,199 @@
+import { signUp as signUpThroughApi } from '@tm/test-support';
+import type { Page, Response } from 'playwright-core';
+import { describeInBrowser, row, signUp, snapshot, xsrfHeaders } from './app.js';
+import { baseUrl, openSession, useBrowser } from './browser.js';
+
+// Issue #17, what a person on a phone or a slow network gets (docs/ARCHITECTURE.md "Delivery to the
+// browser"): compressed files and answers with the live stream untouched, the loading screen painted by the
+// HTML alone, the page's first requests started by the HTML, a large list over a slow link, and repeat visits
+// through the service worker with nothing personal kept on the device after sign-out. Behaviour only: the
+// figures are `pnpm bench`'s (scripts/bench-mobile.mjs).
+
+const browser = useBrowser();
+const LIST_PATH = '/api/todo/fetch-todo';
+
+/** Adds `count` tasks through the API with the page's session, a few requests at a time. */
+async function seedTasks(page: Page, count: number, title: (n: number) => string): Promise<void> {
+  const headers = await xsrfHeaders(page);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next += 1;
+      const response = await page.request.post('/api/todo/add-todo', { data: { title: title(next) }, headers });
+      if (response.status() !== 201) throw new Error(`add-todo answered ${response.status()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+/** Every response of the page from now on, by path. */
+function responsesOf(page: Page): Response[] {
+  const seen: Response[] = [];
+  page.on('response', (response) => seen.push(response));
+  return seen;
+}
+
+const pathOf = (response: Response) => new URL(response.url()).pathname;
+
+describeInBrowser('delivery to the browser (issue #17) in Chromium', () => {
+  it('sends scripts, styles and large JSON compressed, and the live stream still delivers at once', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Compressed Reader');
+    await seedTasks(page, 40, (n) => `A task with a longish title, number ${n}`);
+    const responses = responsesOf(page);
+    // A cold load: with a route in place, Chromium keeps nothing in its HTTP cache.
+    await page.route('**/*', (route) => route.continue());
+    await page.reload();
+    await row(page, 'A task with a longish title, number 40').waitFor();
+
+    // Every script worth compressing (the build writes a copy of each over 1 KiB) arrived in brotli.
+    const scripts = [];
+    for (const response of responses) {
+      if (response.request().resourceType() === 'script' && response.status() === 200 && (await response.body()).length > 1024) scripts.push(response);
+    }
+    expect(scripts.length).toBeGreaterThan(5);
+    for (const script of scripts) {
+      expect({ script: pathOf(script), encoding: await script.headerValue('content-encoding') }).toEqual({ script: pathOf(script), encoding: 'br' });
+    }
+    const list = responses.find((response) => pathOf(response) === LIST_PATH);
+    expect(await list?.headerValue('content-encoding')).toBe('br');
+    const events = responses.find((response) => pathOf(response) === '/api/todo/events');
+    expect(events).toBeDefined();
+    expect(await events?.headerValue('content-encoding')).toBeNull();
+
+    // A change made elsewhere (another client of the same account) appears on the open page by the stream.
+    const headers = await xsrfHeaders(page);
+    expect((await page.request.post('/api/todo/add-todo', { data: { title: 'Arrived on the stream' }, headers })).status()).toBe(201);
+    await row(page, 'Arrived on the stream').waitFor({ timeout: 5000 });
+    await context.close();
+  });
+
+  it('paints the loading screen from the HTML alone, with JavaScript blocked, and says what is missing', async () => {
+    const { page, context } = await openSession(browser(), { javaScriptEnabled: false, width: 375, height: 740 });
+    await page.goto('/login');
+    const screen = page.getByRole('status', { name: 'Loading' });
+    await screen.waitFor();
+    await page.getByText('System Ready').waitFor();
+    await page.getByText('Initializing application components...').waitFor();
+    // Inside <noscript>, which Playwright's own visibility check does not look into: its box is read instead.
+    const note = await page.locator('.loading-screen__noscript').evaluate((element) => ({ text: element.textContent, height: element.getBoundingClientRect().height }));
+    expect(note.text).toMatch(/^Task Manager needs JavaScript to run/);
+    expect(note.height).toBeGreaterThan(0);
+    // One character at a time is visible, drawn as a picture.
+    const visible = await page.locator('.loading-screen__character').evaluateAll((items) => items.filter((item) => getComputedStyle(item).visibility === 'visible').length);
+    expect(visible).toBe(1);
+    expect(await page.getByTestId('loading-character').innerText()).toMatch(/—/);
+    await snapshot(page, 'loading-screen-no-javascript-375');
+    await context.close();
+  });
+
+  it('takes the loading screen over without a jump, in the saved theme from the first paint', async () => {
+    const { page, context } = await openSession(browser());
+    await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/remotes.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await page.getByRole('status', { name: 'Loading' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    // React has taken over (its screen carries on from the HTML's: a non-zero elapsed time) before the catalog came.
+    await page.waitForFunction(() => {
+      const screen = document.querySelector<HTMLElement>('.loading-screen');
+      return screen !== null && screen.style.getPropertyValue('--loading-elapsed') !== '0ms';
+    });
+    await snapshot(page, 'loading-screen-taken-over-dark');
+    release();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await context.close();
+  });
+
+  it('starts the current-user check, the catalog, the manifest and the list from the HTML, each asked once', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Early Bird');
+    await seedTasks(page, 3, (n) => `Early task ${n}`);
+    const requests: { path: string; type: string }[] = [];
+    page.on('request', (request) => requests.push({ path: new URL(request.url()).pathname, type: request.resourceType() }));
+    await page.reload();
+    await row(page, 'Early task 3').waitFor();
+    const asked = (path: string) => requests.filter((request) => request.path === path);
+    // `fetch` from the HTML's script, not the XHR of the app's HTTP client: the bundles took the answers.
+    for (const path of ['/api/user/me', '/remotes.json', '/remotes/tasks/mf-manifest.json', LIST_PATH]) {
+      expect({ path, requests: asked(path) }).toEqual({ path, requests: [{ path, type: 'fetch' }] });
+    }
+    await context.close();
+  });
+
+  it('loads a list of over 1 MB on a slow link: a download that keeps coming is never cut by the 10 s timeout', async () => {
+    // Signed up and filled through the API, so the open page is not also sent 6 000 live changes.
+    const { client } = await signUpThroughApi(baseUrl(), { name: 'Long Lister' });
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < 6000) {
+          next += 1;
+          const added = await client.post('/api/todo/add-todo', { title: `Task ${next} of a very long list, each with a title of some sixty characters` });
+          if (added.status !== 201) throw new Error(`add-todo answered ${added.status}`);
+        }
+      }),
+    );
+    const { page, context } = await openSession(browser());
+    await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: baseUrl() })));
+    const everything = page.getByText('You have 6000 tasks left. Keep going!');
+    await page.goto('/');
+    await everything.waitFor({ timeout: 30_000 });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // 5 KB/s: the list (over 1 MB of JSON, some 90 KB compressed) takes well over 10 s to arrive; the page's
+    // scripts come from the browser's cache.
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 100, downloadThroughput: 5 * 1024, uploadThroughput: 5 * 1024 });
+    const answer = page.waitForResponse((response) => pathOf(response) === LIST_PATH, { timeout: 60_000 });
+    const started = Date.now();
+    await page.reload({ timeout: 60_000 });
+    const list = await answer;
+    expect((await list.body()).length).toBeGreaterThan(1024 * 1024);
+    await everything.waitFor({ timeout: 60_000 });
+    expect(Date.now() - started).toBeGreaterThan(10_000); // the set-up really was slower than the timeout
+    expect(await page.getByRole('alert').filter({ hasText: 'We could not load your tasks' }).count()).toBe(0);
+    await context.close();
+  }, 150_000);
+});
+
+describeInBrowser('repeat visits through the service worker (issue #17) in Chromium', () => {
+  it('serves the shell from its cache, revalidates the catalog, and keeps nothing personal after sign-out', async () => {
+    const { page, context } = await openSession(browser(), { serviceWorkers: 'allow' });
+    await signUp(page, 'Returning Reader');
+    await seedTasks(page, 2, (n) => `Kept task ${n}`);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const responses = responsesOf(page);
+    await page.reload();
+    await row(page, 'Kept task 2').waitFor();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const navigation = responses.find((response) => response.request().isNavigationRequest());
+    expect(navigation?.fromServiceWorker()).toBe(true);
+    const catalog = responses.filter((response) => pathOf(response) === '/remotes.json');
+    // From the service worker, which asked the network for it (NetworkFirst): a redeploy is seen at once.
+    expect(catalog.map((response) => response.fromServiceWorker())).toEqual([true]);
+    expect(responses.filter((response) => pathOf(response) === LIST_PATH).map((response) => response.fromServiceWorker())).toEqual([false]);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    const kept = await page.evaluate(async () => {
+      const cached: string[] = [];
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) cached.push(new URL(request.url).pathname);
+      }
+      const databases = 'databases' in indexedDB ? (await indexedDB.databases()).map((database) => database.name) : [];
+      return { cached, databases, storage: Object.keys(localStorage).sort() };
+    });
+    expect(kept.cached.filter((path) => path.startsWith('/api/'))).toEqual([]);
+    expect(kept.cached).toContain('/index.html');
+    expect(kept.databases.filter((name) => !name?.startsWith('workbox'))).toEqual([]);
+    // Public things only: the theme, the catalog and the page files last used; no sign of who was here.
+    expect(kept.storage.filter((key) => !['theme', 'tm:catalog', 'tm:page-files'].includes(key))).toEqual([]);
+    await context.close();
+  });
+});

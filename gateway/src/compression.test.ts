@@ -1,0 +1,100 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { TodoChangeEvent, TodosResponse } from '@tm/contracts';
+import { openRawEventStream, type RawStream, type RunningServices, signUp, startServices, upstreamsOf } from '@tm/test-support';
+import { startGateway, type TestGateway } from './gateway.test-helpers.js';
+
+/**
+ * Answers compressed where the app is served (issue #17): JSON above 1 KiB in brotli or gzip as the browser
+ * accepts, small ones as they are, and the live event stream never compressed, so its events still arrive
+ * at once. Raw HTTP (node:http), so the bytes on the wire are what is checked, not a decoded copy.
+ */
+
+let services: RunningServices;
+let gateway: TestGateway;
+let streams: RawStream[] = [];
+
+beforeAll(async () => {
+  services = await startServices();
+  gateway = await startGateway(upstreamsOf(services));
+});
+afterEach(() => {
+  for (const stream of streams) stream.close();
+  streams = [];
+});
+afterAll(async () => {
+  await gateway.close();
+  await services.stop();
+});
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function raw(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function userWithTasks(count: number) {
+  const { client } = await signUp(gateway.url, { name: 'Compressed' });
+  for (let i = 0; i < count; i += 1) {
+    expect((await client.post('/api/todo/add-todo', { title: `Task ${i} with a title long enough to repeat itself` })).status).toBe(201);
+  }
+  return client;
+}
+
+describe('compressed answers (issue #17)', () => {
+  it('sends a large JSON answer in brotli or gzip as accepted, the same JSON either way, and says it varies', async () => {
+    const client = await userWithTasks(40);
+    const url = `${gateway.url}/api/todo/fetch-todo`;
+    const plain = await raw(url, { cookie: client.cookieHeader() });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const list = JSON.parse(plain.body.toString()) as TodosResponse;
+    expect(list.todos).toHaveLength(40);
+
+    const br = await raw(url, { cookie: client.cookieHeader(), 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(list);
+
+    const gzip = await raw(url, { cookie: client.cookieHeader(), 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect((JSON.parse(gunzipSync(gzip.body).toString()) as TodosResponse).todos).toEqual(list.todos);
+  });
+
+  it('leaves small answers as they are', async () => {
+    const client = await userWithTasks(0);
+    const me = await raw(`${gateway.url}/api/user/me`, { cookie: client.cookieHeader(), 'accept-encoding': 'br, gzip' });
+    expect(me.status).toBe(200);
+    expect(me.body.length).toBeLessThan(1024);
+    expect(me.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(me.body.toString())).toMatchObject({ user: { fullName: 'Compressed' } });
+  });
+
+  it('never compresses the live stream: an event arrives while the stream stays open', async () => {
+    const client = await userWithTasks(0);
+    const stream = await openRawEventStream(`${gateway.url}/api/todo/events`, { cookie: client.cookieHeader(), 'accept-encoding': 'gzip, deflate, br' });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-encoding']).toBeUndefined();
+    await stream.waitFor((event) => event.event === 'ready', 5000);
+    expect((await client.post('/api/todo/add-todo', { title: 'Seen at once' })).status).toBe(201);
+    const change = await stream.waitFor((event) => event.event === 'change', 5000);
+    expect((JSON.parse(change.data) as TodoChangeEvent).saved.map((todo) => todo.title)).toEqual(['Seen at once']);
+    expect(stream.isEnded).toBe(false);
+  });
+});
