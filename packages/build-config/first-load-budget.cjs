@@ -102,30 +102,3 @@ class FirstLoadBudgetPlugin {
 
 module.exports = { FirstLoadBudgetPlugin, firstLoads, checkBudget };
 
-/**
- * The host's first-load scripts (and the styles of their chunks) preloaded from index.html (issue #17): the
- * page otherwise learns of them only once its entry script has arrived and run, a whole round trip and more
- * later on a slow link. Read from the same stats as the budget, so the two never disagree.
- */
-class PreloadFirstLoadPlugin {
-  /** @param {import('@rspack/core').Compiler} compiler */
-  apply(compiler) {
-    compiler.hooks.thisCompilation.tap('PreloadFirstLoadPlugin', (compilation) => {
-      const hooks = compiler.webpack.HtmlRspackPlugin.getCompilationHooks(compilation);
-      hooks.beforeEmit.tapPromise('PreloadFirstLoadPlugin', async (data) => {
-        const stats = compilation.getStats().toJson({ all: false, entrypoints: true, chunkGroups: true, chunks: true, chunkOrigins: true, ids: true });
-        const entry = new Set(names(stats.entrypoints?.main?.assets ?? []));
-        const [load] = firstLoads(stats, undefined);
-        const chunkFiles = (stats.chunks ?? []).filter((chunk) => (chunk.files ?? []).some((file) => load?.files.includes(file))).flatMap((chunk) => chunk.files ?? []);
-        const publicPath = compilation.outputOptions.publicPath === 'auto' ? '' : String(compilation.outputOptions.publicPath ?? '');
-        const links = [...new Set(chunkFiles)]
-          .filter((file) => !entry.has(file) && (file.endsWith('.js') || file.endsWith('.css')))
-          .map((file) => `<link rel="preload" href="${publicPath}${file}" as="${file.endsWith('.css') ? 'style' : 'script'}">`)
-          .join('');
-        return { ...data, html: data.html.replace('</head>', `${links}</head>`) };
-      });
-    });
-  }
-}
-
-module.exports.PreloadFirstLoadPlugin = PreloadFirstLoadPlugin;

@@ -193,8 +193,6 @@ export function createConfig(app) {
         // the gateway and nginx send them without compressing per request (@koa/send, gzip_static).
         ...(production ? precompressed() : []),
         // issue #10: fails a production build whose first-load JavaScript is over the app's budget.
-        // issue #17: the host's first-load scripts are preloaded by its HTML, not discovered one round trip late.
-        production && !isRemote && new budget.PreloadFirstLoadPlugin(),
         production && new budget.FirstLoadBudgetPlugin({ app: path.basename(app.dir), budgetKiB: pkg.budgets?.firstLoadGzipKiB, container: isRemote ? app.name : undefined }),
       ].filter(Boolean),
       optimization: { minimize: production },
