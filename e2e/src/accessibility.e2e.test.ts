@@ -51,6 +51,8 @@ describeInBrowser('accessibility and polish in Chromium', () => {
     await page.waitForURL('**/signup');
     await page.waitForFunction((title) => document.title === title, 'Create account · Task Manager');
     await page.getByRole('link', { name: 'Already have an account? Login' }).click();
+    // The sign-in form, not the sign-up form it replaces (both have an Email field).
+    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign In' }).click();

@@ -130,7 +130,7 @@ function compressionSection(m, settings) {
     {
       heading: 'Compressed answers through the gateway (issue #17), 10 connections',
       text:
-        'The gateway compresses JSON over 1 KiB for a browser that accepts it (koa-compress: brotli quality 4, gzip level 5); built files are compressed once, at build time. ' +
+        'The gateway compresses JSON over 1 KiB for a browser that accepts it (koa-compress: brotli quality 2, gzip level 3); built files are compressed once, at build time. ' +
         'Bytes: one answer on the wire. CPU: the gateway process over the runs, per answer; the last column is what compressing adds to each answer.',
       columns: ['todos', 'encoding', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'gateway CPU ms per fetch', 'added by compression, ms'],
       rows,

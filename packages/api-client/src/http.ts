@@ -84,7 +84,7 @@ type JsonCall = { [N in ApiName]: (typeof API)[N] extends { stream: true } ? nev
 type JsonRoute = (typeof ROUTES)[JsonCall];
 type NameOf<R extends JsonRoute> = { [N in JsonCall]: (typeof ROUTES)[N] extends R ? N : never }[JsonCall];
 // Its `:todoId` when the path has one, its body when it sends one.
-type CallOptions<N extends JsonCall> = { signal?: AbortSignal } & ((typeof ROUTES)[N]['path'] extends `${string}:todoId${string}`
+type CallOptions<N extends JsonCall> = { signal?: AbortSignal; silenceMs?: number } & ((typeof ROUTES)[N]['path'] extends `${string}:todoId${string}`
   ? { todoId: string }
   : { todoId?: never }) &
   ([ApiRequest<N>] extends [never] ? { body?: never } : { body: ApiRequest<N> });
@@ -95,11 +95,12 @@ export async function call<R extends JsonRoute>(
   { method, path }: R,
   ...[options]: Args<CallOptions<NameOf<R>>>
 ): Promise<ApiResponse<NameOf<R>>> {
-  const { body, signal } = (options ?? {}) as { body?: unknown; signal?: AbortSignal };
+  const { body, signal, silenceMs } = (options ?? {}) as { body?: unknown; signal?: AbortSignal; silenceMs?: number };
   const url = apiPath(path, options);
   // issue #17: a read the page's HTML already started (the current user, the route's first reads) is taken
   // from there instead of asked again; its answer and its errors are the same as through axios.
   const early = method === 'GET' ? takeEarlyResponse(`${API_BASE}${url}`) : undefined;
-  if (early) return earlyAnswer<ApiResponse<NameOf<R>>>(early, `${API_BASE}${url}`);
-  return (await http.request<ApiResponse<NameOf<R>>>({ method, url, data: body, signal })).data;
+  if (early) return earlyAnswer<ApiResponse<NameOf<R>>>(early, `${API_BASE}${url}`, silenceMs);
+  // A call's own `timeout` is its length of silence (silence.ts).
+  return (await http.request<ApiResponse<NameOf<R>>>({ method, url, data: body, signal, timeout: silenceMs })).data;
 }

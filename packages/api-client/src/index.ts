@@ -26,7 +26,9 @@ export {
   fetchTodoList,
   fetchTodos,
   LIST_DATA_MARK,
+  PATIENT_SILENCE_MS,
   restoreTodo,
+  silenceAfter,
   todosQuery,
   updateTodo,
 } from './todos.api.js';

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createHttpClient } from './http.js';
 import { describeError, isTimeout, TIMEOUT_MESSAGE } from './errors.js';
+import { PATIENT_SILENCE_MS, silenceAfter } from './todos.api.js';
 
 /**
  * The client's timeout counts silence, not the length of the call (issue #17; docs/PRODUCT.md §9). Against a
@@ -80,6 +81,17 @@ describe('the timeout of silence (issue #17)', () => {
     const client = createHttpClient(origin, { silenceMs: SILENCE_MS });
     const error = await client.get('/stalls').catch((failure: unknown) => failure);
     expect(isTimeout(error)).toBe(true);
+  });
+
+  it('waits longer on the attempt after a timeout ("Try again"), so it does not fail the same way', async () => {
+    const client = createHttpClient(origin, { silenceMs: SILENCE_MS });
+    const first = await client.get('/stuck').catch((failure: unknown) => failure);
+    expect(isTimeout(first)).toBe(true);
+    // The list's next attempt allows three times the silence; 1 s × 3 covers the stuck server's 2.5 s here.
+    expect(silenceAfter(first)).toBe(PATIENT_SILENCE_MS);
+    const { data } = await client.get('/stuck', { timeout: (silenceAfter(first) ?? 0) / 10 });
+    expect(data).toEqual({});
+    expect(silenceAfter(new Error('network'))).toBeUndefined();
   });
 
   it('still ends a call its caller cancels, and not as a timeout', async () => {

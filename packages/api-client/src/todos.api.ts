@@ -1,13 +1,25 @@
 import { ROUTES, type BulkTodosResponse, type DeleteTodoResponse, type Todo, type TodoPatch, type TodoResponse, type TodosResponse } from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
+import { isTimeout } from './errors.js';
 import { call } from './http.js';
 
 /** Marked when the list's answer has arrived and been parsed: the start of the page's `tm:list-render` (issue #10). */
 export const LIST_DATA_MARK = 'tm:list-data';
 
+/** How long a read may stay silent after the last one was cut for silence: three times the usual 10 s. */
+export const PATIENT_SILENCE_MS = 30_000;
+
+/**
+ * The silence a new attempt allows after `previous` failed (issue #17): "Try again" after a timeout waits
+ * longer rather than failing the same way; any other attempt keeps the usual 10 s (undefined).
+ */
+export function silenceAfter(previous: unknown): number | undefined {
+  return isTimeout(previous) ? PATIENT_SILENCE_MS : undefined;
+}
+
 /** The task list with the change feed's position it was read at (`cursor`, PRODUCT §10.11.5). */
-export async function fetchTodoList({ signal }: { signal?: AbortSignal } = {}): Promise<TodosResponse> {
-  const list = await call(ROUTES.fetchTodos, { signal });
+export async function fetchTodoList({ signal, silenceMs }: { signal?: AbortSignal; silenceMs?: number } = {}): Promise<TodosResponse> {
+  const list = await call(ROUTES.fetchTodos, { signal, silenceMs });
   if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(LIST_DATA_MARK);
   return list;
 }
@@ -27,7 +39,7 @@ export async function fetchTodos({ signal }: { signal?: AbortSignal } = {}): Pro
 export const todosQuery = () =>
   queryOptions({
     queryKey: ['todos'] as const,
-    queryFn: fetchTodoList,
+    queryFn: ({ signal, client, queryKey }) => fetchTodoList({ signal, silenceMs: silenceAfter(client.getQueryState(queryKey)?.error) }),
     retry: false,
     refetchOnWindowFocus: true,
     refetchOnReconnect: true,
