@@ -57,7 +57,7 @@ describeInBrowser('delivery to the browser (issue #17) in Chromium', () => {
       expect({ script: pathOf(script), encoding: await script.headerValue('content-encoding') }).toEqual({ script: pathOf(script), encoding: 'br' });
     }
     const list = responses.find((response) => pathOf(response) === LIST_PATH);
-    expect(await list?.headerValue('content-encoding')).toBe('br');
+    expect(await list?.headerValue('content-encoding')).toBe('gzip');
     const events = responses.find((response) => pathOf(response) === '/api/todo/events');
     expect(events).toBeDefined();
     expect(await events?.headerValue('content-encoding')).toBeNull();

@@ -9,7 +9,6 @@ import {
   requestLogger,
   type Logger,
 } from '@tm/service-kit';
-import { constants as zlibConstants } from 'node:zlib';
 import { LIMITS } from '@tm/contracts';
 import Koa, { type Middleware } from 'koa';
 import compress from 'koa-compress';
@@ -97,20 +96,19 @@ function framedRequests(limitBytes: number): Middleware {
 const COMPRESSED_TYPES = /^(application\/(json|problem\+json)|text\/(plain|html|css|javascript))\b/;
 
 /**
- * JSON answers (the task list above all: 1.8 MB for 10 000 tasks, 88 KB gzipped) are compressed when over
- * 1 KiB, at a level that costs little CPU per request (brotli quality 2, gzip level 3; docs/BENCHMARKS.md
- * measures it). Built files are compressed once at build time and sent as they are (static.middleware.ts).
- * The event stream is never compressed: a compressor buffers, and events must arrive at once (issue #17).
+ * JSON answers (the task list above all: 1.8 MB for 10 000 tasks) are compressed when over 1 KiB, with gzip
+ * at level 3: CPU-cheap per request. Brotli is kept for the built files, compressed once at build time
+ * (static.middleware.ts): per request, a brotli stream cost the gateway 0.6–0.9 ms more CPU per answer than
+ * gzip in `pnpm bench` (it sets up a large window for every answer), for answers a third smaller (a
+ * 1 000-task list: 6.3 KB against 10.1 KB, from 196 KB). The event stream is never compressed: a compressor
+ * buffers, and events must arrive at once (issue #17).
  */
 export function compressAnswers(): Middleware {
   return compress({
     threshold: 1024,
     filter: (type) => COMPRESSED_TYPES.test(type),
-    // Measured on a 1 000-task list (200 KB): brotli 2 gives 8.5 KB in 0.24 ms, brotli 4 7.4 KB in 0.42 ms,
-    // gzip 3 11.6 KB in 0.16 ms, gzip 5 10.5 KB in 0.38 ms (one core, synchronous): the cheap levels give
-    // nearly all of the gain.
-    br: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } },
     gzip: { level: 3 },
+    br: false,
     deflate: false,
   });
 }

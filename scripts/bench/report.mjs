@@ -110,13 +110,13 @@ export function serverSections(m, settings) {
 
 /**
  * What dynamic compression of JSON costs the gateway (issue #17): the same fetch through the gateway from a
- * client that sends no Accept-Encoding, `br` or `gzip`.
+ * client that sends no Accept-Encoding or `gzip`.
  * @param {Record<string, number>} m @param {{ sizes: number[] }} settings
  */
 function compressionSection(m, settings) {
   const rows = [];
   for (const n of [100, 1000].filter((size) => settings.sizes.includes(size))) {
-    for (const encoding of ['identity', 'br', 'gzip']) {
+    for (const encoding of ['identity', 'gzip']) {
       const key = encoding === 'identity' ? `fetch.gateway.${n}.c10` : `fetch.gateway-${encoding}.${n}.c10`;
       const cpu = m[`cpu.gateway.${encoding}.${n}.msPerRequest`];
       const base = m[`cpu.gateway.identity.${n}.msPerRequest`];
@@ -130,7 +130,7 @@ function compressionSection(m, settings) {
     {
       heading: 'Compressed answers through the gateway (issue #17), 10 connections',
       text:
-        'The gateway compresses JSON over 1 KiB for a browser that accepts it (koa-compress: brotli quality 2, gzip level 3); built files are compressed once, at build time. ' +
+        'The gateway compresses JSON over 1 KiB with gzip level 3 for a browser that accepts it (koa-compress; brotli only for the built files, compressed once at build time). ' +
         'Bytes: one answer on the wire. CPU: the gateway process over the runs, per answer; the last column is what compressing adds to each answer.',
       columns: ['todos', 'encoding', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'gateway CPU ms per fetch', 'added by compression, ms'],
       rows,
