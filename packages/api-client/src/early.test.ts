@@ -28,17 +28,17 @@ beforeAll(async () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.write('[0');
         for (let i = 1; i < 12; i += 1) {
-          await wait(60);
+          await wait(150);
           response.write(`,${i}`);
         }
         response.end(']');
       } else if (request.url === '/stalls') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.write('[1,');
-        await wait(800);
+        await wait(2500);
         response.end('2]');
       } else {
-        await wait(800);
+        await wait(2500);
         response.end('{}');
       }
     })();
@@ -53,23 +53,24 @@ afterAll(async () => {
 
 describe('an early answer (issue #17)', () => {
   it('gives the JSON of a success', async () => {
-    expect(await earlyAnswer(fetch(`${origin}/ok`), '/api/user/me', 200)).toEqual({ user: { fullName: 'Ada' } });
+    expect(await earlyAnswer(fetch(`${origin}/ok`), '/api/user/me', 1000)).toEqual({ user: { fullName: 'Ada' } });
   });
 
   it('throws an error answer as axios does: status, body and what it means', async () => {
-    const error = await earlyAnswer(fetch(`${origin}/ended`), '/api/todo/fetch-todo', 200).catch((failure: unknown) => failure);
+    const error = await earlyAnswer(fetch(`${origin}/ended`), '/api/todo/fetch-todo', 1000).catch((failure: unknown) => failure);
     expect(statusOf(error)).toBe(401);
     expect(isSessionEnded(error)).toBe(true);
     expect(error).toMatchObject({ response: { data: { message: 'Your session has ended' } } });
   });
 
   it('reads an answer that keeps coming to its end, however long it takes', async () => {
-    expect(await earlyAnswer(fetch(`${origin}/slow-but-moving`), '/x', 200)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    // 1.65 s in all, never silent for 1 s.
+    expect(await earlyAnswer(fetch(`${origin}/slow-but-moving`), '/x', 1000)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
   it('fails as a timeout when nothing comes, before the answer or in its middle', async () => {
     for (const path of ['/silent', '/stalls']) {
-      const error = await earlyAnswer(fetch(`${origin}${path}`), path, 200).catch((failure: unknown) => failure);
+      const error = await earlyAnswer(fetch(`${origin}${path}`), path, 1000).catch((failure: unknown) => failure);
       expect({ path, timeout: isTimeout(error) }).toEqual({ path, timeout: true });
     }
   });
