@@ -115,6 +115,8 @@ describeInBrowser('remotes from the catalog in Chromium', () => {
       await snapshot(page, `header-links-${width}`, { fullPage: false });
       await page.getByRole('link', { name: 'Account', exact: true }).click();
       await page.waitForURL('**/account');
+      // The router shows the new page once its code is in (a transition): the header follows with it.
+      await page.locator('a[aria-current="page"]', { hasText: 'Account' }).waitFor();
       expect(await page.getByRole('link', { name: 'Account', exact: true }).getAttribute('aria-current')).toBe('page');
       expect(await page.getByRole('link', { name: 'Tasks' }).getAttribute('aria-current')).toBeNull();
       expect(await seriousAxeViolations(page)).toEqual([]);
