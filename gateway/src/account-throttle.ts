@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { clientOf } from './client-address.js';
 import { createLimiter, limiterFailure } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-connection.js';
 
@@ -55,7 +56,7 @@ export class AccountThrottle {
   async check(ctx: Context, account: string): Promise<void> {
     if (!this.enabled) return;
     const [locked, waiting] = await this.guard(ctx, () =>
-      Promise.all([this.perAccount.get(account), this.waits.get(clientKey(account, ctx.ip))]),
+      Promise.all([this.perAccount.get(account), this.waits.get(clientKey(account, clientOf(ctx)))]),
     );
     const until = Math.max(
       locked && locked.consumedPoints >= this.failLimit ? locked.msBeforeNext : 0,
@@ -67,7 +68,7 @@ export class AccountThrottle {
   /** Counts a wrong password. */
   async failed(ctx: Context, account: string): Promise<void> {
     if (!this.enabled) return;
-    const key = clientKey(account, ctx.ip);
+    const key = clientKey(account, clientOf(ctx));
     await this.guard(ctx, async () => {
       const [streak, total] = await Promise.all([this.consecutive.penalty(key), this.perAccount.penalty(account)]);
       const delay = delayAfterFailures(streak.consumedPoints, this.lockoutSeconds);
@@ -81,7 +82,7 @@ export class AccountThrottle {
   /** The password was right: this client's streak and the account's count start again. */
   async succeeded(ctx: Context, account: string): Promise<void> {
     if (!this.enabled) return;
-    const key = clientKey(account, ctx.ip);
+    const key = clientKey(account, clientOf(ctx));
     await this.guard(ctx, () => Promise.all([this.consecutive.delete(key), this.waits.delete(key), this.perAccount.delete(account)]));
   }
 
@@ -94,6 +95,6 @@ export class AccountThrottle {
   }
 }
 
-function clientKey(account: string, ip: string): string {
-  return `${account}|${ip}`;
+function clientKey(account: string, client: string): string {
+  return `${account}|${client}`;
 }

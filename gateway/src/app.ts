@@ -3,15 +3,17 @@ import {
   createMetrics,
   errorHandler,
   healthRoutes,
+  HttpError,
   LengthRequiredError,
   notFound,
   PayloadTooLargeError,
   requestLogger,
   type Logger,
 } from '@tm/service-kit';
-import { LIMITS } from '@tm/contracts';
+import { ErrorCode, LIMITS } from '@tm/contracts';
 import Koa, { type Middleware } from 'koa';
 import compress from 'koa-compress';
+import type { Registry } from 'prom-client';
 import { AccountThrottle } from './account-throttle.js';
 import { CookieKeys } from './cookie-keys.js';
 import { accountRoutes } from './account.routes.js';
@@ -40,6 +42,8 @@ export interface GatewayDeps {
     | 'session'
     | 'allowedOrigins'
     | 'trustProxy'
+    | 'trustProxyHops'
+    | 'clients'
     | 'upstreamTimeoutMs'
     | 'authRateLimit'
     | 'signupRateLimit'
@@ -62,6 +66,8 @@ export interface Gateway {
   close: () => void;
   /** The live streams open in this process. */
   streams: LiveStreams;
+  /** This process's metrics (`/metrics`). */
+  registry: Registry;
 }
 
 /** Only under /api: static files and health checks neither create sessions nor need XSRF tokens. */
@@ -113,6 +119,18 @@ export function compressAnswers(): Middleware {
   });
 }
 
+/**
+ * A request with more headers than any browser sends is refused (431) before anything reads them (issue
+ * #21): they would all be forwarded to a service, each a cost, and a service refusing them would look like
+ * a 502 of ours. Their total size is capped by the server itself (`MAX_HEADER_BYTES`, also 431).
+ */
+function headerCountLimit(maxCount: number): Middleware {
+  return (ctx, next) => {
+    if (ctx.req.rawHeaders.length / 2 > maxCount) throw new HttpError(431, 'The request has too many headers', ErrorCode.headersTooLarge);
+    return next();
+  };
+}
+
 /** Answers under /api are personal: no cache along the way may keep them. */
 const noStore: Middleware = async (ctx, next) => {
   ctx.set('Cache-Control', 'no-store');
@@ -127,7 +145,9 @@ const noStore: Middleware = async (ctx, next) => {
  * are sent on; the live stream relayed as a stream).
  */
 export function createApp({ config, sessionStore, logger, redis, web = {} }: GatewayDeps): Gateway {
-  const app = new Koa({ proxy: config.trustProxy });
+  // issue #21: the client is the right-most X-Forwarded-For entry(ies) our own proxies wrote, never the
+  // left-most one, which the client chose (client-address.ts).
+  const app = new Koa({ proxy: config.trustProxy, maxIpsCount: config.trustProxyHops });
   app.keys = new CookieKeys(config.sessionKeys);
   const metrics = createMetrics('gateway');
   let draining = false;
@@ -149,6 +169,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(requestLogger({ logger, trustIncomingId: false }));
   app.use(metrics.middleware);
   app.use(errorHandler());
+  app.use(headerCountLimit(config.clients.maxHeaderCount));
   app.use(compressAnswers());
   app.use(closeConnectionsWhileDraining(isDraining));
   const ready = readiness({ sessionStore, services: { users: config.usersUrl, todos: config.todosUrl } });
@@ -171,6 +192,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   return {
     app,
     streams,
+    registry: metrics.registry,
     drain: () => {
       draining = true;
       streams.drain();

@@ -34,6 +34,25 @@ const GatewayEnv = BaseEnv.extend({
   ALLOWED_ORIGINS: optionalText.transform(listOf).pipe(z.array(z.url({ protocol: /^https?$/ }))),
   /** Behind a TLS-terminating proxy: trust X-Forwarded-* (client IP, https → Secure cookies). */
   TRUST_PROXY: booleanFlag.default(false),
+  /**
+   * With TRUST_PROXY: how many proxies stand in front (a load balancer: 1; a CDN and a load balancer: 2). The
+   * client's address is the entry that many places from the right of X-Forwarded-For: what the farthest
+   * trusted proxy saw. Entries further left are the client's own words and never trusted.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  /**
+   * What a client connection may hold (issue #21, SECURITY.md "Limits and timeouts"): its request's head must
+   * arrive within HEADERS_TIMEOUT_MS and be at most MAX_HEADER_BYTES with at most MAX_HEADER_COUNT headers,
+   * the whole request within REQUEST_TIMEOUT_MS; at most MAX_CONNECTIONS connections at once (keep it below
+   * the process's open-files limit), and MAX_CONNECTIONS_PER_ADDRESS from one address unless TRUST_PROXY
+   * (then every connection is the proxy's, which caps clients itself).
+   */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  MAX_HEADER_BYTES: z.coerce.number().int().min(1024).default(8192),
+  MAX_HEADER_COUNT: z.coerce.number().int().min(10).default(100),
+  MAX_CONNECTIONS: z.coerce.number().int().min(0).default(10_000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   /** Answer 504 before the browser's 10 s timeout (docs/PRODUCT.md §9). */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8000),
   /** Login + signup attempts per client IP per window; 0 turns the limit off. */
@@ -97,6 +116,10 @@ export interface GatewayConfig {
   session: { idleTimeoutMs: number; absoluteTimeoutMs: number };
   allowedOrigins: string[];
   trustProxy: boolean;
+  /** Proxies in front, when `trustProxy` (Koa's `maxIpsCount`). */
+  trustProxyHops: number;
+  /** Limits on client connections (the server's) and request heads (the app's). */
+  clients: { headersTimeoutMs: number; requestTimeoutMs: number; maxHeaderBytes: number; maxHeaderCount: number; maxConnections: number; maxConnectionsPerAddress: number };
   upstreamTimeoutMs: number;
   authRateLimit: { points: number; windowSeconds: number };
   signupRateLimit: { points: number; windowSeconds: number };
@@ -130,6 +153,15 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     session: { idleTimeoutMs: parsed.SESSION_IDLE_TIMEOUT_MS, absoluteTimeoutMs: parsed.SESSION_ABSOLUTE_TIMEOUT_MS },
     allowedOrigins: parsed.ALLOWED_ORIGINS.map((origin) => new URL(origin).origin),
     trustProxy: parsed.TRUST_PROXY,
+    trustProxyHops: parsed.TRUST_PROXY_HOPS,
+    clients: {
+      headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: Math.max(parsed.REQUEST_TIMEOUT_MS, parsed.HEADERS_TIMEOUT_MS),
+      maxHeaderBytes: parsed.MAX_HEADER_BYTES,
+      maxHeaderCount: parsed.MAX_HEADER_COUNT,
+      maxConnections: parsed.MAX_CONNECTIONS,
+      maxConnectionsPerAddress: parsed.TRUST_PROXY ? 0 : parsed.MAX_CONNECTIONS_PER_ADDRESS,
+    },
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
     authRateLimit: { points: parsed.AUTH_RATE_LIMIT, windowSeconds: parsed.AUTH_RATE_WINDOW_S },
     signupRateLimit: { points: parsed.SIGNUP_RATE_LIMIT, windowSeconds: parsed.SIGNUP_RATE_WINDOW_S },

@@ -1,5 +1,5 @@
 import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode } from '@tm/contracts';
-import { IDENTITY_HEADERS, NotFoundError, REQUEST_ID_HEADER, signIdentity } from '@tm/service-kit';
+import { NotFoundError, REQUEST_ID_HEADER, signIdentity } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import { checkAnswer, contractOf, relay } from './upstream-answer.js';
@@ -8,7 +8,15 @@ import type { Upstream, UpstreamCall } from './upstream.proxy.js';
 /** Prefix the gateway owns; services serve the same paths without it. */
 export const API_PREFIX = '/api';
 
-const STRIPPED_HEADERS = ['cookie', 'x-xsrf-token', ...Object.values(IDENTITY_HEADERS)];
+/**
+ * The only headers of a client's request a service is sent (issue #21): what the service reads (the body's
+ * type and length, what answer is accepted, where a live stream resumes) and the gateway's own request id.
+ * Everything else stays at the gateway: cookies and the XSRF token, `Authorization`, `Forwarded` and
+ * `X-Forwarded-*` (a client's claims about itself), and any number of other headers, which would otherwise
+ * reach the service as sent (and a service refusing too many of them looked like a 502 of ours). The
+ * gateway's signed identity is added after.
+ */
+const FORWARDED_HEADERS: ReadonlySet<string> = new Set(['host', 'accept', 'content-type', 'content-length', 'last-event-id', REQUEST_ID_HEADER.toLowerCase()]);
 
 /** `.` and `..` segments (plain or percent-encoded), empty segments and encoded slashes: nothing a real client sends. */
 const PATH_TRICKS = /(^|\/)(\.|%2e){1,2}(\/|$)|\/\/|%2f|%5c|\\/i;
@@ -25,9 +33,9 @@ function clientIdOf(ctx: Context): string | undefined {
 }
 
 /**
- * Prepares the raw request for a service: the /api prefix removed, client-sent identity headers, cookies
- * and the XSRF header dropped (and `X-Client-Id` unless wanted and well-formed), and the gateway's signed
- * statement of who is calling added. A path with dot segments or encoded slashes is refused with 404 here,
+ * Prepares the raw request for a service: the /api prefix removed, only the headers of FORWARDED_HEADERS
+ * kept (and `X-Client-Id` when wanted and well-formed), and the gateway's signed statement of who is calling
+ * added. A path with dot segments or encoded slashes is refused with 404 here,
  * so a forwarded path always stays under the service's public prefix (`/user/…`, `/todo/…`) and never
  * reaches `/internal`.
  */
@@ -35,8 +43,11 @@ function prepareForUpstream(ctx: Context, secret: string, userId: string, option
   const req = ctx.req;
   if (PATH_TRICKS.test(ctx.path)) throw new NotFoundError(`Route not found: ${ctx.method} ${ctx.path}`, ErrorCode.routeNotFound);
   req.url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
-  for (const header of STRIPPED_HEADERS) Reflect.deleteProperty(req.headers, header);
-  if (!(options.clientId && clientIdOf(ctx))) Reflect.deleteProperty(req.headers, CLIENT_ID_HEADER.toLowerCase());
+  const keepClientId = Boolean(options.clientId && clientIdOf(ctx));
+  for (const header of Object.keys(req.headers)) {
+    if (FORWARDED_HEADERS.has(header) || (keepClientId && header === CLIENT_ID_HEADER.toLowerCase())) continue;
+    Reflect.deleteProperty(req.headers, header);
+  }
   Object.assign(
     req.headers,
     signIdentity(secret, { method: req.method ?? 'GET', url: req.url, userId, requestId: ctx.requestId }),

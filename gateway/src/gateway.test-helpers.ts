@@ -27,6 +27,8 @@ export function testGatewayConfig(upstreams: { usersUrl: string; todosUrl: strin
     session: { idleTimeoutMs: 60 * 60 * 1000, absoluteTimeoutMs: 24 * 60 * 60 * 1000 },
     allowedOrigins: [],
     trustProxy: false,
+    trustProxyHops: 1,
+    clients: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxHeaderBytes: 8192, maxHeaderCount: 100, maxConnections: 0, maxConnectionsPerAddress: 0 },
     upstreamTimeoutMs: 8000,
     authRateLimit: { points: 0, windowSeconds: 60 },
     signupRateLimit: { points: 0, windowSeconds: 60 },

@@ -1,6 +1,7 @@
 import { ServiceUnavailableError, TooManyRequestsError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { clientOf } from './client-address.js';
 import type { RedisClient } from './redis-connection.js';
 
 export interface LimiterOptions {
@@ -28,15 +29,15 @@ export function limiterFailure(ctx: Context, rejection: unknown): Error {
 }
 
 /**
- * Limits requests per client IP (SECURITY.md "Throttling"). `points: 0` disables it. Over the limit: 429
- * with Retry-After.
+ * Limits requests per client (SECURITY.md "Throttling"): per IPv4 address, per IPv6 /64 (client-address.ts).
+ * `points: 0` disables it. Over the limit: 429 with Retry-After.
  */
 export function rateLimit(options: LimiterOptions): Middleware {
   if (options.points === 0) return (_ctx, next) => next();
   const limiter = createLimiter(options);
   return async (ctx, next) => {
     try {
-      await limiter.consume(ctx.ip);
+      await limiter.consume(clientOf(ctx));
     } catch (rejection) {
       throw limiterFailure(ctx, rejection);
     }

@@ -1,5 +1,6 @@
 import { createLogger, runMain, runServer } from '@tm/service-kit';
 import { createApp } from './app.js';
+import { limitConnectionsPerAddress } from './connection-limit.js';
 import { readGatewayConfig } from './config.js';
 import { openSessionStore } from './open-session.store.js';
 import { RemoteFolders } from './remote-folders.js';
@@ -19,6 +20,12 @@ runMain('gateway', async () => {
     logger,
     onDrain: gateway.drain,
     drainMs: config.shutdownDrainMs,
+    // issue #21: a client cannot hold the gateway's sockets (slow or unfinished requests, too many at once).
+    clientLimits: config.clients,
+    prepare: (server) => {
+      const { maxConnectionsPerAddress } = config.clients;
+      if (maxConnectionsPerAddress > 0) limitConnectionsPerAddress(server, { maxPerAddress: maxConnectionsPerAddress, registry: gateway.registry });
+    },
     close: async () => {
       gateway.close();
       await store.close();

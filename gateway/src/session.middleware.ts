@@ -6,6 +6,11 @@ import { createSession } from 'koa-session';
 import type { SessionData, SessionStore } from './session.repository.js';
 
 export const SESSION_COOKIE = 'tm.sid';
+/**
+ * A visitor's XSRF token before sign-in (issue #21): in a cookie of its own, signed with the session keys
+ * and HttpOnly, instead of a stored session. Nothing is stored for a visitor until they sign in.
+ */
+export const VISITOR_TOKEN_COOKIE = 'tm.xsrf';
 
 /** The parts of koa-session's Session model the gateway uses (koa-session 7 ships no Koa typings). */
 export interface GatewaySession extends SessionData {
@@ -81,27 +86,50 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-function forgetUser(session: GatewaySession): void {
-  delete session.userId;
-  delete session.signedInAt;
-  delete session.seenAt;
+/** The visitor's XSRF token: the one given earlier in this request, else its signed cookie's, or undefined. */
+export function visitorToken(ctx: Context): string | undefined {
+  const given = (ctx.state as { visitorToken?: string }).visitorToken;
+  return given ?? (ctx.cookies.get(VISITOR_TOKEN_COOKIE, { signed: true }) || undefined);
+}
+
+/** Gives the visitor `token` as its XSRF token: the signed, HttpOnly binding cookie (the readable one is the caller's). */
+export function setVisitorToken(ctx: Context, token: string): void {
+  (ctx.state as { visitorToken?: string }).visitorToken = token;
+  ctx.cookies.set(VISITOR_TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'lax', signed: true, overwrite: true, path: '/' });
+}
+
+function clearVisitorToken(ctx: Context): void {
+  if (ctx.cookies.get(VISITOR_TOKEN_COOKIE)) ctx.cookies.set(VISITOR_TOKEN_COOKIE, null, { signed: true, overwrite: true, path: '/' });
 }
 
 /**
- * Signs `userId` in (or, with `undefined`, out): the old session id is destroyed server-side and a new one
- * issued with a new XSRF token, so neither a fixed nor a stolen pre-login id or token is worth anything.
- * Signing in (again, as after a password change) starts the absolute lifetime afresh.
+ * Ends the request's stored session: the entry is destroyed server-side and the cookie expired; the rest of
+ * the request sees an empty session that is never saved. The visitor goes on with `token` as its visitor
+ * token (a new one unless given).
+ */
+async function endStoredSession(ctx: Context, token: string = newToken()): Promise<string> {
+  const old = sessionOf(ctx);
+  (ctx as Context & { session: unknown }).session = null;
+  await old.manuallyCommit();
+  (ctx as Context & { session: unknown }).session = {};
+  setVisitorToken(ctx, token);
+  return token;
+}
+
+/**
+ * Signs `userId` in (or, with `undefined`, out). Signing in stores a new session under a new id with a new
+ * XSRF token (a fixed or stolen pre-login id or token is worth nothing) and starts the absolute lifetime
+ * afresh (as after a password change). Signing out destroys the stored session and leaves a visitor with a
+ * new visitor token: nothing is stored for a visitor (issue #21).
  */
 export async function rotateSession(ctx: Context, userId: string | undefined): Promise<string> {
+  if (!userId) return endStoredSession(ctx);
   const session = sessionOf(ctx);
-  if (userId) {
-    session.userId = userId;
-    session.signedInAt = session.seenAt = Date.now();
-  } else {
-    forgetUser(session);
-  }
+  session.userId = userId;
+  session.signedInAt = session.seenAt = Date.now();
   session.xsrf = newToken();
   await session.regenerate();
+  clearVisitorToken(ctx);
   return session.xsrf;
 }
 
@@ -130,8 +158,9 @@ const TOUCH_EVERY_MS = 60_000;
 
 /**
  * Enforces the idle timeout and the absolute lifetime on the server (OWASP ASVS 5.0 V7.3, SECURITY.md
- * "Sessions"). A session past either limit is signed out (a new anonymous id; the XSRF token is kept so the
- * request itself goes on to an honest 401, not a 403); a live one is touched at most once a minute.
+ * "Sessions"). A session past either limit is signed out: destroyed, the visitor keeping the XSRF token as
+ * its visitor token, so the request itself goes on to an honest 401, not a 403. A live one is touched at
+ * most once a minute.
  */
 export function sessionLifetime(lifetime: SessionLifetime): Middleware {
   const touchEvery = Math.min(TOUCH_EVERY_MS, lifetime.idleTimeoutMs / 2);
@@ -144,8 +173,7 @@ export function sessionLifetime(lifetime: SessionLifetime): Middleware {
       const expired = sessionExpiry(session, lifetime, now);
       if (expired) {
         ctx.log.info({ idle: expired === 'idle' }, 'session expired');
-        forgetUser(session);
-        await session.regenerate();
+        await endStoredSession(ctx, session.xsrf);
       } else if (now - seenAt >= touchEvery || session.signedInAt === undefined) {
         session.signedInAt = signedInAt;
         session.seenAt = now;

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { UserResponse } from '@tm/contracts';
 import { ApiClient, newUser, type RunningStack, startStack, upstreamsOf } from '@tm/test-support';
 import { inProcessGateway, startGateway, type TestGateway } from './gateway.test-helpers.js';
@@ -18,8 +20,10 @@ describe('sessions', () => {
   it('issues a new session id and XSRF token on signup and on login', async () => {
     const client = new ApiClient(stack.gateway.url);
     await client.get('/api/user/me');
+    // A visitor has no session (nothing stored before sign-in, issue #21): an XSRF token in a signed cookie.
     const anonymous = { id: sessionId(client), xsrf: client.xsrfToken };
-    expect(anonymous.id).toBeDefined();
+    expect(anonymous.id).toBeUndefined();
+    expect(client.cookies.get('tm.xsrf')).toBe(anonymous.xsrf);
     const user = newUser();
     expect((await client.post('/api/user/signup', user)).status).toBe(201);
     const afterSignup = { id: sessionId(client), xsrf: client.xsrfToken };
@@ -28,6 +32,7 @@ describe('sessions', () => {
 
     await client.post('/api/user/logout');
     const beforeLogin = sessionId(client);
+    expect(beforeLogin).toBeUndefined();
     expect((await client.post('/api/user/login', { email: user.email, password: user.password })).status).toBe(200);
     expect(sessionId(client)).not.toBe(beforeLogin);
     expect(sessionId(client)).not.toBe(afterSignup.id);
@@ -67,8 +72,15 @@ describe('sessions', () => {
     const urls = upstreamsOf(stack);
     const behindTls = await startGateway(urls, { trustProxy: true });
     try {
-      const visit = await new ApiClient(behindTls.url).get('/api/user/me', { headers: { 'x-forwarded-proto': 'https' } });
-      expect(visit.setCookies.filter((c) => /^(tm\.sid|XSRF-TOKEN)=/.test(c))).toEqual(
+      const client = new ApiClient(behindTls.url);
+      const tls = { 'x-forwarded-proto': 'https' };
+      const visit = await client.get('/api/user/me', { headers: tls });
+      expect(visit.setCookies.filter((c) => /^(tm\.xsrf|XSRF-TOKEN)=/.test(c))).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^tm\.xsrf=.*; secure/i), expect.stringMatching(/^XSRF-TOKEN=.*; secure/i)]),
+      );
+      const signup = await client.post('/api/user/signup', newUser(), { headers: tls });
+      expect(signup.status).toBe(201);
+      expect(signup.setCookies.filter((c) => /^(tm\.sid|XSRF-TOKEN)=/.test(c))).toEqual(
         expect.arrayContaining([expect.stringMatching(/^tm\.sid=.*; secure/i), expect.stringMatching(/^XSRF-TOKEN=.*; secure/i)]),
       );
       const plain = await new ApiClient(behindTls.url).get('/api/user/me');
@@ -97,6 +109,37 @@ describe('sessions', () => {
       expect((await restarted.post('/api/todo/add-todo', { title: 'after restart' })).status).toBe(201);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('visitors (issue #21: anonymous session floods)', () => {
+  it('stores nothing for a visitor: 2 000 cookie-less visits add no session, and a sign-in adds one', async () => {
+    const database = new Database(path.join(stack.dataDir, 'sessions.sqlite'), { readonly: true });
+    const count = () => (database.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
+    try {
+      const before = count();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          while (next < 2000) {
+            next += 1;
+            const answer = await fetch(`${stack.gateway.url}/api/user/me`);
+            expect(answer.status).toBe(401);
+            await answer.arrayBuffer();
+          }
+        }),
+      );
+      expect(count()).toBe(before);
+      // Logging out stores nothing either; signing in stores exactly one session.
+      const client = new ApiClient(stack.gateway.url);
+      await client.get('/api/user/me');
+      expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
+      expect(count()).toBe(before + 1);
+      expect((await client.post('/api/user/logout')).status).toBe(200);
+      expect(count()).toBe(before);
+    } finally {
+      database.close();
     }
   });
 });

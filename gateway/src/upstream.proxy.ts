@@ -83,7 +83,9 @@ export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Up
   const proxy = createProxyMiddleware({
     target,
     agent,
-    xfwd: true,
+    // No X-Forwarded-* for the services: they do not use the client's address (the gateway does the
+    // counting), and a client's own X-Forwarded-For must never travel on (issue #21).
+    xfwd: false,
     changeOrigin: false,
     selfHandleResponse: true,
     on: {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
 import { ForbiddenError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
-import { newToken, sessionOf } from './session.middleware.js';
+import { newToken, sessionOf, setVisitorToken, visitorToken } from './session.middleware.js';
 
 /** Methods that change nothing: neither the XSRF token nor the Origin check applies to them. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -19,25 +19,43 @@ function same(a: string, b: string): boolean {
 }
 
 /**
- * Double-submit XSRF protection bound to the session: every visitor's session carries a token, mirrored
- * in the `XSRF-TOKEN` cookie; every non-safe method (login and signup included) must send it back in
- * `X-XSRF-TOKEN`, and both cookie and header must equal the session's own token, else 403. A token from
- * another session, or a cookie planted by a sibling subdomain, therefore fails.
+ * The request's XSRF token: a signed-in session's own (stored with it), or a visitor's (in its signed,
+ * HttpOnly cookie: nothing is stored for a visitor, issue #21). A visitor without one gets a new one.
+ */
+async function tokenOf(ctx: Parameters<Middleware>[0]): Promise<string> {
+  const session = sessionOf(ctx);
+  if (session.userId) {
+    if (!session.xsrf) {
+      // A session from before tokens were kept with it.
+      session.xsrf = newToken();
+      await session.manuallyCommit();
+    }
+    return session.xsrf;
+  }
+  let token = visitorToken(ctx);
+  if (!token) {
+    // A visitor session stored before issue #21 keeps its token until it expires; else a new one.
+    token = session.xsrf ?? newToken();
+    setVisitorToken(ctx, token);
+  }
+  return token;
+}
+
+/**
+ * Double-submit XSRF protection bound to the session or, before sign-in, to the visitor's signed cookie:
+ * the token is mirrored in the readable `XSRF-TOKEN` cookie; every non-safe method (login and signup
+ * included) must send it back in `X-XSRF-TOKEN`, and both cookie and header must equal the request's own
+ * token, else 403. A token from another session or visitor, or a cookie planted by a sibling subdomain (it
+ * cannot carry our signature), therefore fails.
  */
 export function xsrfProtection(): Middleware {
   return async (ctx, next) => {
-    const session = sessionOf(ctx);
-    if (!session.xsrf) {
-      session.xsrf = newToken();
-      await session.manuallyCommit();
-      setXsrfCookie(ctx, session.xsrf);
-    } else if (ctx.cookies.get(XSRF_COOKIE) !== session.xsrf) {
-      setXsrfCookie(ctx, session.xsrf);
-    }
+    const token = await tokenOf(ctx);
+    if (ctx.cookies.get(XSRF_COOKIE) !== token) setXsrfCookie(ctx, token);
     if (!SAFE_METHODS.has(ctx.method)) {
       const header = ctx.get(XSRF_HEADER);
       const cookie = ctx.cookies.get(XSRF_COOKIE) ?? '';
-      if (!header || !same(header, session.xsrf) || !same(cookie, session.xsrf)) {
+      if (!header || !same(header, token) || !same(cookie, token)) {
         throw new ForbiddenError('Missing or invalid XSRF token', ErrorCode.xsrf);
       }
     }

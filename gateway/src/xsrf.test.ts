@@ -69,15 +69,36 @@ describe('XSRF double-submit on every mutating route', () => {
     expect(response.status).toBe(200);
   });
 
-  it('issues a readable XSRF cookie and an HttpOnly, SameSite=Lax session cookie', async () => {
+  it('issues a readable XSRF cookie bound by an HttpOnly, signed, SameSite=Lax one, then an HttpOnly session cookie at sign-in', async () => {
     const fresh = new ApiClient(stack.gateway.url);
     const visit = await fresh.get('/api/user/me');
     const xsrf = visit.setCookies.find((c) => c.startsWith('XSRF-TOKEN='));
-    const session = visit.setCookies.find((c) => c.startsWith('tm.sid='));
+    const binding = visit.setCookies.find((c) => c.startsWith('tm.xsrf='));
     expect(xsrf).toMatch(/samesite=lax/i);
     expect(xsrf).not.toMatch(/httponly/i);
+    expect(binding).toMatch(/httponly/i);
+    expect(binding).toMatch(/samesite=lax/i);
+    expect(visit.setCookies.some((c) => c.startsWith('tm.xsrf.sig='))).toBe(true);
+    expect(visit.setCookies.some((c) => c.startsWith('tm.sid='))).toBe(false);
+    const signup = await fresh.post('/api/user/signup', newUser());
+    const session = signup.setCookies.find((c) => c.startsWith('tm.sid='));
     expect(session).toMatch(/httponly/i);
     expect(session).toMatch(/samesite=lax/i);
     expect(session).not.toMatch(/secure/i);
+  });
+
+  it("refuses a visitor's token whose signed cookie is forged or another visitor's", async () => {
+    const visitor = new ApiClient(stack.gateway.url);
+    await visitor.get('/api/user/me');
+    const stranger = new ApiClient(stack.gateway.url);
+    await stranger.get('/api/user/me');
+    // The readable cookie and the header say the stranger's token; the signed binding is still the visitor's.
+    const mixed = visitor.cookieHeader().replace(/XSRF-TOKEN=[^;]+/, `XSRF-TOKEN=${stranger.xsrfToken!}`);
+    const tossed = await visitor.post('/api/user/login', { email: 'nobody@example.com', password: 'whatever-password' }, { headers: { cookie: mixed, 'X-XSRF-TOKEN': stranger.xsrfToken! } });
+    expect(tossed.status).toBe(403);
+    // A binding cookie with any value but no valid signature is no binding at all.
+    const forged = `XSRF-TOKEN=made-up; tm.xsrf=made-up; tm.xsrf.sig=AAAAAAAAAAAAAAAAAAAAAAAAAAA`;
+    const answer = await visitor.post('/api/user/login', { email: 'nobody@example.com', password: 'whatever-password' }, { headers: { cookie: forged, 'X-XSRF-TOKEN': 'made-up' } });
+    expect(answer.status).toBe(403);
   });
 });

@@ -21,6 +21,12 @@ export const ErrorCode = {
   todoNotRestorable: 'TODO.NOT_RESTORABLE',
   /** Too many open live streams for this session (429) or this gateway process (503). */
   tooManyStreams: 'EVENTS.TOO_MANY_STREAMS',
+  /** A request head over the gateway's size or count limit (431, issue #21). */
+  headersTooLarge: 'REQUEST.HEADERS_TOO_LARGE',
+  /** A request that did not arrive in time (408: its head or body came too slowly). */
+  requestTimeout: 'REQUEST.TIMEOUT',
+  /** A request the HTTP parser could not read (400). */
+  malformedRequest: 'REQUEST.MALFORMED',
   routeNotFound: 'ROUTE.NOT_FOUND',
   methodNotAllowed: 'ROUTE.METHOD_NOT_ALLOWED',
   rateLimited: 'RATE_LIMITED',

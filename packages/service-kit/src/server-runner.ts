@@ -1,6 +1,7 @@
 import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
-import type { Server } from 'node:http';
+import { ErrorCode } from '@tm/contracts';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 
@@ -17,6 +18,42 @@ export interface RunOptions {
   shutdownTimeoutMs?: number;
   /** After the signal the listener closes; open connections keep being served this long (see config). */
   drainMs?: number;
+  /** Limits on what a client may hold (the public gateway's; issue #21). Services keep Node's defaults. */
+  clientLimits?: ClientLimits;
+  /** Called with the server before it listens (to watch its connections). */
+  prepare?: (server: Server) => void;
+}
+
+/**
+ * What one connection may take of a public server (SECURITY.md "Limits and timeouts", issue #21): a client
+ * that sends its request slowly or never finishes it holds a socket and a file descriptor; these bound how
+ * long, and how many the server keeps at once.
+ */
+export interface ClientLimits {
+  /** Time to send a request's whole head; then the connection is closed (408). */
+  headersTimeoutMs: number;
+  /** Time to send a whole request, head and body. */
+  requestTimeoutMs: number;
+  /** Connections open at once; beyond, new ones are closed at once (0: no cap). */
+  maxConnections: number;
+  /** Largest request head in bytes; beyond it the answer is 431. */
+  maxHeaderBytes: number;
+}
+
+/** A request head too large (431) or malformed (400): answered in JSON like every error, then closed. */
+function answerClientError(error: Error & { code?: string }, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, text, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', { message: 'The request headers are too large', code: ErrorCode.headersTooLarge }]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', { message: 'The request took too long to arrive', code: ErrorCode.requestTimeout }]
+        : [400, 'Bad Request', { message: 'The request is malformed', code: ErrorCode.malformedRequest }];
+  const json = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
 }
 
 export interface RunningServer {
@@ -30,11 +67,27 @@ export interface RunningServer {
  * in-flight requests finished, then `close()`, then exit 0. Anything still open after the timeout is cut.
  */
 export async function runServer(options: RunOptions): Promise<RunningServer> {
-  const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000, drainMs = 0 } = options;
-  const server = app.listen(port, host);
+  const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000, drainMs = 0, clientLimits, prepare } = options;
+  const server = clientLimits
+    ? createServer(
+        {
+          maxHeaderSize: clientLimits.maxHeaderBytes,
+          headersTimeout: clientLimits.headersTimeoutMs,
+          requestTimeout: clientLimits.requestTimeoutMs,
+          // How often Node looks for requests past those timeouts (its default, 30 s, would let a slow
+          // client hold its socket 30 s longer than the limit says).
+          connectionsCheckingInterval: Math.min(1000, clientLimits.headersTimeoutMs),
+        },
+        app.callback(),
+      )
+    : createServer(app.callback());
   // Keep-alive sockets of a load balancer must outlive its own idle timeout (nginx: 60 s upstream keepalive).
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  if (!clientLimits) server.headersTimeout = 66_000;
+  if (clientLimits?.maxConnections) server.maxConnections = clientLimits.maxConnections;
+  if (clientLimits) server.on('clientError', answerClientError);
+  prepare?.(server);
+  server.listen(port, host);
   await once(server, 'listening');
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
