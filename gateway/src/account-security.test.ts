@@ -88,6 +88,61 @@ describe('per-account throttling (SECURITY.md "Throttling")', () => {
     });
   });
 
+  it("lets the owner's known device in while strangers' guesses keep the account locked (issue #21)", async () => {
+    await withGateway(throttleOn(10, 900), async (gateway) => {
+      const victim = await signedUp(gateway);
+      // The owner's browser signed in before: it holds a device cookie for the account.
+      const owner = await clientFrom(gateway, '192.0.2.50');
+      expect((await owner.post('/api/user/login', victim)).status).toBe(200);
+      expect(owner.cookies.get('tm.device')).toBeDefined();
+      await owner.post('/api/user/logout');
+      // Ten wrong guesses from four addresses lock the account.
+      for (let i = 0; i < 10; i += 1) {
+        const attacker = await clientFrom(gateway, `203.0.113.${(i % 4) + 1}`);
+        expect((await attacker.post('/api/user/login', { email: victim.email, password: `guess-${i}` })).status).toBe(401);
+      }
+      // A browser the account does not know is held by the lock, even with the right password.
+      const stranger = await clientFrom(gateway, '192.0.2.51');
+      expect((await stranger.post('/api/user/login', victim)).status).toBe(429);
+      // The owner's known device gets in, from anywhere.
+      const ownerAway = await clientFrom(gateway, '192.0.2.52');
+      for (const name of ['tm.device', 'tm.device.sig']) ownerAway.cookies.set(name, owner.cookies.get(name)!);
+      expect((await ownerAway.post('/api/user/login', victim)).status).toBe(200);
+      // ... and its sign-in did not lift the lock for the others.
+      expect((await (await clientFrom(gateway, '203.0.113.9')).post('/api/user/login', victim)).status).toBe(429);
+      // A device cookie is worth nothing forged, or for another account.
+      const forger = await clientFrom(gateway, '192.0.2.53');
+      forger.cookies.set('tm.device', owner.cookies.get('tm.device')!);
+      forger.cookies.set('tm.device.sig', 'AAAAAAAAAAAAAAAAAAAAAAAAAAA');
+      expect((await forger.post('/api/user/login', victim)).status).toBe(429);
+      const otherAccount = await signedUp(gateway);
+      const borrower = await clientFrom(gateway, '192.0.2.54');
+      expect((await borrower.post('/api/user/login', otherAccount)).status).toBe(200);
+      await borrower.post('/api/user/logout');
+      expect((await borrower.post('/api/user/login', victim)).status).toBe(429);
+    });
+  });
+
+  it('locks a known device that guesses itself, and only that device', async () => {
+    await withGateway(throttleOn(3, 900), async (gateway) => {
+      const victim = await signedUp(gateway);
+      const device = await clientFrom(gateway, '192.0.2.60');
+      expect((await device.post('/api/user/login', victim)).status).toBe(200);
+      await device.post('/api/user/logout');
+      // Its own wrong passwords count against it (with the usual growing wait between them) …
+      for (let i = 0; i < 3; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, i >= 2 ? 2_100 : 0));
+        expect((await device.post('/api/user/login', { email: victim.email, password: `typo ${i}` })).status).toBe(401);
+      }
+      // The same device from another address (no streak to wait out there) is locked: the device itself is.
+      const sameDevice = await clientFrom(gateway, '192.0.2.62');
+      for (const name of ['tm.device', 'tm.device.sig']) sameDevice.cookies.set(name, device.cookies.get(name)!);
+      expect((await sameDevice.post('/api/user/login', victim)).status).toBe(429);
+      // … not against the account: another browser with the right password gets in.
+      expect((await (await clientFrom(gateway, '192.0.2.61')).post('/api/user/login', victim)).status).toBe(200);
+    });
+  });
+
   it('says a lock of minutes in minutes', async () => {
     await withGateway(throttleOn(2, 240), async (gateway) => {
       const victim = await signedUp(gateway);

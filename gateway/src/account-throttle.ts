@@ -28,18 +28,23 @@ export function delayAfterFailures(failures: number, lockoutSeconds: number): nu
 /**
  * Guessing protection per account (OWASP ASVS 5.0 V6.3, SECURITY.md "Throttling"), on top of the per-IP
  * limit. An "account" is a normalised email at login, or a user id for the password checks of the account
- * page. Two counters, both in Redis when configured:
- * - per account and client IP, consecutive failures: from the third, each try must wait longer (2, 4, 8 … s);
- * - per account from any IP: `failLimit` failures within `windowSeconds` lock it for `lockoutSeconds` (429
- *   with Retry-After). Locks always expire, so nobody is locked out for good.
- * A success (the password was right) clears both: a client that knows the password is not slowed down
- * by earlier typos.
+ * page. Counters, all in Redis when configured:
+ * - per account and client address, consecutive failures: from the third, each try must wait longer (2, 4,
+ *   8 … s);
+ * - per account, from clients it does not know: `failLimit` failures within `windowSeconds` lock it for
+ *   `lockoutSeconds` (429 with Retry-After) against every unknown client. Locks always expire;
+ * - per known device (a browser that signed in to the account before, device-cookie.ts; issue #21): its own
+ *   failures, `failLimit` within the window locking that device only. A known device is not held by the
+ *   account's lock, so guessing at an owner's email no longer keeps the owner out.
+ * A success (the password was right) clears that client's streak, and the count of whoever succeeded: the
+ * account's for an unknown client, the device's for a known one (a lock others caused stays for them).
  */
 export class AccountThrottle {
   private readonly enabled: boolean;
   private readonly failLimit: number;
   private readonly lockoutSeconds: number;
   private readonly perAccount;
+  private readonly perDevice;
   private readonly consecutive;
   private readonly waits;
 
@@ -48,15 +53,19 @@ export class AccountThrottle {
     this.failLimit = failLimit;
     this.lockoutSeconds = lockoutSeconds;
     this.perAccount = createLimiter({ points: Math.max(1, failLimit), windowSeconds, redis, keyPrefix: 'tm:rl:acct' });
+    this.perDevice = createLimiter({ points: Math.max(1, failLimit), windowSeconds, redis, keyPrefix: 'tm:rl:device' });
     this.consecutive = createLimiter({ points: 1_000_000, windowSeconds, redis, keyPrefix: 'tm:rl:acct-ip' });
     this.waits = createLimiter({ points: 1, windowSeconds: 1, redis, keyPrefix: 'tm:rl:acct-ip-wait' });
   }
 
-  /** Throws 429 (with Retry-After) when this account, or this account from this client, must wait; 503 when the store fails. */
-  async check(ctx: Context, account: string): Promise<void> {
+  /**
+   * Throws 429 (with Retry-After) when this account (for an unknown client), this known device, or this
+   * account from this client must wait; 503 when the store fails.
+   */
+  async check(ctx: Context, account: string, device?: string): Promise<void> {
     if (!this.enabled) return;
     const [locked, waiting] = await this.guard(ctx, () =>
-      Promise.all([this.perAccount.get(account), this.waits.get(clientKey(account, clientOf(ctx)))]),
+      Promise.all([device ? this.perDevice.get(deviceKey(account, device)) : this.perAccount.get(account), this.waits.get(clientKey(account, clientOf(ctx)))]),
     );
     const until = Math.max(
       locked && locked.consumedPoints >= this.failLimit ? locked.msBeforeNext : 0,
@@ -65,25 +74,27 @@ export class AccountThrottle {
     if (until > 0) throw limiterFailure(ctx, new RateLimiterRes(0, until));
   }
 
-  /** Counts a wrong password. */
-  async failed(ctx: Context, account: string): Promise<void> {
+  /** Counts a wrong password: against the known device that sent it, else against the account. */
+  async failed(ctx: Context, account: string, device?: string): Promise<void> {
     if (!this.enabled) return;
     const key = clientKey(account, clientOf(ctx));
+    const [limiter, counted] = device ? [this.perDevice, deviceKey(account, device)] : [this.perAccount, account];
     await this.guard(ctx, async () => {
-      const [streak, total] = await Promise.all([this.consecutive.penalty(key), this.perAccount.penalty(account)]);
+      const [streak, total] = await Promise.all([this.consecutive.penalty(key), limiter.penalty(counted)]);
       const delay = delayAfterFailures(streak.consumedPoints, this.lockoutSeconds);
       await Promise.all([
         delay > 0 ? this.waits.block(key, delay) : undefined,
-        total.consumedPoints >= this.failLimit ? this.perAccount.block(account, this.lockoutSeconds) : undefined,
+        total.consumedPoints >= this.failLimit ? limiter.block(counted, this.lockoutSeconds) : undefined,
       ]);
     });
   }
 
-  /** The password was right: this client's streak and the account's count start again. */
-  async succeeded(ctx: Context, account: string): Promise<void> {
+  /** The password was right: this client's streak starts again, and the count of whoever succeeded. */
+  async succeeded(ctx: Context, account: string, device?: string): Promise<void> {
     if (!this.enabled) return;
     const key = clientKey(account, clientOf(ctx));
-    await this.guard(ctx, () => Promise.all([this.consecutive.delete(key), this.waits.delete(key), this.perAccount.delete(account)]));
+    const own = device ? this.perDevice.delete(deviceKey(account, device)) : this.perAccount.delete(account);
+    await this.guard(ctx, () => Promise.all([this.consecutive.delete(key), this.waits.delete(key), own]));
   }
 
   private async guard<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
@@ -97,4 +108,8 @@ export class AccountThrottle {
 
 function clientKey(account: string, client: string): string {
   return `${account}|${client}`;
+}
+
+function deviceKey(account: string, device: string): string {
+  return `${account}|${device}`;
 }

@@ -3,6 +3,7 @@ import { API, ErrorCode, LIMITS, type UserResponse } from '@tm/contracts';
 import { apiRouter, jsonBody, UnauthorizedError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { AccountThrottle } from './account-throttle.js';
+import { knownDevice, rememberDevice } from './device-cookie.js';
 import { eventsRelay, type LiveStreams } from './events.relay.js';
 import { API_PREFIX, callService, forwardTo } from './forward.middleware.js';
 import { rotateSession, sessionIdOf, sessionOf } from './session.middleware.js';
@@ -50,14 +51,17 @@ export function wrongPassword(status: number, body: unknown): boolean {
 
 /**
  * Login and signup: the gateway reads the body (to throttle by account), asks svc-users, checks its answer,
- * and on success rotates the session and binds it to the user (signup signs the new user in). Logins are
- * throttled per account as well as per IP (SECURITY.md "Throttling").
+ * and on success rotates the session and binds it to the user (signup signs the new user in), and marks the
+ * browser as a known device of the account (device-cookie.ts). Logins are throttled per account as well as
+ * per IP (SECURITY.md "Throttling"); a known device is not held by a lock others caused.
  */
 function signIn(kind: 'signup' | 'login', { users, internalSecret, throttle }: AuthRoutesOptions): Middleware {
   const endpoint = API[kind];
   return async (ctx) => {
-    const account = kind === 'login' ? emailOf(ctx.request.body) : undefined;
-    if (account) await throttle.check(ctx, account);
+    const email = emailOf(ctx.request.body);
+    const account = kind === 'login' ? email : undefined;
+    const device = account ? knownDevice(ctx, account) : undefined;
+    if (account) await throttle.check(ctx, account, device);
     const { answer, body } = await callService(ctx, users, internalSecret, {
       method: 'POST',
       path: endpoint.path,
@@ -66,11 +70,12 @@ function signIn(kind: 'signup' | 'login', { users, internalSecret, throttle }: A
       contract: endpoint.response,
     });
     if (answer.status >= 300) {
-      if (account && wrongPassword(answer.status, body)) await throttle.failed(ctx, account);
+      if (account && wrongPassword(answer.status, body)) await throttle.failed(ctx, account, device);
       relay(ctx, answer);
       return;
     }
-    if (account) await throttle.succeeded(ctx, account);
+    if (account) await throttle.succeeded(ctx, account, device);
+    if (email) rememberDevice(ctx, email);
     setXsrfCookie(ctx, await rotateSession(ctx, (body as UserResponse).user._id));
     relay(ctx, answer);
   };

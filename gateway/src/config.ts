@@ -67,6 +67,14 @@ const GatewayEnv = BaseEnv.extend({
   SIGNUP_RATE_WINDOW_S: z.coerce.number().int().positive().default(60 * 60),
   /** Live task streams (GET /api/todo/events) one session may hold at once; more are answered 429. */
   EVENTS_MAX_PER_SESSION: z.coerce.number().int().positive().default(5),
+  /**
+   * Live task streams one user (all their sessions) and one client address (IPv4, or IPv6 /64) may hold at
+   * once in a gateway process; more are answered 429 (issue #21: one account, or one client with many
+   * accounts, must not take every stream of a process). A person with a phone, a laptop and a few tabs
+   * holds a handful; an office behind one address, a few dozen.
+   */
+  EVENTS_MAX_PER_USER: z.coerce.number().int().positive().default(10),
+  EVENTS_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(100),
   /** Live task streams this gateway process holds at most; more are answered 503 (another instance takes them). */
   EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(1000),
   /** How often each open stream's session is looked up again, to end streams whose session ended elsewhere. */
@@ -124,7 +132,7 @@ export interface GatewayConfig {
   authRateLimit: { points: number; windowSeconds: number };
   signupRateLimit: { points: number; windowSeconds: number };
   accountThrottle: { failLimit: number; windowSeconds: number; lockoutSeconds: number };
-  events: { maxPerSession: number; maxStreams: number; sessionCheckMs: number };
+  events: { maxPerSession: number; maxPerUser: number; maxPerAddress: number; maxStreams: number; sessionCheckMs: number };
   web: {
     shell?: string;
     /** `REMOTES_FILE` (read again when it changes) or else `REMOTES` (a fixed list); neither: no remotes are served. */
@@ -172,6 +180,8 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     },
     events: {
       maxPerSession: parsed.EVENTS_MAX_PER_SESSION,
+      maxPerUser: parsed.EVENTS_MAX_PER_USER,
+      maxPerAddress: parsed.EVENTS_MAX_PER_ADDRESS,
       maxStreams: parsed.EVENTS_MAX_STREAMS,
       sessionCheckMs: parsed.EVENTS_SESSION_CHECK_MS,
     },

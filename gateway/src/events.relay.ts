@@ -3,6 +3,7 @@ import { API, ErrorCode, EVENTS_AFTER_PARAM } from '@tm/contracts';
 import { HttpError, REQUEST_ID_HEADER, ServiceUnavailableError, signIdentity, UnauthorizedError, type Logger } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { clientOf } from './client-address.js';
 import { sessionExpiry, sessionIdOf, sessionOf, type SessionLifetime } from './session.middleware.js';
 import type { SessionStore } from './session.repository.js';
 import { checkAnswer, invalidAnswer, relay } from './upstream-answer.js';
@@ -11,6 +12,10 @@ import { captureAnswer, type Upstream } from './upstream.proxy.js';
 export interface LiveStreamLimits {
   /** Streams one session may hold at once (429 beyond). */
   maxPerSession: number;
+  /** Streams one user may hold at once in this process, all their sessions together (429 beyond; issue #21). */
+  maxPerUser: number;
+  /** Streams one client address (IPv4, or IPv6 /64) may hold at once in this process (429 beyond; issue #21). */
+  maxPerAddress: number;
   /** Streams this process holds at most (503 beyond). */
   maxStreams: number;
   /** How often every open stream's session is read again from the store. */
@@ -31,6 +36,8 @@ type EndReason =
 interface OpenStream {
   readonly sessionId: string;
   readonly userId: string;
+  /** The client's address key (client-address.ts). */
+  readonly address: string;
   /** Ends the stream: upstream aborted, the client's response ended (it reconnects if it wants). */
   end(reason: EndReason): void;
 }
@@ -69,6 +76,7 @@ export class LiveStreams {
   private readonly all = new Set<OpenStream>();
   private readonly bySession = new Map<string, Set<OpenStream>>();
   private readonly byUser = new Map<string, Set<OpenStream>>();
+  private readonly byAddress = new Map<string, Set<OpenStream>>();
   private readonly timer: NodeJS.Timeout;
   private draining = false;
   private checking = false;
@@ -86,7 +94,7 @@ export class LiveStreams {
       });
       this.refused = new Counter({
         name: 'gateway_live_streams_refused_total',
-        help: 'Live task streams refused: per-session cap, per-process cap, draining',
+        help: 'Live task streams refused: per-session, per-user, per-address or per-process cap, draining',
         labelNames: ['reason'] as const,
         registers: [options.registry],
       });
@@ -102,25 +110,39 @@ export class LiveStreams {
     return this.bySession.get(sessionId)?.size ?? 0;
   }
 
-  /** Takes a place for a new stream, or throws the answer that refuses it (503 draining or full, 429 for the session). */
-  admit(sessionId: string, userId: string, end: (reason: EndReason) => void): OpenStream {
-    const { maxPerSession, maxStreams } = this.options.limits;
+  /**
+   * Takes a place for a new stream, or throws the answer that refuses it: 503 draining or full, 429 for the
+   * session, the user or the address. The caps per user and per address keep one account, or one client
+   * with many accounts, from taking every place of the process (issue #21); the per-process cap is checked
+   * last, so what one of them takes is already bounded.
+   */
+  admit(sessionId: string, userId: string, address: string, end: (reason: EndReason) => void): OpenStream {
+    const { maxPerSession, maxPerUser, maxPerAddress, maxStreams } = this.options.limits;
     if (this.draining) {
       this.refused?.inc({ reason: 'draining' });
       throw new ServiceUnavailableError('The gateway is restarting, please reconnect');
-    }
-    if (this.all.size >= maxStreams) {
-      this.refused?.inc({ reason: 'process' });
-      throw new ServiceUnavailableError('Too many live connections on this server, please try again shortly.', ErrorCode.tooManyStreams);
     }
     if (this.countOf(sessionId) >= maxPerSession) {
       this.refused?.inc({ reason: 'session' });
       throw new HttpError(429, 'Too many live connections for this session.', ErrorCode.tooManyStreams);
     }
-    const stream: OpenStream = { sessionId, userId, end };
+    if ((this.byUser.get(userId)?.size ?? 0) >= maxPerUser) {
+      this.refused?.inc({ reason: 'user' });
+      throw new HttpError(429, 'Too many live connections for this account.', ErrorCode.tooManyStreams);
+    }
+    if ((this.byAddress.get(address)?.size ?? 0) >= maxPerAddress) {
+      this.refused?.inc({ reason: 'address' });
+      throw new HttpError(429, 'Too many live connections from this address.', ErrorCode.tooManyStreams);
+    }
+    if (this.all.size >= maxStreams) {
+      this.refused?.inc({ reason: 'process' });
+      throw new ServiceUnavailableError('Too many live connections on this server, please try again shortly.', ErrorCode.tooManyStreams);
+    }
+    const stream: OpenStream = { sessionId, userId, address, end };
     this.all.add(stream);
     addTo(this.bySession, sessionId, stream);
     addTo(this.byUser, userId, stream);
+    addTo(this.byAddress, address, stream);
     return stream;
   }
 
@@ -129,6 +151,7 @@ export class LiveStreams {
     if (!this.all.delete(stream)) return;
     removeFrom(this.bySession, stream.sessionId, stream);
     removeFrom(this.byUser, stream.userId, stream);
+    removeFrom(this.byAddress, stream.address, stream);
   }
 
   private endAll(streams: Iterable<OpenStream> | undefined, reason: EndReason): number {
@@ -257,7 +280,7 @@ export function eventsRelay({ todos, internalSecret, streams }: EventsRelayOptio
       answer?.unpipe(res);
       if (answer && !res.writableEnded) res.end();
     };
-    const stream = streams.admit(sessionId, userId, end);
+    const stream = streams.admit(sessionId, userId, clientOf(ctx), end);
     const finish = (reason: EndReason) => () => {
       streams.release(stream);
       end(reason);

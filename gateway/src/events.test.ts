@@ -231,8 +231,37 @@ describe('GET /api/todo/events relays the user\'s live stream', () => {
 });
 
 describe('caps', () => {
+  it('keeps places for others while one account holds all it may: per user, then per address (issue #21)', async () => {
+    // A gateway capped at 30 streams, as in the attack: one account with 6 sessions of 5 streams would take all 30.
+    const capped = await anotherGateway({ events: { maxPerSession: 5, maxPerUser: 10, maxPerAddress: 20, maxStreams: 30, sessionCheckMs: 15_000 } });
+    const hog = await signedUp(capped, 'Hog');
+    const sessions = [hog.client, ...(await Promise.all(Array.from({ length: 5 }, () => signedInAgain(hog, capped))))];
+    const statuses: number[] = [];
+    for (const client of sessions) for (let i = 0; i < 5; i += 1) statuses.push((await stream(client)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    expect(capped.streams.size).toBe(10);
+    // Another user still gets a live stream.
+    const other = await signedUp(capped, 'Other');
+    const theirs = await stream(other.client);
+    expect(theirs.status).toBe(200);
+    await theirs.waitFor((event) => event.event === 'ready', 5000);
+
+    // Many accounts behind one address: the address's cap (20) leaves the rest of the process to others.
+    const more = await Promise.all(Array.from({ length: 3 }, (_, i) => signedUp(capped, `Sybil ${i}`)));
+    const sybil: number[] = [];
+    for (const account of more) for (let i = 0; i < 5; i += 1) sybil.push((await stream(account.client)).status);
+    expect(capped.streams.size).toBe(20);
+    expect(sybil.filter((status) => status === 429).length).toBeGreaterThan(0);
+    const refused = await stream(other.client);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: 'Too many live connections from this address.', code: 'EVENTS.TOO_MANY_STREAMS' });
+    const metrics = await (await fetch(`${capped.url}/metrics`)).text();
+    expect(metrics).toMatch(/gateway_live_streams_refused_total\{[^}]*reason="user"[^}]*\} 20$/m);
+  });
+
   it('refuses a session\'s stream beyond its cap with 429 and the process\'s beyond its cap with 503', async () => {
-    const capped = await anotherGateway({ events: { maxPerSession: 2, maxStreams: 3, sessionCheckMs: 15_000 } });
+    const capped = await anotherGateway({ events: { maxPerSession: 2, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 3, sessionCheckMs: 15_000 } });
     const alice = await signedUp(capped, 'Alice');
     const bob = await signedUp(capped, 'Bob');
     const first = await stream(alice.client);
@@ -315,7 +344,7 @@ describe('a stream ends with its session', () => {
   });
 
   it('the session check ends a stream whose session was destroyed in the store directly', async () => {
-    const checking = await anotherGateway({ events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } });
+    const checking = await anotherGateway({ events: { maxPerSession: 5, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 100, sessionCheckMs: 100 } });
     const alice = await signedUp(checking);
     const bob = await signedUp(checking, 'Bob');
     const live = await stream(alice.client);
@@ -330,7 +359,7 @@ describe('a stream ends with its session', () => {
   });
 
   it('a logout through another gateway instance ends the stream here at the next check', async () => {
-    const here = await anotherGateway({ events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } });
+    const here = await anotherGateway({ events: { maxPerSession: 5, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 100, sessionCheckMs: 100 } });
     const there = await anotherGateway();
     const alice = await signedUp(here);
     const live = await stream(alice.client);
@@ -343,7 +372,7 @@ describe('a stream ends with its session', () => {
   it('the session check applies the idle timeout: an unused session\'s stream ends when the session would', async () => {
     const idle = await anotherGateway({
       session: { idleTimeoutMs: 1200, absoluteTimeoutMs: 60_000 },
-      events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 },
+      events: { maxPerSession: 5, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 100, sessionCheckMs: 100 },
     });
     const alice = await signedUp(idle);
     const live = await stream(alice.client);
@@ -357,7 +386,7 @@ describe('a stream ends with its session', () => {
   it('the session check applies the absolute lifetime', async () => {
     const short = await anotherGateway({
       session: { idleTimeoutMs: 60_000, absoluteTimeoutMs: 1000 },
-      events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 },
+      events: { maxPerSession: 5, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 100, sessionCheckMs: 100 },
     });
     const alice = await signedUp(short);
     const live = await stream(alice.client);

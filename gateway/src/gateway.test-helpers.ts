@@ -33,7 +33,7 @@ export function testGatewayConfig(upstreams: { usersUrl: string; todosUrl: strin
     authRateLimit: { points: 0, windowSeconds: 60 },
     signupRateLimit: { points: 0, windowSeconds: 60 },
     accountThrottle: { failLimit: 0, windowSeconds: 900, lockoutSeconds: 900 },
-    events: { maxPerSession: 5, maxStreams: 1000, sessionCheckMs: 15_000 },
+    events: { maxPerSession: 5, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 1000, sessionCheckMs: 15_000 },
     ...overrides,
   };
 }

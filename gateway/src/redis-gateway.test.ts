@@ -66,7 +66,7 @@ if (!redisUrl) {
     });
 
     it('a live stream on one instance ends when the user signs out everywhere on another', async () => {
-      const checks = { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } };
+      const checks = { events: { maxPerSession: 5, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 100, sessionCheckMs: 100 } };
       const [a, b] = await Promise.all([gatewayOnRedis(checks), gatewayOnRedis(checks)]);
       try {
         const onA = new ApiClient(a.url);
@@ -91,7 +91,7 @@ if (!redisUrl) {
       const urls = upstreamsOf(services);
       const gateway = await startGateway(
         urls,
-        { events: { maxPerSession: 5, maxStreams: 100, sessionCheckMs: 100 } },
+        { events: { maxPerSession: 5, maxPerUser: 1000, maxPerAddress: 1000, maxStreams: 100, sessionCheckMs: 100 } },
         keepOpen(new RedisSessionStore(redis)),
         redis,
       );
