@@ -191,6 +191,30 @@ describe('per-account throttling (SECURITY.md "Throttling")', () => {
       expect((await (await clientFrom(gateway, '203.0.113.51')).post('/api/user/signup', newUser())).status).toBe(201);
     });
   });
+
+  it("counts the address the proxy saw, not what the client wrote to the left of it (issue #21)", async () => {
+    await withGateway({ trustProxy: true, signupRateLimit: { points: 2, windowSeconds: 3600 } }, async (gateway) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        // A client rotating the left-most X-Forwarded-For entry; the proxy appends the address it saw.
+        const client = await clientFrom(gateway, `10.${i}.0.1, 203.0.113.60`);
+        statuses.push((await client.post('/api/user/signup', newUser())).status);
+      }
+      expect(statuses).toEqual([201, 201, 429, 429]);
+    });
+  });
+
+  it('counts an IPv6 client by its /64: rotating addresses inside it does not escape the limit (issue #21)', async () => {
+    await withGateway({ trustProxy: true, signupRateLimit: { points: 2, windowSeconds: 3600 } }, async (gateway) => {
+      const statuses: number[] = [];
+      for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:aaaa::9', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff']) {
+        statuses.push((await (await clientFrom(gateway, address)).post('/api/user/signup', newUser())).status);
+      }
+      expect(statuses).toEqual([201, 201, 429]);
+      // Another /64 is another client.
+      expect((await (await clientFrom(gateway, '2001:db8:1:3::1')).post('/api/user/signup', newUser())).status).toBe(201);
+    });
+  });
 });
 
 describe('cross-site writes are refused (SECURITY.md "Cross-site requests")', () => {

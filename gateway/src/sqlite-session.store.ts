@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { closeSqlite, columnsOf, openSqlite, pingSqlite, type SqliteDatabase } from '@tm/service-kit/sqlite';
+import { closeSqlite, columnsOf, openSqlite, pingSqlite, StorageWatch, type SqliteDatabase, type StorageWatchOptions } from '@tm/service-kit/sqlite';
 import type { SessionData, SessionStore } from './session.repository.js';
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
@@ -31,24 +31,52 @@ function prepareStatements(db: SqliteDatabase) {
   };
 }
 
+export interface SqliteSessionStoreOptions {
+  /** Readiness numbers (free space, how long a failed write counts); the data folder is the store's own. */
+  storage?: Omit<StorageWatchOptions, 'dataDir'>;
+}
+
 /**
  * Embedded session store: one SQLite file under `DATA_DIR` (opened by the shared {@link openSqlite}), so
  * sessions survive a gateway restart without any external service. Expired rows are ignored on read and
- * purged periodically.
+ * purged periodically. A write that storage refuses (disk full, read-only) still fails (the session
+ * middleware turns it into a 503, and the error handler into `STORAGE.NOT_WRITABLE`), and is remembered:
+ * `ping`, and so the gateway's readiness, says sessions are down while the data folder cannot take writes
+ * ({@link StorageWatch}: a recent refusal, too little free space, a read-only folder).
  */
 export class SqliteSessionStore implements SessionStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly purger: NodeJS.Timeout;
 
-  private constructor(private readonly db: SqliteDatabase) {
+  private constructor(
+    private readonly db: SqliteDatabase,
+    private readonly storage: StorageWatch,
+  ) {
     this.statements = prepareStatements(db);
-    this.purger = setInterval(() => this.statements.purge.run(Date.now()), PURGE_EVERY_MS);
+    // A purge that fails (full disk) waits for the next tick: a throw here would end the process.
+    this.purger = setInterval(() => {
+      try {
+        this.write(() => this.statements.purge.run(Date.now()));
+      } catch {
+        // Remembered by write(); retried in PURGE_EVERY_MS.
+      }
+    }, PURGE_EVERY_MS);
     this.purger.unref();
   }
 
   /** Opens (creating if needed) `<dataDir>/sessions.sqlite` with its schema. */
-  static open(dataDir: string): SqliteSessionStore {
-    return new SqliteSessionStore(openSqlite(path.join(dataDir, SQLITE_FILE), { setup }));
+  static open(dataDir: string, { storage }: SqliteSessionStoreOptions = {}): SqliteSessionStore {
+    return new SqliteSessionStore(openSqlite(path.join(dataDir, SQLITE_FILE), { setup }), new StorageWatch({ ...storage, dataDir }));
+  }
+
+  /** Runs a write; a storage failure is remembered for readiness, and thrown on. */
+  private write<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      this.storage.note(error);
+      throw error;
+    }
   }
 
   async get(id: string): Promise<SessionData | undefined> {
@@ -57,19 +85,20 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async set(id: string, data: SessionData, maxAgeMs: number): Promise<void> {
-    this.statements.upsert.run(id, JSON.stringify(data), Date.now() + maxAgeMs, data.userId ?? null);
+    this.write(() => this.statements.upsert.run(id, JSON.stringify(data), Date.now() + maxAgeMs, data.userId ?? null));
   }
 
   async destroy(id: string): Promise<void> {
-    this.statements.remove.run(id);
+    this.write(() => this.statements.remove.run(id));
   }
 
   async destroyUserSessions(userId: string): Promise<number> {
-    return this.statements.removeUser.run(userId).changes;
+    return this.write(() => this.statements.removeUser.run(userId).changes);
   }
 
+  /** Up while the file answers and its data folder can take writes. */
   async ping(): Promise<boolean> {
-    return pingSqlite(this.db);
+    return pingSqlite(this.db) && (await this.storage.check()).writable;
   }
 
   async close(): Promise<void> {

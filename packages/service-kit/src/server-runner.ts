@@ -53,7 +53,8 @@ function answerClientError(error: Error & { code?: string }, socket: import('nod
         ? [408, 'Request Timeout', { message: 'The request took too long to arrive', code: ErrorCode.requestTimeout }]
         : [400, 'Bad Request', { message: 'The request is malformed', code: ErrorCode.malformedRequest }];
   const json = JSON.stringify(body);
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+  // Closed once written, whatever the client does: a client still sending (a slow one) must not keep it.
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`, () => socket.destroy());
 }
 
 export interface RunningServer {
