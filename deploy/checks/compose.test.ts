@@ -300,7 +300,8 @@ describe('compose.yaml', () => {
       expect([name, healthcheckCommand(svc)]).toEqual([name, expect.stringMatching(/\S/)]);
     }
     for (const [name, port] of Object.entries(NODE_SERVICES)) {
-      expect(healthcheckCommand(service(compose, name))).toContain(`http://127.0.0.1:${port}/readyz`);
+      // The gateway's /readyz is on its ops port (issue #21), the services' on their own port.
+      expect(healthcheckCommand(service(compose, name))).toContain(`http://127.0.0.1:${name === 'gateway' ? 9181 : port}/readyz`);
     }
     for (const name of [...WEB_SERVICES, 'lb']) {
       expect(healthcheckCommand(service(compose, name))).toContain('http://127.0.0.1:8080/healthz');

@@ -213,7 +213,9 @@ describe.each(Object.entries(NODE_IMAGES))('%s image (Node)', (name, port) => {
     expect(parsed.map((stage) => stage.image)).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
     const env = envOf(final);
     expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', [portVariable]: String(port), SHUTDOWN_DRAIN_MS: '5000' });
-    expect(last(final, 'EXPOSE')).toBe(String(port));
+    // The gateway also exposes its ops port (/readyz, /metrics; issue #21), which no Service or Ingress publishes.
+    expect(last(final, 'EXPOSE')).toBe(name === 'gateway' ? `${port} 9181` : String(port));
+    if (name === 'gateway') expect(env.OPS_PORT).toBe('9181');
     expect(last(final, 'STOPSIGNAL')).toBe('SIGTERM');
     expect(JSON.parse(last(final, 'CMD')!)).toEqual(['node', 'dist/server.js']);
     expect(last(final, 'WORKDIR')).toBe('/app');

@@ -35,6 +35,7 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
+    OPS_PORT=9181 \
     DATA_DIR=/data \
     SHUTDOWN_DRAIN_MS=5000
 WORKDIR /app
@@ -45,7 +46,7 @@ COPY --from=build /out/node_modules ./node_modules
 COPY --from=build /out/dist ./dist
 # uid 1000 is the image's `node` user; numeric so Kubernetes can verify runAsNonRoot.
 USER 1000:1000
-EXPOSE 8080
+EXPOSE 8080 9181
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -60,6 +60,11 @@ export interface GatewayDeps {
 
 export interface Gateway {
   app: Koa;
+  /**
+   * `/healthz`, `/readyz` and `/metrics` for the platform (probes, Prometheus), served on a port of their own
+   * (`OPS_PORT`), never on the app's public port, which keeps only `/healthz` (issue #21).
+   */
+  ops: Koa;
   /** Shutdown begins: readiness turns 503, live streams end (the pages reconnect elsewhere) and new ones are refused. */
   drain: () => void;
   /** Ends live streams and closes upstream sockets (the session store is the caller's to close). */
@@ -131,6 +136,15 @@ function headerCountLimit(maxCount: number): Middleware {
   };
 }
 
+/** The public port's only health route: `/healthz` (alive); readiness and metrics are on the ops port. */
+function aliveOnly(): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== '/healthz' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    ctx.body = { status: 'ok' };
+    return undefined;
+  };
+}
+
 /** Answers under /api are personal: no cache along the way may keep them. */
 const noStore: Middleware = async (ctx, next) => {
   ctx.set('Cache-Control', 'no-store');
@@ -173,7 +187,13 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(compressAnswers());
   app.use(closeConnectionsWhileDraining(isDraining));
   const ready = readiness({ sessionStore, services: { users: config.usersUrl, todos: config.todosUrl } });
-  app.use(healthRoutes({ registry: metrics.registry, ready, draining: () => draining }).routes());
+  app.use(aliveOnly());
+  const ops = new Koa();
+  ops.use(requestLogger({ logger, trustIncomingId: false }));
+  ops.use(errorHandler());
+  ops.use(closeConnectionsWhileDraining(isDraining));
+  ops.use(healthRoutes({ registry: metrics.registry, ready, draining: () => draining }).routes());
+  ops.silent = true;
   app.use(securityHeaders(web.shell));
   app.use(staticSite(web));
   app.use(onlyUnderApi(noStore));
@@ -191,6 +211,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.silent = true;
   return {
     app,
+    ops,
     streams,
     registry: metrics.registry,
     drain: () => {

@@ -17,6 +17,12 @@ const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => val
 const GatewayEnv = BaseEnv.extend({
   /** The app's public port: the only process that reads `PORT` (`PORT=3000 npm start`). */
   PORT: port(8080),
+  /**
+   * The port (and address) of `/readyz` and `/metrics` (and `/healthz`) for probes and Prometheus, kept off
+   * the app's public port (issue #21): in all-in-one mode it listens on HOST (127.0.0.1) like the rest.
+   */
+  OPS_PORT: port(9181),
+  OPS_HOST: optionalText,
   /** Where the services are; unset, the local service on its port variable (`USERS_PORT`, `TODOS_PORT`). */
   USERS_URL: optionalText.pipe(z.url().optional()),
   TODOS_URL: optionalText.pipe(z.url().optional()),
@@ -115,6 +121,8 @@ export interface GatewayConfig {
   logLevel: string;
   host: string;
   port: number;
+  /** Where the ops routes listen (`/healthz`, `/readyz`, `/metrics`). */
+  ops: { host: string; port: number };
   dataDir: string;
   usersUrl: string;
   todosUrl: string;
@@ -152,6 +160,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     logLevel: parsed.LOG_LEVEL,
     host: parsed.HOST,
     port: parsed.PORT,
+    ops: { host: parsed.OPS_HOST ?? parsed.HOST, port: parsed.OPS_PORT },
     dataDir: parsed.DATA_DIR,
     usersUrl: parsed.USERS_URL ?? `http://127.0.0.1:${parsed.USERS_PORT}`,
     todosUrl: parsed.TODOS_URL ?? `http://127.0.0.1:${parsed.TODOS_PORT}`,

@@ -217,7 +217,7 @@ describe('GET /api/todo/events relays the user\'s live stream', () => {
     expect(gateway.streams.size).toBe(1);
     live.close();
     await until(() => gateway.streams.size === 0);
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const metrics = await (await fetch(`${gateway.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/^gateway_live_streams\{[^}]*\} 0$/m);
   });
 
@@ -225,7 +225,7 @@ describe('GET /api/todo/events relays the user\'s live stream', () => {
     const alice = await signedUp();
     const live = await stream(alice.client);
     await live.waitFor((event) => event.event === 'ready');
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const metrics = await (await fetch(`${gateway.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/^gateway_live_streams\{[^}]*service="gateway"[^}]*\} 1$/m);
   });
 });
@@ -256,7 +256,7 @@ describe('caps', () => {
     const refused = await stream(other.client);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ message: 'Too many live connections from this address.', code: 'EVENTS.TOO_MANY_STREAMS' });
-    const metrics = await (await fetch(`${capped.url}/metrics`)).text();
+    const metrics = await (await fetch(`${capped.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/gateway_live_streams_refused_total\{[^}]*reason="user"[^}]*\} 20$/m);
   });
 
@@ -282,7 +282,7 @@ describe('caps', () => {
     first.close();
     await until(() => capped.streams.size === 2);
     expect((await stream(bob.client)).status).toBe(200);
-    const metrics = await (await fetch(`${capped.url}/metrics`)).text();
+    const metrics = await (await fetch(`${capped.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/gateway_live_streams_refused_total\{[^}]*reason="session"[^}]*\} 1$/m);
     expect(metrics).toMatch(/gateway_live_streams_refused_total\{[^}]*reason="process"[^}]*\} 1$/m);
     expect(metrics).toMatch(/^gateway_live_streams\{[^}]*\} 3$/m);

@@ -142,7 +142,7 @@ describe('a service stopped while requests flow', () => {
       const stoppedAt = Date.now();
       await sleep(300);
 
-      expect(await health(`${gateway.url}/readyz`)).toEqual({
+      expect(await health(`${gateway.opsUrl}/readyz`)).toEqual({
         status: 200,
         body: { status: 'degraded', checks: { sessions: 'up', users: 'up', todos: 'down' } },
       });
@@ -161,7 +161,7 @@ describe('a service stopped while requests flow', () => {
       await sleep(500);
       await stopFlow();
 
-      expect(await health(`${gateway.url}/readyz`)).toEqual({
+      expect(await health(`${gateway.opsUrl}/readyz`)).toEqual({
         status: 200,
         body: { status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } },
       });
@@ -237,7 +237,7 @@ describe('a service slower than the upstream timeout', () => {
       expect(login).toMatchObject({ status: 504, json: true, body: { message: 'The users service took too long to answer', code: ErrorCode.upstreamTimeout } });
       expect(login.ms).toBeGreaterThanOrEqual(UPSTREAM_TIMEOUT_MS - 100);
       expect(login.ms).toBeLessThanOrEqual(UPSTREAM_TIMEOUT_MS + MARGIN_MS);
-      expect(await health(`${gateway.url}/readyz`)).toEqual({
+      expect(await health(`${gateway.opsUrl}/readyz`)).toEqual({
         status: 200,
         body: { status: 'degraded', checks: { sessions: 'up', users: 'down', todos: 'up' } },
       });
@@ -259,7 +259,7 @@ describe('a service slower than the upstream timeout', () => {
       await sleep(300);
       await stopFlow();
 
-      expect(await health(`${gateway.url}/readyz`)).toEqual({
+      expect(await health(`${gateway.opsUrl}/readyz`)).toEqual({
         status: 200,
         body: { status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } },
       });
@@ -366,7 +366,7 @@ if (!redisUrl) {
         await relay.cut();
         const cutAt = Date.now();
         await sleep(300);
-        const ready = await health(`${gateway.url}/readyz`);
+        const ready = await health(`${gateway.opsUrl}/readyz`);
         expect(ready).toEqual({ status: 503, body: { status: 'unavailable', checks: { sessions: 'down', users: 'up', todos: 'up' } } });
         expect((await health(`${gateway.url}/healthz`)).status).toBe(200);
         const login = await send(signer, 'login', 'POST', '/api/user/login', { email, password });
@@ -380,12 +380,12 @@ if (!redisUrl) {
         const recovered = () => answers.filter((a) => a.startedAt >= restoredAt && a.status >= 200 && a.status < 300);
         await waitFor('a 2xx answer after Redis is reachable again', () => recovered().length > 0);
         const firstRecovered = min(recovered().map((a) => a.endedAt));
-        await waitFor('/readyz 200 again', async () => (await fetch(`${gateway.url}/readyz`)).status === 200);
+        await waitFor('/readyz 200 again', async () => (await fetch(`${gateway.opsUrl}/readyz`)).status === 200);
         const readyAgainAt = Date.now();
         await sleep(500);
         await stopFlows();
 
-        expect(await health(`${gateway.url}/readyz`)).toEqual({
+        expect(await health(`${gateway.opsUrl}/readyz`)).toEqual({
           status: 200,
           body: { status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } },
         });

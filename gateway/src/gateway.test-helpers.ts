@@ -7,6 +7,8 @@ import type { SessionStore } from './session.repository.js';
 import { SqliteSessionStore } from './sqlite-session.store.js';
 
 export interface TestGateway extends Started {
+  /** Where the ops routes answer (`/readyz`, `/metrics`, `/healthz`): the gateway's ops port. */
+  opsUrl: string;
   sessionStore: SessionStore;
   /** Begins shutdown as SIGTERM would (server.ts calls it first). */
   drain: Gateway['drain'];
@@ -52,12 +54,14 @@ export async function startGateway(
     redis,
   });
   const started = await listen(gateway.app);
+  const ops = await listen(gateway.ops);
   const close = async () => {
     await started.close();
+    await ops.close();
     gateway.close();
     await sessionStore.close();
   };
-  return { ...started, sessionStore, drain: gateway.drain, streams: gateway.streams, close, stop: close };
+  return { ...started, opsUrl: ops.url, sessionStore, drain: gateway.drain, streams: gateway.streams, close, stop: close };
 }
 
 /** For `startStack({ gateway: inProcessGateway(...) })`: the whole app, its gateway in this process. */

@@ -62,10 +62,13 @@ describe('the gateway process', () => {
         req.end();
       });
     try {
-      expect(await get('/readyz')).toEqual({ status: 200, connection: 'keep-alive' });
+      expect(await get('/healthz')).toEqual({ status: 200, connection: 'keep-alive' });
+      expect((await fetch(`${gateway.opsUrl}/readyz`)).status).toBe(200);
       const exitCode = gateway.stop('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await get('/readyz')).toEqual({ status: 503, connection: 'close' });
+      // Readiness (on the ops port) says draining; the open connection is served, and told to close.
+      expect((await fetch(`${gateway.opsUrl}/readyz`)).status).toBe(503);
+      expect(await get('/healthz')).toEqual({ status: 200, connection: 'close' });
       await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();
       expect(await exitCode).toBe(0);
     } finally {
@@ -105,13 +108,16 @@ describe('the gateway process', () => {
     );
   });
 
-  it('serves /healthz, /readyz and /metrics', async () => {
+  it('serves /healthz, and /readyz and /metrics on the ops port only (issue #21)', async () => {
     const { gateway, data } = await startGatewayProcess();
     try {
+      expect(gateway.opsUrl).not.toBe(gateway.url);
       expect(await (await fetch(`${gateway.url}/healthz`)).json()).toEqual({ status: 'ok' });
-      expect(await (await fetch(`${gateway.url}/readyz`)).json()).toEqual({ status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } });
+      for (const path of ['/readyz', '/metrics']) expect({ path, status: (await fetch(`${gateway.url}${path}`)).status }).toEqual({ path, status: 404 });
+      expect(await (await fetch(`${gateway.opsUrl}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(await (await fetch(`${gateway.opsUrl}/readyz`)).json()).toEqual({ status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } });
       await fetch(`${gateway.url}/api/user/me`);
-      const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+      const metrics = await (await fetch(`${gateway.opsUrl}/metrics`)).text();
       expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/user\/me"[^}]*status="401"/);
       expect(metrics).toMatch(/process_resident_memory_bytes/);
     } finally {

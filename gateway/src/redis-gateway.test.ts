@@ -58,7 +58,7 @@ if (!redisUrl) {
         const down = await client.get('/api/user/me');
         expect(down.status).toBe(503);
         expect(down.body).toEqual({ message: expect.stringMatching(/temporarily unavailable/), code: 'SERVICE.UNAVAILABLE' });
-        expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
+        expect((await fetch(`${gateway.opsUrl}/readyz`)).status).toBe(503);
         expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
       } finally {
         await gateway.close();

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { createLogger, runMain, runServer } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { limitConnectionsPerAddress } from './connection-limit.js';
@@ -13,6 +15,10 @@ runMain('gateway', async () => {
   const web = { shell, catalog, ...(remotes ? { remotes: RemoteFolders.open({ ...remotes, logger }) } : {}) };
   const { store, redis } = await openSessionStore({ redisUrl: config.redisUrl, dataDir: config.dataDir, logger });
   const gateway = createApp({ config, sessionStore: store, logger, redis, web });
+  // Probes and Prometheus on their own port (issue #21): readiness and metrics are not the public's.
+  const ops = gateway.ops.listen(config.ops.port, config.ops.host);
+  await once(ops, 'listening');
+  logger.info({ port: (ops.address() as AddressInfo).port, host: config.ops.host }, 'ops listening');
   await runServer({
     app: gateway.app,
     port: config.port,
@@ -28,6 +34,8 @@ runMain('gateway', async () => {
     },
     close: async () => {
       gateway.close();
+      ops.closeAllConnections();
+      await new Promise((resolve) => ops.close(resolve));
       await store.close();
     },
   });

@@ -228,10 +228,10 @@ describe('/readyz names each dependency', () => {
     const gateway = await startGateway({ dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: todos.url });
     const healthy = await startGateway(upstreamsOf(services));
     try {
-      const down = await fetch(`${gateway.url}/readyz`);
+      const down = await fetch(`${gateway.opsUrl}/readyz`);
       expect(down.status).toBe(200);
       expect(await down.json()).toEqual({ status: 'degraded', checks: { sessions: 'up', users: 'up', todos: 'down' } });
-      const up = await fetch(`${healthy.url}/readyz`);
+      const up = await fetch(`${healthy.opsUrl}/readyz`);
       expect(await up.json()).toEqual({ status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } });
     } finally {
       await Promise.all([gateway.close(), healthy.close()]);

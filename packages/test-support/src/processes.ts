@@ -11,6 +11,8 @@ export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export interface RunningProcess {
   url: string;
   port: number;
+  /** The gateway's ops port (`/readyz`, `/metrics`), when the process has one (it logs "ops listening"). */
+  opsUrl?: string;
   child: ChildProcess;
   /** Every JSON log line the process printed so far. */
   logs: Record<string, unknown>[];
@@ -47,13 +49,14 @@ export async function startProcess(
     cwd: root,
     // Every listening port variable set to 0 (the services listen on their own: USERS_PORT, TODOS_PORT); JSON
     // logs whatever the terminal, since the start is read from them.
-    env: { ...process.env, PORT: '0', USERS_PORT: '0', TODOS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    env: { ...process.env, PORT: '0', USERS_PORT: '0', TODOS_PORT: '0', OPS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let opsPort: number | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${app} did not start in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
     void exited.then((code) => reject(new Error(`${app} exited with ${code} before listening: ${stderr}`)));
@@ -62,6 +65,7 @@ export async function startProcess(
       const entry = parseLine(line);
       if (!entry) return;
       logs.push(entry);
+      if (entry.msg === 'ops listening' && typeof entry.port === 'number') opsPort = entry.port;
       if (entry.msg === 'listening' && typeof entry.port === 'number') {
         clearTimeout(timer);
         resolve(entry.port);
@@ -75,6 +79,7 @@ export async function startProcess(
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    ...(opsPort === undefined ? {} : { opsUrl: `http://127.0.0.1:${opsPort}` }),
     child,
     logs,
     stop: async (signal = 'SIGTERM') => {
