@@ -12,9 +12,10 @@ describe('MongoDB todos store updates (docs/ARCHITECTURE.md, "Storage")', () => 
       todoUpdates.setCompleted(true, now),
       todoUpdates.softDelete(now),
       todoUpdates.restore(),
-      todoUpdates.createCounter(),
-      todoUpdates.nextEventId(),
+      todoUpdates.nextEventSeq(),
       todoUpdates.raiseWatermark(42),
+      todoUpdates.numberLegacyEvent(7),
+      todoUpdates.migratedPosition(9, 3),
     ];
     for (const update of updates) expect([update, isClassicUpdate(update)]).toEqual([update, true]);
   });
@@ -32,5 +33,16 @@ describe('MongoDB todos store updates (docs/ARCHITECTURE.md, "Storage")', () => 
 
   it('change: nothing to match or set for an empty patch', () => {
     expect(todoUpdates.change({}, now)).toBeNull();
+  });
+
+  it("event numbers come from the user's own feed document: 1 first, then one more per write (issue #21)", () => {
+    expect(todoUpdates.nextEventSeq()).toEqual({ $inc: { seq: 1 }, $setOnInsert: { trimmedThrough: 0 } });
+    expect(todoUpdates.raiseWatermark(42)).toEqual({ $max: { trimmedThrough: 42 } });
+  });
+
+  it('migration: a kept legacy event keeps its id as its number; a position never moves back on a rerun', () => {
+    expect(todoUpdates.numberLegacyEvent(7)).toEqual({ $set: { seq: 7 } });
+    // The user's newest kept id is the cursor, the watermark sits just below the oldest kept one.
+    expect(todoUpdates.migratedPosition(9, 3)).toEqual({ $max: { seq: 9, trimmedThrough: 2 } });
   });
 });

@@ -1,6 +1,16 @@
 import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
-import { MongoClient, ObjectId, WriteConcern, type ClientSession, type Collection, type Filter, type UpdateFilter } from 'mongodb';
+import {
+  MongoClient,
+  ObjectId,
+  WriteConcern,
+  type AnyBulkWriteOperation,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type Filter,
+  type UpdateFilter,
+} from 'mongodb';
 import { z } from 'zod';
 import {
   byListOrder,
@@ -19,10 +29,17 @@ import {
 
 export const TODOS_COLLECTION = 'todos';
 export const EVENTS_COLLECTION = 'todoEvents';
-const COUNTERS_COLLECTION = 'counters';
-/** Counter documents: the last event id handed out, and the highest one trimmed for age. */
-const EVENT_SEQUENCE = 'todoEvents';
-const TRIMMED_THROUGH = 'todoEventsTrimmedThrough';
+/** One document per user: the user's feed position (issue #21: event numbers are per user). */
+export const FEEDS_COLLECTION = 'todoFeeds';
+/**
+ * Before per-user numbers: the global counter documents (the last event id handed out, and the highest one
+ * trimmed for age), in this collection. Only {@link migrateGlobalFeed} still reads them, to remove them.
+ */
+export const LEGACY_COUNTERS_COLLECTION = 'counters';
+export const LEGACY_COUNTER_IDS = ['todoEvents', 'todoEventsTrimmedThrough'];
+/** The events' index by user before per-user numbers (`{ userId: 1, _id: 1 }`), dropped by the migration. */
+const LEGACY_EVENTS_INDEX = 'user_id';
+const MIGRATION_BATCH = 1_000;
 
 interface TodoDocument {
   _id: ObjectId;
@@ -37,19 +54,29 @@ interface TodoDocument {
   deletedAt?: Date;
 }
 
-/** One committed write (the outbox): `_id` comes from the counter, so ids only grow. */
+/**
+ * One committed write (the outbox): `seq` is the user's own event number, from the user's feed document,
+ * so a user's numbers only grow, one per write of that user. `_id` is an ObjectId (a number on an event
+ * written before per-user numbers; the migration gave it that number as its `seq`) and means nothing.
+ */
 interface EventDocument {
-  _id: number;
+  _id: ObjectId | number;
   userId: ObjectId | string;
+  seq: number;
   origin: string | null;
   saved: TodoRecord[];
   removed: string[];
   createdAt: Date;
 }
 
-interface CounterDocument {
-  _id: string;
+/**
+ * Where one user's feed stands: `seq` is the last number handed out to the user (the user's cursor), and
+ * `trimmedThrough` the highest of the user's numbers trimmed for age (the user's reset watermark).
+ */
+interface FeedDocument {
+  _id: ObjectId | string;
   seq: number;
+  trimmedThrough: number;
 }
 
 // zod at the database edge: documents written by another version or by hand must still be tasks.
@@ -63,7 +90,7 @@ const StoredTodo = z.object({
 });
 
 const StoredEvent = z.object({
-  _id: z.number().int().positive(),
+  seq: z.number().int().positive(),
   origin: z.string().nullable(),
   saved: z.array(Todo),
   removed: z.array(ObjectIdString),
@@ -85,7 +112,15 @@ function toRecord(document: unknown): TodoRecord {
 
 function toEvent(document: unknown): TodoChangeEvent {
   const d = StoredEvent.parse(document);
-  return { id: String(d._id), origin: d.origin, saved: d.saved, removed: d.removed };
+  return { id: String(d.seq), origin: d.origin, saved: d.saved, removed: d.removed };
+}
+
+const StoredFeed = z.object({ seq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
+
+/** A user's position as the repository answers it; a user without a feed document never wrote (or was purged). */
+function toPosition(document: unknown): FeedPosition {
+  const { seq, trimmedThrough } = document ? StoredFeed.parse(document) : { seq: 0, trimmedThrough: 0 };
+  return { cursor: String(seq), trimmedThrough: String(trimmedThrough) };
 }
 
 function userKey(userId: string): ObjectId | string {
@@ -134,10 +169,73 @@ export const todoUpdates = {
   setCompleted: (completed: boolean, now: Date): UpdateFilter<TodoDocument> => ({ $set: { completed, updatedAt: now } }),
   softDelete: (now: Date): UpdateFilter<TodoDocument> => ({ $set: { deletedAt: now } }),
   restore: (): UpdateFilter<TodoDocument> => ({ $unset: { deletedAt: '' } }),
-  createCounter: (): UpdateFilter<CounterDocument> => ({ $setOnInsert: { seq: 0 } }),
-  nextEventId: (): UpdateFilter<CounterDocument> => ({ $inc: { seq: 1 } }),
-  raiseWatermark: (id: number): UpdateFilter<CounterDocument> => ({ $max: { seq: id } }),
+  /** The user's next event number (1 for the first: the upsert creates the user's feed document). */
+  nextEventSeq: (): UpdateFilter<FeedDocument> => ({ $inc: { seq: 1 }, $setOnInsert: { trimmedThrough: 0 } }),
+  raiseWatermark: (seq: number): UpdateFilter<FeedDocument> => ({ $max: { trimmedThrough: seq } }),
+  /** Migration: an event from before per-user numbers keeps its old id as its number. */
+  numberLegacyEvent: (seq: number): UpdateFilter<EventDocument> => ({ $set: { seq } }),
+  /** Migration: a user's position from the user's kept legacy events (see {@link migrateGlobalFeed}). */
+  migratedPosition: (last: number, first: number): UpdateFilter<FeedDocument> => ({ $max: { seq: last, trimmedThrough: first - 1 } }),
 };
+
+/** A server error's code name (`NamespaceExists`, `IndexNotFound`…), for the few that are expected. */
+const codeNameOf = (error: unknown): unknown => (typeof error === 'object' && error !== null ? (error as { codeName?: unknown }).codeName : undefined);
+
+/** Creates the collection unless it exists (another replica may create it at the same moment). */
+async function ensureCollection(db: Db, name: string): Promise<void> {
+  if (await db.listCollections({ name }, { nameOnly: true }).hasNext()) return;
+  await db.createCollection(name).catch((error: unknown) => {
+    if (codeNameOf(error) !== 'NamespaceExists') throw error;
+  });
+}
+
+/**
+ * Moves a database from one global event sequence to per-user numbers (issue #21); idempotent, so it runs
+ * on every open and finishes what an interrupted run left. Before, every event's `_id` was the next value
+ * of one global counter (`counters`/`todoEvents`), and one watermark (`todoEventsTrimmedThrough`) said how
+ * far events had been trimmed. Now:
+ * 1. each user's feed document starts at the user's newest kept event id, its watermark just below the
+ *    user's oldest kept one (everything the user lost to trimming is below it, so resuming from before it
+ *    is a `reset`, never a silent gap). `$max`: a rerun never moves a position back;
+ * 2. each kept event gets its old id as its `seq`. Keeping the old numbers, rather than renumbering from 1,
+ *    keeps every cursor a page already holds meaning what it meant (renumbered, it would name a different
+ *    change and the page would skip changes silently); it tells a user nothing new, as they are the user's
+ *    own events' ids, already sent to that user. From here on the user's numbers grow by one per own write;
+ * 3. the global counters and the old `{ userId: 1, _id: 1 }` index go.
+ * A user with no kept event gets no feed document (position 0): a cursor held from before is then ahead of
+ * the feed, which is a `reset` too. Old replicas must not write meanwhile (their events would carry a
+ * global id again): roll this version out by replacing every svc-todos replica, not one by one.
+ */
+export async function migrateGlobalFeed(db: Db): Promise<void> {
+  const events = db.collection<EventDocument>(EVENTS_COLLECTION);
+  const feeds = db.collection<FeedDocument>(FEEDS_COLLECTION);
+  const legacy: Filter<EventDocument> = { seq: { $exists: false } };
+  const ranges = await events
+    .aggregate<{ _id: ObjectId | string; last: number; first: number }>([
+      { $match: legacy },
+      { $group: { _id: '$userId', last: { $max: '$_id' }, first: { $min: '$_id' } } },
+    ])
+    .toArray();
+  const positions: AnyBulkWriteOperation<FeedDocument>[] = ranges.map(({ _id, last, first }) => ({
+    updateOne: { filter: { _id }, update: todoUpdates.migratedPosition(last, first), upsert: true },
+  }));
+  for (let i = 0; i < positions.length; i += MIGRATION_BATCH) await feeds.bulkWrite(positions.slice(i, i + MIGRATION_BATCH));
+  let batch: AnyBulkWriteOperation<EventDocument>[] = [];
+  for await (const { _id } of events.find(legacy).project<{ _id: number }>({ _id: 1 })) {
+    batch.push({ updateOne: { filter: { _id, ...legacy }, update: todoUpdates.numberLegacyEvent(_id) } });
+    if (batch.length === MIGRATION_BATCH) {
+      await events.bulkWrite(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await events.bulkWrite(batch);
+  await db.collection<{ _id: string }>(LEGACY_COUNTERS_COLLECTION).deleteMany({ _id: { $in: LEGACY_COUNTER_IDS } });
+  if (await events.indexExists(LEGACY_EVENTS_INDEX)) {
+    await events.dropIndex(LEGACY_EVENTS_INDEX).catch((error: unknown) => {
+      if (codeNameOf(error) !== 'IndexNotFound') throw error;
+    });
+  }
+}
 
 export interface MongoTodosOptions extends StoreOptions {
   url: string;
@@ -151,17 +249,17 @@ export interface MongoTodosOptions extends StoreOptions {
  *
  * Each write and its change event commit together in one multi-document transaction
  * (`client.withSession` + `session.withTransaction`), which **requires MongoDB to run as a replica set**
- * (a single-node replica set is enough; a standalone server rejects transactions). Event ids come from one
- * counter document (`$inc` in the same transaction): two writers touching it conflict and the driver
- * retries the later one, so ids are handed out in commit order and a stream reading "after id N" never
- * skips a write that commits later with a smaller id. That counter serialises writes across all users, the
- * price of one global, gap-free order; fine for this product's write rates.
+ * (a single-node replica set is enough; a standalone server rejects transactions). Event numbers are per
+ * user (issue #21) and come from the user's feed document (`$inc` in the same transaction): two writers of
+ * one user conflict on it and the driver retries the later one, so a user's numbers are handed out in
+ * commit order and a stream reading "after N" never skips a write that commits later with a smaller
+ * number. Writers of different users touch different documents and no longer wait for each other.
  */
 export class MongoTodosStore implements TodosRepository {
   private readonly listeners = new CommitListeners();
   private readonly todos: Collection<TodoDocument>;
   private readonly events: Collection<EventDocument>;
-  private readonly counters: Collection<CounterDocument>;
+  private readonly feeds: Collection<FeedDocument>;
 
   private constructor(
     private readonly connection: MongoConnection,
@@ -169,10 +267,13 @@ export class MongoTodosStore implements TodosRepository {
   ) {
     this.todos = connection.db.collection<TodoDocument>(TODOS_COLLECTION);
     this.events = connection.db.collection<EventDocument>(EVENTS_COLLECTION);
-    this.counters = connection.db.collection<CounterDocument>(COUNTERS_COLLECTION);
+    this.feeds = connection.db.collection<FeedDocument>(FEEDS_COLLECTION);
   }
 
-  /** Connects and makes sure the indexes and counters exist; rejects (and closes the client) when unreachable. */
+  /**
+   * Connects, makes sure the indexes and the feeds collection exist and migrates a database from before
+   * per-user event numbers ({@link migrateGlobalFeed}); rejects (and closes the client) when unreachable.
+   */
   static async open(options: MongoTodosOptions): Promise<MongoTodosStore> {
     const { url, dbName, serverSelectionTimeoutMS, ...settings } = options;
     const connection = await connectMongo({ MongoClient }, url, {
@@ -186,16 +287,17 @@ export class MongoTodosStore implements TodosRepository {
           { key: { deletedAt: 1 }, name: 'deleted_at', partialFilterExpression: { deletedAt: { $type: 'date' } } },
         ],
         [EVENTS_COLLECTION]: [
-          { key: { userId: 1, _id: 1 }, name: 'user_id' },
+          // A user's events in number order (the stream's read). Not unique: the user's feed document already
+          // hands each number out once (in the write's transaction), and docs/DEPLOY.md shards `todoEvents`
+          // by `{ userId: 'hashed' }`, which a unique index other than the shard key's would stand in the way of.
+          { key: { userId: 1, seq: 1 }, name: 'user_seq' },
           { key: { createdAt: 1 }, name: 'created_at' },
         ],
       },
-      // Created up front: a transaction then only ever updates these documents, never creates a collection.
       setup: async (db) => {
-        const counters = db.collection<CounterDocument>(COUNTERS_COLLECTION);
-        for (const _id of [EVENT_SEQUENCE, TRIMMED_THROUGH]) {
-          await counters.updateOne({ _id }, todoUpdates.createCounter(), { upsert: true });
-        }
+        // Created up front: a transaction then only ever writes documents, never creates a collection.
+        await ensureCollection(db, FEEDS_COLLECTION);
+        await migrateGlobalFeed(db);
       },
     });
     return new MongoTodosStore(connection, storeSettings(settings));
@@ -218,7 +320,7 @@ export class MongoTodosStore implements TodosRepository {
     return result;
   }
 
-  /** Appends the write's event; called inside the write's transaction. */
+  /** Appends the write's event as the user's next number; called inside the write's transaction. */
   private async appendEvent(
     session: ClientSession,
     userId: string,
@@ -227,28 +329,20 @@ export class MongoTodosStore implements TodosRepository {
     saved: TodoRecord[],
     removed: string[],
   ): Promise<ChangeNotice> {
-    const counter = await this.counters.findOneAndUpdate(
-      { _id: EVENT_SEQUENCE },
-      todoUpdates.nextEventId(),
-      { session, upsert: true, returnDocument: 'after' },
-    );
-    if (!counter) throw new Error('the event counter did not answer');
-    await this.events.insertOne({ _id: counter.seq, userId: userKey(userId), origin, saved, removed, createdAt: now }, { session });
-    return { userId, id: String(counter.seq) };
-  }
-
-  private async counter(_id: string, session?: ClientSession): Promise<number> {
-    const document = await this.counters.findOne({ _id }, { session });
-    return document?.seq ?? 0;
+    const user = userKey(userId);
+    const feed = await this.feeds.findOneAndUpdate({ _id: user }, todoUpdates.nextEventSeq(), { session, upsert: true, returnDocument: 'after' });
+    if (!feed) throw new Error("the user's feed document did not answer");
+    await this.events.insertOne({ _id: new ObjectId(), userId: user, seq: feed.seq, origin, saved, removed, createdAt: now }, { session });
+    return { userId, id: String(feed.seq) };
   }
 
   async list(userId: string): Promise<TodoList> {
-    // A snapshot session reads the counter and the tasks at one point in time. The counter is read first
-    // anyway: should the snapshot ever be wider, a change would be applied twice, never missed.
+    // A snapshot session reads the user's position and tasks at one point in time. The position is read
+    // first anyway: should the snapshot ever be wider, a change would be applied twice, never missed.
     return this.connection.client.withSession({ snapshot: true }, async (session) => {
-      const cursor = await this.counter(EVENT_SEQUENCE, session);
+      const { cursor } = toPosition(await this.feeds.findOne({ _id: userKey(userId) }, { session }));
       const documents = await this.todos.find({ userId: userKey(userId), ...LIVE }, { session }).sort(LIST_SORT).toArray();
-      return { todos: documents.map(toRecord), cursor: String(cursor) };
+      return { todos: documents.map(toRecord), cursor };
     });
   }
 
@@ -352,39 +446,42 @@ export class MongoTodosStore implements TodosRepository {
       const count = await this.todos.countDocuments({ userId: user, ...LIVE }, { session });
       await this.todos.deleteMany({ userId: user }, { session });
       await this.events.deleteMany({ userId: user }, { session });
+      await this.feeds.deleteOne({ _id: user }, { session });
       return { result: count, notice: null };
     });
   }
 
   async eventsAfter(userId: string, afterId: string, limit: number): Promise<TodoChangeEvent[]> {
     const documents = await this.events
-      .find({ userId: userKey(userId), _id: { $gt: Number(afterId) } })
-      .sort({ _id: 1 })
+      .find({ userId: userKey(userId), seq: { $gt: Number(afterId) } })
+      .sort({ seq: 1 })
       .limit(limit)
       .toArray();
     return documents.map(toEvent);
   }
 
-  async feedPosition(): Promise<FeedPosition> {
-    const [cursor, trimmedThrough] = [await this.counter(EVENT_SEQUENCE), await this.counter(TRIMMED_THROUGH)];
-    return { cursor: String(cursor), trimmedThrough: String(trimmedThrough) };
+  async feedPosition(userId: string): Promise<FeedPosition> {
+    // One document: the cursor and the watermark are always read together.
+    return toPosition(await this.feeds.findOne({ _id: userKey(userId) }));
   }
 
   async sweep(): Promise<SweepResult> {
     const now = this.settings.now().getTime();
     const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: new Date(now - this.settings.restoreWindowMs) } });
-    const last = await this.events
-      .find({ createdAt: { $lte: new Date(now - this.settings.eventRetentionMs) } })
-      .sort({ _id: -1 })
-      .limit(1)
-      .project<{ _id: number }>({ _id: 1 })
-      .next();
+    // Per user, the newest number among the events past the retention (through the createdAt index).
+    const expired = await this.events
+      .aggregate<{ _id: ObjectId | string; last: number }>([
+        { $match: { createdAt: { $lte: new Date(now - this.settings.eventRetentionMs) } } },
+        { $group: { _id: '$userId', last: { $max: '$seq' } } },
+      ])
+      .toArray();
     let trimmedEvents = 0;
-    if (last) {
-      // The watermark rises before the events go: a reader in between is told to reset (safe), never
-      // handed a feed with a silent hole in it.
-      await this.counters.updateOne({ _id: TRIMMED_THROUGH }, todoUpdates.raiseWatermark(last._id));
-      trimmedEvents = (await this.events.deleteMany({ _id: { $lte: last._id } })).deletedCount;
+    for (const { _id: user, last } of expired) {
+      // By number, not by time: afterwards every number of the user up to the watermark is gone and every
+      // number above it kept. The watermark rises before the events go: a reader in between is told to
+      // reset (safe), never handed a feed with a silent hole in it.
+      await this.feeds.updateOne({ _id: user }, todoUpdates.raiseWatermark(last));
+      trimmedEvents += (await this.events.deleteMany({ userId: user, seq: { $lte: last } })).deletedCount;
     }
     return { purgedTodos: purged.deletedCount, trimmedEvents };
   }

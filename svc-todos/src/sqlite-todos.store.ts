@@ -33,34 +33,42 @@ const SCHEMA = `
     -- Set while the task is deleted but still restorable (soft delete); NULL for a live task.
     deleted_at INTEGER
   ) STRICT;
-  -- The change feed (outbox): one row per committed write. AUTOINCREMENT: ids only grow, never reused,
-  -- even after the oldest rows are trimmed, so a stream's position stays meaningful.
+  -- The change feed (outbox): one row per committed write, numbered per user (seq: 1, 2, 3 … of that user,
+  -- in commit order; issue #21; a file from before keeps its old numbers, see MIGRATE_GLOBAL_FEED). No
+  -- global id: nothing a user is sent may count other users' writes.
   CREATE TABLE IF NOT EXISTS todo_events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
     user_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
     origin TEXT,
     saved TEXT NOT NULL,
     removed TEXT NOT NULL,
     created_at INTEGER NOT NULL
   ) STRICT;
-  CREATE INDEX IF NOT EXISTS todo_events_user_id ON todo_events (user_id, id);
-  CREATE INDEX IF NOT EXISTS todo_events_created ON todo_events (created_at);
-  -- 'trimmed_through': the highest event id removed for age (the stream's reset watermark).
-  CREATE TABLE IF NOT EXISTS todo_feed (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+  -- Each user's feed position: the last seq handed out (the user's cursor; it never goes back, trimmed
+  -- events included, so a stream's position stays meaningful) and the highest seq trimmed for age (the
+  -- user's reset watermark). Written in the same transaction as the event.
+  CREATE TABLE IF NOT EXISTS todo_feed_positions (
+    user_id TEXT PRIMARY KEY,
+    last_seq INTEGER NOT NULL,
+    trimmed_through INTEGER NOT NULL
+  ) STRICT;
 `;
 
-// Created after the migration below, which may first have to add deleted_at to an older file.
+// Created after the migration below, which may first have to add deleted_at to an older file and rebuild
+// an older change feed.
 const INDEXES = `
   -- id as the last column lets the listing's tiebreak come from the index too (no separate sort step).
   CREATE INDEX IF NOT EXISTS todos_user_pinned_created ON todos (user_id, is_pinned, created_at, id);
   -- Only deleted rows, so the sweep finds the expired ones without a scan; live tasks cost nothing here.
   CREATE INDEX IF NOT EXISTS todos_deleted_at ON todos (deleted_at) WHERE deleted_at IS NOT NULL;
+  -- A user's events in number order (the stream's read), and no number twice for one user.
+  CREATE UNIQUE INDEX IF NOT EXISTS todo_events_user_id ON todo_events (user_id, seq);
+  CREATE INDEX IF NOT EXISTS todo_events_created ON todo_events (created_at);
 `;
 
 const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at';
 const LIST = `SELECT ${COLUMNS} FROM todos WHERE user_id = ? AND deleted_at IS NULL
   ORDER BY is_pinned DESC, created_at DESC, id DESC`;
-const TRIMMED_THROUGH = 'trimmed_through';
 
 /**
  * A row of `todos` as the statements above return it. No zod here (issue #10, "the server path"): the
@@ -82,7 +90,7 @@ interface TodoRow {
 type TodoTuple = [id: string, title: string, completed: 0 | 1, isPinned: 0 | 1, createdAt: number, updatedAt: number];
 
 const EventRow = z.object({
-  id: z.number().int().positive(),
+  seq: z.number().int().positive(),
   origin: z.string().nullable(),
   saved: z.string(),
   removed: z.string(),
@@ -90,6 +98,8 @@ const EventRow = z.object({
 const SavedJson = z.array(Todo);
 const RemovedJson = z.array(ObjectIdString);
 const NumberRow = z.object({ value: z.number().int().nullable() });
+const PositionRow = z.object({ lastSeq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
+const ExpiredRow = z.object({ userId: z.string(), last: z.number().int().positive() });
 
 function toRecord(row: unknown): TodoRecord {
   const r = row as TodoRow;
@@ -122,7 +132,7 @@ function listJson(rows: TodoTuple[], cursor: string): string {
 function toEvent(row: unknown): TodoChangeEvent {
   const r = EventRow.parse(row);
   return {
-    id: String(r.id),
+    id: String(r.seq),
     origin: r.origin,
     saved: SavedJson.parse(JSON.parse(r.saved)),
     removed: RemovedJson.parse(JSON.parse(r.removed)),
@@ -139,9 +149,9 @@ function prepareStatements(db: SqliteDatabase) {
   return {
     list: db.prepare(LIST),
     listRaw: db.prepare<[string], TodoTuple>(LIST).raw(),
-    // sqlite_sequence holds the highest id AUTOINCREMENT ever handed out, trimmed rows included.
-    cursor: db.prepare("SELECT seq AS value FROM sqlite_sequence WHERE name = 'todo_events'"),
-    trimmedThrough: db.prepare(`SELECT value FROM todo_feed WHERE key = '${TRIMMED_THROUGH}'`),
+    // The user's own position: the last number handed out to the user, trimmed events included.
+    cursor: db.prepare('SELECT last_seq AS value FROM todo_feed_positions WHERE user_id = ?'),
+    position: db.prepare('SELECT last_seq AS lastSeq, trimmed_through AS trimmedThrough FROM todo_feed_positions WHERE user_id = ?'),
     findLive: db.prepare(`SELECT ${COLUMNS} FROM todos WHERE id = ? AND user_id = ? AND deleted_at IS NULL`),
     insert: db.prepare(
       `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at)
@@ -170,26 +180,71 @@ function prepareStatements(db: SqliteDatabase) {
     countLive: db.prepare('SELECT count(*) AS value FROM todos WHERE user_id = ? AND deleted_at IS NULL'),
     removeAll: db.prepare('DELETE FROM todos WHERE user_id = ?'),
     removeAllEvents: db.prepare('DELETE FROM todo_events WHERE user_id = ?'),
+    removePosition: db.prepare('DELETE FROM todo_feed_positions WHERE user_id = ?'),
+    // The user's next number: 1 for a user's first event, else one above the user's last (the row is the
+    // per-user counter, so concurrent writers of one user are serialised by the write transaction).
+    nextSeq: db.prepare(
+      `INSERT INTO todo_feed_positions (user_id, last_seq, trimmed_through) VALUES (?, 1, 0)
+       ON CONFLICT (user_id) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq AS value`,
+    ),
     appendEvent: db.prepare(
-      `INSERT INTO todo_events (user_id, origin, saved, removed, created_at)
-       VALUES (@userId, @origin, @saved, @removed, @now) RETURNING id AS value`,
+      `INSERT INTO todo_events (user_id, seq, origin, saved, removed, created_at)
+       VALUES (@userId, @seq, @origin, @saved, @removed, @now)`,
     ),
     eventsAfter: db.prepare(
-      'SELECT id, origin, saved, removed FROM todo_events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?',
+      'SELECT seq, origin, saved, removed FROM todo_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     ),
     purgeExpired: db.prepare('DELETE FROM todos WHERE deleted_at IS NOT NULL AND deleted_at <= ?'),
-    lastExpiredEvent: db.prepare('SELECT max(id) AS value FROM todo_events WHERE created_at <= ?'),
-    trimEvents: db.prepare('DELETE FROM todo_events WHERE id <= ?'),
+    // Per user, the newest number among the events past the retention (through the created_at index).
+    lastExpiredEvents: db.prepare(
+      'SELECT user_id AS userId, max(seq) AS last FROM todo_events WHERE created_at <= ? GROUP BY user_id',
+    ),
+    trimEvents: db.prepare('DELETE FROM todo_events WHERE user_id = ? AND seq <= ?'),
     raiseWatermark: db.prepare(
-      `INSERT INTO todo_feed (key, value) VALUES ('${TRIMMED_THROUGH}', @id)
-       ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)`,
+      'UPDATE todo_feed_positions SET trimmed_through = max(trimmed_through, @seq) WHERE user_id = @userId',
     ),
   };
 }
 
-/** Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree. */
+/**
+ * The change feed of a file from before per-user numbers (issue #21): `todo_events` numbered by one global
+ * AUTOINCREMENT id (its position in `sqlite_sequence`) and one global watermark in `todo_feed`. Each kept
+ * event keeps its old id as its number, and each user's position starts at the user's own newest event:
+ * numbers stay increasing per user, in the order the events committed, and every cursor a page already
+ * holds still means what it meant. Renumbering from 1 would not: an old cursor would then name a different
+ * change and the page would skip changes silently. Keeping the old numbers tells a user nothing new, as
+ * they are the user's own events' ids, which that user was already sent. From here on each user's numbers
+ * grow by one per own write only. A user's watermark is just below the user's oldest kept event (the user's
+ * trimmed events are all below it), so resuming from before it is a `reset`, never a silent gap. A user
+ * with no kept event starts at 0: any cursor held from before is then ahead of the feed, also a `reset`.
+ */
+const MIGRATE_GLOBAL_FEED = `
+  CREATE TABLE todo_events_by_user (
+    user_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    origin TEXT,
+    saved TEXT NOT NULL,
+    removed TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO todo_events_by_user (user_id, seq, origin, saved, removed, created_at)
+    SELECT user_id, id, origin, saved, removed, created_at FROM todo_events ORDER BY id;
+  INSERT INTO todo_feed_positions (user_id, last_seq, trimmed_through)
+    SELECT user_id, max(id), min(id) - 1 FROM todo_events GROUP BY user_id;
+  -- Dropping the AUTOINCREMENT table also drops its row of sqlite_sequence: no global counter is left.
+  DROP TABLE todo_events;
+  ALTER TABLE todo_events_by_user RENAME TO todo_events;
+  DROP TABLE IF EXISTS todo_feed;
+`;
+
+/**
+ * Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree (the
+ * first migrates, the others find it done). Each step is keyed on the schema itself: `todos.deleted_at`
+ * (soft delete), `todo_events.seq` (per-user event numbers).
+ */
 function migrate(db: SqliteDatabase): void {
   if (!columnsOf(db, 'todos').includes('deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
+  if (!columnsOf(db, 'todo_events').includes('seq')) db.exec(MIGRATE_GLOBAL_FEED);
 }
 
 export interface SqliteTodosOptions extends StoreOptions {
@@ -236,28 +291,37 @@ export class SqliteTodosStore implements TodosRepository {
     return result;
   }
 
-  /** Appends the write's event; called inside the write's transaction. */
+  /** Appends the write's event as the user's next number; called inside the write's transaction. */
   private appendEvent(userId: string, origin: string | null, now: number, saved: TodoRecord[], removed: string[]): ChangeNotice {
-    const row = this.statements.appendEvent.get({
+    const seq = numberOf(this.statements.nextSeq.get(userId));
+    this.statements.appendEvent.run({
       userId,
+      seq,
       origin,
       saved: JSON.stringify(saved),
       removed: JSON.stringify(removed),
       now,
     });
-    return { userId, id: String(numberOf(row)) };
+    return { userId, id: String(seq) };
+  }
+
+  /** The user's position (a missing row: a user who never wrote, or was purged). */
+  private position(userId: string): FeedPosition {
+    const row = this.statements.position.get(userId);
+    const { lastSeq, trimmedThrough } = row === undefined ? { lastSeq: 0, trimmedThrough: 0 } : PositionRow.parse(row);
+    return { cursor: String(lastSeq), trimmedThrough: String(trimmedThrough) };
   }
 
   async list(userId: string): Promise<TodoList> {
     // One read transaction: in WAL mode it sees one snapshot, so the cursor matches the rows exactly.
     return this.db.transaction(() => ({
       todos: this.statements.list.all(userId).map(toRecord),
-      cursor: String(numberOf(this.statements.cursor.get())),
+      cursor: String(numberOf(this.statements.cursor.get(userId))),
     })).deferred();
   }
 
   async listJson(userId: string): Promise<string> {
-    return this.db.transaction(() => listJson(this.statements.listRaw.all(userId), String(numberOf(this.statements.cursor.get())))).deferred();
+    return this.db.transaction(() => listJson(this.statements.listRaw.all(userId), String(numberOf(this.statements.cursor.get(userId))))).deferred();
   }
 
   async create(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
@@ -331,6 +395,7 @@ export class SqliteTodosStore implements TodosRepository {
       const count = numberOf(this.statements.countLive.get(userId));
       this.statements.removeAll.run(userId);
       this.statements.removeAllEvents.run(userId);
+      this.statements.removePosition.run(userId);
       return { result: count, notice: null };
     });
   }
@@ -339,22 +404,21 @@ export class SqliteTodosStore implements TodosRepository {
     return this.statements.eventsAfter.all(userId, BigInt(afterId), limit).map(toEvent);
   }
 
-  async feedPosition(): Promise<FeedPosition> {
-    return this.db.transaction(() => ({
-      cursor: String(numberOf(this.statements.cursor.get())),
-      trimmedThrough: String(numberOf(this.statements.trimmedThrough.get())),
-    })).deferred();
+  async feedPosition(userId: string): Promise<FeedPosition> {
+    // One row, so one read: the cursor and the watermark always belong together.
+    return this.position(userId);
   }
 
   async sweep(): Promise<SweepResult> {
     return this.write((now) => {
       const purgedTodos = this.statements.purgeExpired.run(now - this.settings.restoreWindowMs).changes;
-      const last = numberOf(this.statements.lastExpiredEvent.get(now - this.settings.eventRetentionMs));
       let trimmedEvents = 0;
-      if (last > 0) {
-        // By id, not by time: afterwards every id up to the watermark is gone and every id above it kept.
-        trimmedEvents = this.statements.trimEvents.run(last).changes;
-        this.statements.raiseWatermark.run({ id: last });
+      for (const row of this.statements.lastExpiredEvents.all(now - this.settings.eventRetentionMs)) {
+        const { userId, last } = ExpiredRow.parse(row);
+        // By number, not by time: afterwards every number of the user up to the watermark is gone and
+        // every number above it kept.
+        trimmedEvents += this.statements.trimEvents.run(userId, last).changes;
+        this.statements.raiseWatermark.run({ userId, seq: last });
       }
       return { result: { purgedTodos, trimmedEvents }, notice: null };
     });

@@ -17,6 +17,7 @@ import type { EventStreamOptions } from './todo-events.stream.js';
 import {
   openEventStream,
   startTestService,
+  writeGlobalFeedFile,
   type EventStreamClient,
   type OpenStreamOptions,
   type SseFrame,
@@ -169,7 +170,7 @@ describe('live changes', () => {
 
   test("users are isolated: a stream never carries another user's change, live or replayed", async () => {
     const a = await startInstance();
-    const start = await cursorOf(a);
+    const start = await cursorOf(a, BOB);
     const { stream: bobs } = await openReady(a, { userId: BOB });
     const { stream: alices } = await openReady(a, { userId: ALICE });
     await add(a, 'alice 1');
@@ -294,6 +295,89 @@ describe('resuming', () => {
     const body = ErrorBody.parse(stream.body);
     expect(body).toMatchObject({ code: ErrorCode.validation, issues: [{ path: [field] }] });
     expect(a.app.streams.size).toBe(0);
+  });
+});
+
+describe("each user's own cursor (issue #21: no global sequence)", () => {
+  test("another user's 50 changes move neither A's list cursor nor A's stream; A's next change is A's cursor + 1", async () => {
+    // A short heartbeat: A's streams read the feed again and again while B writes, and still send nothing.
+    const a = await startInstance({ heartbeatMs: 50 });
+    await add(a, 'alice 1');
+    await add(a, 'alice 2');
+    const cursor = await cursorOf(a);
+    expect(cursor).toBe('2');
+    const alices = await openReady(a, { userId: ALICE, query: `?after=${cursor}` });
+    expect(alices.cursor).toBe(cursor);
+    const { stream: bobs } = await openReady(a, { userId: BOB });
+
+    // B: 25 adds and 25 edits.
+    for (let i = 0; i < 25; i += 1) {
+      const todo = await add(a, `bob ${i}`, BOB);
+      const put = await callOn(a, BOB, { method: 'PUT', path: `/todo/update-todo/${todo._id}`, body: { updateData: { completed: true } } });
+      expect(put.status).toBe(200);
+    }
+    const bobsIds: string[] = [];
+    for (let i = 0; i < 50; i += 1) bobsIds.push((await nextChange(bobs)).id);
+    // B's numbers are B's own: 1 … 50, whatever A did before.
+    expect(bobsIds).toEqual(Array.from({ length: 50 }, (_, i) => String(i + 1)));
+    expect(await cursorOf(a, BOB)).toBe('50');
+
+    // A: the same list cursor, a silent stream, and any new stream stands exactly where A was.
+    await alices.stream.expectSilence(300);
+    expect(await cursorOf(a)).toBe(cursor);
+    const resumed = await openReady(a, { userId: ALICE, query: `?after=${cursor}` });
+    expect(resumed.before).toEqual([{ kind: 'retry', ms: 2000 }]);
+    expect(resumed.cursor).toBe(cursor);
+    const reconnected = await openReady(a, { userId: ALICE, lastEventId: cursor });
+    expect(reconnected.before).toEqual([{ kind: 'retry', ms: 2000 }]);
+    expect(reconnected.cursor).toBe(cursor);
+    expect((await openReady(a, { userId: ALICE })).cursor).toBe(cursor);
+
+    // A's next change is A's previous cursor + 1, on every stream of A's and in A's list.
+    const todo = await add(a, 'alice 3');
+    const next = String(Number(cursor) + 1);
+    expect(await nextChange(alices.stream)).toEqual({ id: next, origin: null, saved: [todo], removed: [] });
+    expect((await nextChange(resumed.stream)).id).toBe(next);
+    expect((await nextChange(reconnected.stream)).id).toBe(next);
+    expect(await cursorOf(a)).toBe(next);
+    await bobs.expectSilence(100);
+  });
+
+  test('after the migration from one global sequence, a cursor a page held still resumes right (replay or reset)', async () => {
+    // The file as svc-todos left it before issue #21: ids 1–3 trimmed, 10–11 purged with an account.
+    const CAROL = new ObjectId().toHexString();
+    const todos = writeGlobalFeedFile(dir.dir, {
+      events: [
+        { id: 4, userId: ALICE, title: 'alice 4' },
+        { id: 5, userId: BOB, title: 'bob 5' },
+        { id: 7, userId: ALICE, title: 'alice 7' },
+        { id: 8, userId: BOB, title: 'bob 8' },
+      ],
+      trimmedThrough: 3,
+      sequence: 11,
+    });
+    const a = await startInstance();
+    expect(await cursorOf(a)).toBe('7');
+    // Alice's page read its list when the global sequence stood at 5: it missed exactly her change 7.
+    const replay = await openReady(a, { userId: ALICE, query: '?after=5' });
+    expect(changesOf(replay.before)).toEqual([{ id: '7', origin: null, saved: [todos.get(7)], removed: [] }]);
+    expect(replay.cursor).toBe('7');
+    // Before her watermark (events may be gone), or ahead of her feed (the global sequence at the upgrade):
+    // reset at her own cursor, then ready.
+    for (const lastEventId of ['2', '11']) {
+      const { before, cursor } = await openReady(a, { userId: ALICE, lastEventId });
+      expect(before).toEqual([{ kind: 'retry', ms: 2000 }, { kind: 'event', event: 'reset', id: '7', data: '{"cursor":"7"}' }]);
+      expect(cursor).toBe('7');
+    }
+    // Carol's events were all trimmed: she starts over at 0.
+    const carols = await openReady(a, { userId: CAROL, lastEventId: '9' });
+    expect(carols.before).toEqual([{ kind: 'retry', ms: 2000 }, { kind: 'event', event: 'reset', id: '0', data: '{"cursor":"0"}' }]);
+    // From here on, one more per own write.
+    const todo = await add(a, 'alice next');
+    expect(await nextChange(replay.stream)).toEqual({ id: '8', origin: null, saved: [todo], removed: [] });
+    await carols.stream.expectSilence(100);
+    const carolsTodo = await add(a, 'carol', CAROL);
+    expect(await nextChange(carols.stream)).toEqual({ id: '1', origin: null, saved: [carolsTodo], removed: [] });
   });
 });
 

@@ -40,8 +40,9 @@ function message(event: 'change' | 'ready' | 'reset', id: string, data: TodoChan
 const big = (id: string): bigint => BigInt(id);
 
 /**
- * One user's live stream (docs/PRODUCT.md §10.11.5). `position` is the id up to which every change of the
- * user has been written to the client. Every wake-up (a bus notice, the heartbeat, a reconnect of the bus)
+ * One user's live stream (docs/PRODUCT.md §10.11.5). `position` is the number up to which every change of
+ * the user has been written to the client; numbers, cursor and reset watermark are all the user's own
+ * (per-user sequence), so nothing the stream sends moves with another user's writes. Every wake-up (a bus notice, the heartbeat, a reconnect of the bus)
  * reads the feed after `position` and writes what it finds, one read at a time: the changes go out in id
  * order, without gaps or repeats, however the notices arrive.
  */
@@ -80,7 +81,7 @@ class TodoEventStream {
     this.unsubscribe = unsubscribe;
     const out: string[] = [`retry: ${this.options.retryMs}\n\n`];
     // Read the feed's position before the events: every change up to it is then among those read.
-    const feed = await this.service.feedPosition();
+    const feed = await this.service.feedPosition(this.userId);
     if (resumeAfter === null) {
       this.position = big(feed.cursor);
     } else if (big(resumeAfter) < big(feed.trimmedThrough) || big(resumeAfter) > big(feed.cursor)) {
@@ -89,7 +90,7 @@ class TodoEventStream {
       this.position = big(resumeAfter);
       const replay = await this.readChanges();
       if (replay === 'reset') {
-        out.push(this.reset((await this.service.feedPosition()).cursor));
+        out.push(this.reset((await this.service.feedPosition(this.userId)).cursor));
       } else {
         out.push(...replay);
         if (big(feed.cursor) > this.position) this.position = big(feed.cursor);
@@ -128,7 +129,7 @@ class TodoEventStream {
       }
       if (events.length < this.options.pageSize) break;
     }
-    const { trimmedThrough } = await this.service.feedPosition();
+    const { trimmedThrough } = await this.service.feedPosition(this.userId);
     return from < big(trimmedThrough) ? 'reset' : out;
   }
 
@@ -148,7 +149,7 @@ class TodoEventStream {
         this.again = false;
         const changes = await this.readChanges();
         if (this.closed) return;
-        if (changes === 'reset') this.send([this.reset((await this.service.feedPosition()).cursor)]);
+        if (changes === 'reset') this.send([this.reset((await this.service.feedPosition(this.userId)).cursor)]);
         else this.send(changes);
       }
     } catch (error) {

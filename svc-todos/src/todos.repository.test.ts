@@ -5,10 +5,18 @@ import Database from 'better-sqlite3';
 import { MongoClient, ObjectId } from 'mongodb';
 import { Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
 import { tempDir } from '@tm/test-support';
-import { EVENTS_COLLECTION, MongoTodosStore, TODOS_COLLECTION } from './mongo-todos.store.js';
+import {
+  EVENTS_COLLECTION,
+  FEEDS_COLLECTION,
+  LEGACY_COUNTER_IDS,
+  LEGACY_COUNTERS_COLLECTION,
+  MongoTodosStore,
+  TODOS_COLLECTION,
+} from './mongo-todos.store.js';
 import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
 import type { ChangeNotice, StoreOptions, TodosRepository } from './todos.repository.js';
+import { writeGlobalFeedFile } from './todos.test-helpers.js';
 
 /** A controllable clock: tests decide every `createdAt`/`updatedAt`. */
 function fakeClock(start = Date.parse('2025-01-01T00:00:00.000Z')) {
@@ -185,12 +193,13 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
   describe('change feed', () => {
     const eventsOf = (userId: string, after = '0', limit = 100) => store.eventsAfter(userId, after, limit);
 
-    test('the list carries the feed position; a new user has no events', async () => {
+    test("the list carries the user's feed position; a new user has no events and stands at 0", async () => {
+      await store.create(bob, "bob's");
       const { todos, cursor } = await store.list(alice);
       expect(todos).toEqual([]);
-      expect(cursor).toMatch(/^\d+$/);
+      expect(cursor).toBe('0');
       expect(await eventsOf(alice)).toEqual([]);
-      expect(await store.feedPosition()).toEqual({ cursor, trimmedThrough: expect.stringMatching(/^\d+$/) });
+      expect(await store.feedPosition(alice)).toEqual({ cursor: '0', trimmedThrough: '0' });
     });
 
     test('every write appends exactly one event, in order, with its origin, saved tasks and removed ids', async () => {
@@ -208,10 +217,8 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
         { origin: null, saved: [], removed: [todo._id] },
         { origin: 'page-1', saved: [restored], removed: [] },
       ]);
-      const ids = events.map((event) => BigInt(event.id));
-      expect(ids[0]).toBeGreaterThan(BigInt(start));
-      expect([...ids].sort((x, y) => (x < y ? -1 : 1))).toEqual(ids);
-      expect(new Set(ids).size).toBe(ids.length);
+      // The user's own numbers: one above the user's previous event each, with no gap.
+      expect(events.map((event) => BigInt(event.id))).toEqual([1n, 2n, 3n, 4n].map((n) => BigInt(start) + n));
       events.forEach((event) => expect(TodoChangeEvent.parse(event)).toEqual(event));
       const { todos, cursor } = await store.list(alice);
       expect(todos).toEqual([restored]);
@@ -233,7 +240,8 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       await store.clearCompleted(alice);
       expect(await eventsOf(alice, cursor)).toEqual([]);
       expect(await eventsOf(bob)).toEqual([]);
-      expect((await store.feedPosition()).cursor).toBe(cursor);
+      expect((await store.feedPosition(alice)).cursor).toBe(cursor);
+      expect(await store.feedPosition(bob)).toEqual({ cursor: '0', trimmedThrough: '0' });
     });
 
     test("events are per user, and eventsAfter pages through them in id order", async () => {
@@ -247,8 +255,49 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       expect(first.map((event) => event.saved[0]?.title)).toEqual(['1', '2']);
       const rest = await eventsOf(alice, first[1]?.id, 10);
       expect(rest.map((event) => event.saved[0]?.title)).toEqual(['3', '4', '5']);
-      expect((await eventsOf(bob, start)).map((event) => event.saved[0]?.title)).toEqual(['bob 2', 'bob 4']);
+      expect((await eventsOf(bob)).map((event) => event.saved[0]?.title)).toEqual(['bob 2', 'bob 4']);
       expect(await eventsOf(alice, rest[2]?.id)).toEqual([]);
+    });
+
+    test("a user's cursor never moves when another user writes (issue #21): numbers are per user", async () => {
+      const mine = await store.create(alice, 'mine');
+      await store.update(alice, mine._id, { isPinned: true });
+      const before = await store.list(alice);
+      const position = await store.feedPosition(alice);
+      const aliceEvents = await eventsOf(alice);
+      expect(position).toEqual({ cursor: before.cursor, trimmedThrough: '0' });
+      const notices: ChangeNotice[] = [];
+      store.onCommit((notice) => notices.push(notice));
+
+      // Bob makes 50 changes of every kind: adds, edits, deletes, restores, bulk calls.
+      const bobs: Todo[] = [];
+      for (let i = 0; i < 20; i += 1) bobs.push(await store.create(bob, `bob ${i}`));
+      for (const todo of bobs.slice(0, 10)) await store.update(bob, todo._id, { completed: true });
+      for (const todo of bobs.slice(10, 15)) await store.remove(bob, todo._id);
+      for (const todo of bobs.slice(10, 13)) await store.restore(bob, todo._id);
+      await store.setAllCompleted(bob, true);
+      await store.clearCompleted(bob);
+      for (const todo of bobs.slice(0, 10)) await store.restore(bob, todo._id);
+      expect(notices.map((notice) => notice.userId)).toEqual(Array(50).fill(bob));
+
+      // Alice sees none of it: her list's cursor, her position and her events are exactly as they were.
+      expect(await store.list(alice)).toEqual(before);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(before));
+      expect(await store.feedPosition(alice)).toEqual(position);
+      expect(await eventsOf(alice)).toEqual(aliceEvents);
+      expect(await eventsOf(alice, before.cursor)).toEqual([]);
+      // Bob's own numbers are his alone: 1 … 50.
+      const bobsEvents = await eventsOf(bob);
+      expect(bobsEvents.map((event) => event.id)).toEqual(Array.from({ length: 50 }, (_, i) => String(i + 1)));
+      expect(notices.map((notice) => notice.id)).toEqual(bobsEvents.map((event) => event.id));
+      expect(await store.feedPosition(bob)).toEqual({ cursor: '50', trimmedThrough: '0' });
+
+      // Alice's next change is her previous cursor + 1.
+      const next = await store.create(alice, 'next');
+      const expected = String(BigInt(before.cursor) + 1n);
+      expect(notices.at(-1)).toEqual({ userId: alice, id: expected });
+      expect(await eventsOf(alice, before.cursor)).toEqual([{ id: expected, origin: null, saved: [next], removed: [] }]);
+      expect((await store.list(alice)).cursor).toBe(expected);
     });
 
     test('onCommit hears each event once, after its commit; a failing listener never fails the write', async () => {
@@ -293,7 +342,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
         const swept = await short.sweep();
         expect(swept.trimmedEvents).toBeGreaterThanOrEqual(2);
         expect((await short.eventsAfter(alice, '0', 10)).map(withoutId)).toEqual([{ origin: null, saved: [recent], removed: [] }]);
-        const position = await short.feedPosition();
+        const position = await short.feedPosition(alice);
         expect(BigInt(position.trimmedThrough)).toBeGreaterThanOrEqual(BigInt(second?.id ?? 'x'));
         expect(BigInt(position.trimmedThrough)).toBeLessThan(BigInt(third?.id ?? 'x'));
         expect(BigInt(position.cursor)).toBeGreaterThanOrEqual(BigInt(third?.id ?? 'x'));
@@ -302,6 +351,29 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
         const [latest] = await short.eventsAfter(alice, third?.id ?? 'x', 10);
         expect(latest?.saved).toEqual([next]);
         expect(BigInt(latest?.id ?? '0')).toBeGreaterThan(BigInt(position.cursor));
+      } finally {
+        await short.close();
+      }
+    });
+
+    test("sweep trims per user: one user's old events never move another user's watermark or cursor", async () => {
+      const short = await harness.open(clock, { eventRetentionMs: 60_000 });
+      try {
+        const t = clock.start;
+        clock.set(t + 10_000);
+        await short.create(alice, 'alice old');
+        for (let i = 0; i < 5; i += 1) await short.create(bob, `bob old ${i}`);
+        clock.set(t + 90_000);
+        const recent = await short.create(alice, 'alice recent');
+        const bobsRecent = await short.create(bob, 'bob recent');
+        clock.set(t + 100_000);
+        // At least: on MongoDB the suite shares one database, whose other old events go too.
+        expect((await short.sweep()).trimmedEvents).toBeGreaterThanOrEqual(6);
+        expect(await short.feedPosition(alice)).toEqual({ cursor: '2', trimmedThrough: '1' });
+        expect(await short.feedPosition(bob)).toEqual({ cursor: '6', trimmedThrough: '5' });
+        expect(await short.eventsAfter(alice, '1', 10)).toEqual([{ id: '2', origin: null, saved: [recent], removed: [] }]);
+        expect(await short.eventsAfter(bob, '5', 10)).toEqual([{ id: '6', origin: null, saved: [bobsRecent], removed: [] }]);
+        expect((await short.list(alice)).cursor).toBe('2');
       } finally {
         await short.close();
       }
@@ -400,12 +472,14 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       await store.remove(alice, deleted._id);
       await store.create(bob, "bob's");
       const bobsEvents = await eventsOf(bob);
-      const { cursor } = await store.feedPosition();
+      const bobsPosition = await store.feedPosition(bob);
       expect(await store.deleteAllForUser(alice)).toBe(2);
       expect(await store.restore(alice, deleted._id)).toBeNull();
       expect(await eventsOf(alice)).toEqual([]);
       expect(await eventsOf(bob)).toEqual(bobsEvents);
-      expect((await store.feedPosition()).cursor).toBe(cursor);
+      // Nothing of alice's feed is kept (her position goes with her events); bob's is untouched.
+      expect(await store.feedPosition(alice)).toEqual({ cursor: '0', trimmedThrough: '0' });
+      expect(await store.feedPosition(bob)).toEqual(bobsPosition);
     });
 
     function eventsOf(userId: string): Promise<TodoChangeEvent[]> {
@@ -550,11 +624,13 @@ describe('SqliteTodosStore', () => {
       await expect(store.restore(userId, deleted._id)).rejects.toMatchObject(failure);
       expect(await store.list(userId)).toEqual(before);
       expect(await store.eventsAfter(userId, '0', 100)).toEqual(eventsBefore);
+      // The user's counter rolled back with the event: the next number is still the one after the last event.
+      expect(await store.feedPosition(userId)).toEqual({ cursor: '5', trimmedThrough: '0' });
       expect(notices).toEqual([]);
       repair();
       expect(await store.setAllCompleted(userId, true)).toEqual([{ ...open, completed: true, updatedAt: clock.iso(clock.start + 5_000) }]);
       expect(await store.restore(userId, deleted._id)).toEqual(deleted);
-      expect(notices).toHaveLength(2);
+      expect(notices.map((notice) => notice.id)).toEqual(['6', '7']);
     } finally {
       await store.close();
     }
@@ -578,7 +654,7 @@ describe('SqliteTodosStore', () => {
       } finally {
         db.close();
       }
-      expect(await store.feedPosition()).toEqual({ cursor: '11', trimmedThrough: '11' });
+      expect(await store.feedPosition(userId)).toEqual({ cursor: '11', trimmedThrough: '11' });
       expect((await store.list(userId)).todos).toEqual([kept]);
     } finally {
       await store.close();
@@ -611,21 +687,88 @@ describe('SqliteTodosStore', () => {
     }
   });
 
-  test('two processes on one file: one feed, ids in commit order, each sees the other', async () => {
+  test('two processes on one file: one feed per user, numbers in commit order, each sees the other', async () => {
     const dataDir = freshDir();
     const userId = newUserId();
+    const other = newUserId();
     const [one, two] = [SqliteTodosStore.open({ dataDir }), SqliteTodosStore.open({ dataDir })];
     try {
       const created: Todo[] = [];
-      for (let i = 0; i < 6; i += 1) created.push(await (i % 2 === 0 ? one : two).create(userId, `t${i}`));
+      for (let i = 0; i < 6; i += 1) {
+        created.push(await (i % 2 === 0 ? one : two).create(userId, `t${i}`));
+        if (i % 2 === 1) await (i % 4 === 1 ? one : two).create(other, `other ${i}`);
+      }
       await two.setAllCompleted(userId, true);
       const events = await one.eventsAfter(userId, '0', 100);
       expect(events.map((event) => event.id)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+      expect((await two.eventsAfter(other, '0', 100)).map((event) => event.id)).toEqual(['1', '2', '3']);
       expect(events.slice(0, 6).map((event) => event.saved[0]?._id)).toEqual(created.map((todo) => todo._id));
       expect((await one.list(userId)).cursor).toBe('7');
       expect((await two.list(userId)).todos.every((todo) => todo.completed)).toBe(true);
     } finally {
       await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  test('migrates a file from one global event sequence to per-user numbers, keeping every cursor meaningful', async () => {
+    const dataDir = freshDir();
+    const [alice, bob, carol] = [newUserId(), newUserId(), newUserId()];
+    // Ids 1–3 were trimmed (watermark 3), 10 and 11 purged with an account: 11 is the highest ever handed out.
+    const todos = writeGlobalFeedFile(dataDir, {
+      events: [
+        { id: 4, userId: alice, title: 'alice 4' },
+        { id: 5, userId: bob, title: 'bob 5' },
+        { id: 7, userId: alice, title: 'alice 7' },
+        { id: 8, userId: bob, title: 'bob 8' },
+        { id: 9, userId: bob, title: 'bob 9' },
+      ],
+      trimmedThrough: 3,
+      sequence: 11,
+    });
+    // Two processes opening at once: one migrates, the other finds it done.
+    const stores = [SqliteTodosStore.open({ dataDir }), SqliteTodosStore.open({ dataDir })];
+    const [one, two] = stores as [SqliteTodosStore, SqliteTodosStore];
+    try {
+      // Every kept event keeps its old id as its number, in its user's feed only.
+      const added = (id: number) => ({ id: String(id), origin: null, saved: [todos.get(id)], removed: [] });
+      expect(await one.eventsAfter(alice, '0', 10)).toEqual([added(4), added(7)]);
+      expect(await two.eventsAfter(bob, '0', 10)).toEqual([added(5), added(8), added(9)]);
+      // Each position starts at the user's newest event; the watermark sits below the user's oldest kept one.
+      expect(await one.feedPosition(alice)).toEqual({ cursor: '7', trimmedThrough: '3' });
+      expect(await one.feedPosition(bob)).toEqual({ cursor: '9', trimmedThrough: '4' });
+      // Carol's events were all trimmed: she starts at 0, so any cursor she held is ahead of her feed (reset).
+      expect(await one.feedPosition(carol)).toEqual({ cursor: '0', trimmedThrough: '0' });
+      expect((await two.list(alice)).cursor).toBe('7');
+      // A cursor held from before still means what it meant: after 5, alice missed exactly her 7.
+      expect(await two.eventsAfter(alice, '5', 10)).toEqual([added(7)]);
+
+      // From now on each user's numbers grow by one per own write, whatever the others do.
+      const next = await two.create(alice, 'alice next');
+      for (let i = 0; i < 3; i += 1) await one.create(bob, `bob next ${i}`);
+      expect(await one.eventsAfter(alice, '7', 10)).toEqual([{ id: '8', origin: null, saved: [next], removed: [] }]);
+      expect(await one.feedPosition(alice)).toEqual({ cursor: '8', trimmedThrough: '3' });
+      expect(await one.feedPosition(bob)).toEqual({ cursor: '12', trimmedThrough: '4' });
+      expect((await one.create(carol, 'carol')).title).toBe('carol');
+      expect(await two.feedPosition(carol)).toEqual({ cursor: '1', trimmedThrough: '0' });
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+    // No global counter is left in the file, and it has exactly the schema of a new file.
+    const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+    const fresh = freshDir();
+    await SqliteTodosStore.open({ dataDir: fresh }).close();
+    const newFile = new Database(path.join(fresh, SQLITE_FILE), { readonly: true });
+    try {
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_sequence WHERE name = 'todo_events'").get()).toEqual({ n: 0 });
+      const schemaOf = (file: Database.Database) =>
+        file.prepare("SELECT type, name, tbl_name AS tableName FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all();
+      expect(schemaOf(db)).toEqual(schemaOf(newFile));
+      expect(schemaOf(db)).not.toContainEqual(expect.objectContaining({ name: 'todo_feed' }));
+      expect(db.prepare('SELECT name FROM pragma_table_info(?)').all('todo_events').map((column) => (column as { name: string }).name))
+        .toEqual(['user_id', 'seq', 'origin', 'saved', 'removed', 'created_at']);
+    } finally {
+      db.close();
+      newFile.close();
     }
   });
 
@@ -712,12 +855,63 @@ describeMongo('MongoTodosStore', () => {
       expect(indexes.map((index) => index.key)).toContainEqual({ userId: 1, isPinned: -1, createdAt: -1, _id: -1 });
       expect(indexes.map((index) => index.key)).toContainEqual({ deletedAt: 1 });
       const eventIndexes = await admin.db(dbName).collection(EVENTS_COLLECTION).indexes();
-      expect(eventIndexes.map((index) => index.key)).toEqual(expect.arrayContaining([{ userId: 1, _id: 1 }, { createdAt: 1 }]));
+      expect(eventIndexes.map((index) => index.key)).toEqual(expect.arrayContaining([{ userId: 1, seq: 1 }, { createdAt: 1 }]));
       const event = await admin.db(dbName).collection(EVENTS_COLLECTION).findOne({ 'saved._id': todo._id });
-      expect(typeof event?._id).toBe('number');
+      expect(event?.seq).toBe(1);
       expect(event?.userId).toBeInstanceOf(ObjectId);
+      // The user's own feed document, keyed like the tasks: no counter shared by every user.
+      expect(await admin.db(dbName).collection(FEEDS_COLLECTION).findOne({ _id: new ObjectId(userId) })).toEqual({ _id: new ObjectId(userId), seq: 1, trimmedThrough: 0 });
     } finally {
       await store.close();
+    }
+  });
+
+  test('migrates a database from one global event sequence to per-user numbers, keeping every cursor meaningful', async () => {
+    // A database of its own, written as svc-todos wrote it before issue #21.
+    const legacyDb = `${dbName}_legacy`;
+    const db = admin.db(legacyDb);
+    const [alice, bob, carol] = [newUserId(), newUserId(), newUserId()];
+    const at = new Date();
+    const todoOf = (title: string): Todo => ({
+      _id: new ObjectId().toHexString(), title, completed: false, isPinned: false, createdAt: at.toISOString(), updatedAt: at.toISOString(),
+    });
+    const legacy: Array<[number, string]> = [[4, alice], [5, bob], [7, alice], [8, bob], [9, bob]];
+    const saved = new Map(legacy.map(([id]) => [id, todoOf(`event ${id}`)]));
+    await db.collection(EVENTS_COLLECTION).createIndexes([{ key: { userId: 1, _id: 1 }, name: 'user_id' }]);
+    await db.collection<{ _id: number }>(EVENTS_COLLECTION).insertMany(legacy.map(([id, userId]) => ({
+      _id: id, userId: new ObjectId(userId), origin: null, saved: [saved.get(id)], removed: [], createdAt: at,
+    })));
+    await db.collection<{ _id: string; seq: number }>(LEGACY_COUNTERS_COLLECTION).insertMany([{ _id: 'todoEvents', seq: 11 }, { _id: 'todoEventsTrimmedThrough', seq: 3 }]);
+    try {
+      // Two replicas opening at once, then a third later: the migration is idempotent.
+      const stores = await Promise.all([0, 1].map(() => MongoTodosStore.open({ url: mongoUrl ?? '', dbName: legacyDb })));
+      stores.push(await MongoTodosStore.open({ url: mongoUrl ?? '', dbName: legacyDb }));
+      const [one, two] = stores as [MongoTodosStore, MongoTodosStore];
+      try {
+        const added = (id: number) => ({ id: String(id), origin: null, saved: [saved.get(id)], removed: [] });
+        expect(await one.eventsAfter(alice, '0', 10)).toEqual([added(4), added(7)]);
+        expect(await two.eventsAfter(bob, '0', 10)).toEqual([added(5), added(8), added(9)]);
+        expect(await one.feedPosition(alice)).toEqual({ cursor: '7', trimmedThrough: '3' });
+        expect(await one.feedPosition(bob)).toEqual({ cursor: '9', trimmedThrough: '4' });
+        expect(await one.feedPosition(carol)).toEqual({ cursor: '0', trimmedThrough: '0' });
+        expect((await two.list(alice)).cursor).toBe('7');
+        expect(await two.eventsAfter(alice, '5', 10)).toEqual([added(7)]);
+
+        const next = await two.create(alice, 'alice next');
+        for (let i = 0; i < 3; i += 1) await one.create(bob, `bob next ${i}`);
+        expect(await one.eventsAfter(alice, '7', 10)).toEqual([{ id: '8', origin: null, saved: [next], removed: [] }]);
+        expect(await one.feedPosition(bob)).toEqual({ cursor: '12', trimmedThrough: '4' });
+        await one.create(carol, 'carol');
+        expect(await two.feedPosition(carol)).toEqual({ cursor: '1', trimmedThrough: '0' });
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+      expect(await db.collection<{ _id: string }>(LEGACY_COUNTERS_COLLECTION).countDocuments({ _id: { $in: LEGACY_COUNTER_IDS } })).toBe(0);
+      const indexes = await db.collection(EVENTS_COLLECTION).indexes();
+      expect(indexes.map((index) => index.name)).not.toContain('user_id');
+      expect(await db.collection(EVENTS_COLLECTION).countDocuments({ seq: { $exists: false } })).toBe(0);
+    } finally {
+      await db.dropDatabase();
     }
   });
 
@@ -741,6 +935,8 @@ describeMongo('MongoTodosStore', () => {
       }
       expect(await store.list(userId)).toEqual(before);
       expect(await events.countDocuments({ userId: new ObjectId(userId) })).toBe(3);
+      // The user's feed document rolled back with the event.
+      expect(await store.feedPosition(userId)).toEqual({ cursor: '3', trimmedThrough: '0' });
     } finally {
       await store.close();
     }

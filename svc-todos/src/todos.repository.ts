@@ -3,24 +3,26 @@ import type { Todo, TodoChangeEvent, TodoPatch } from '@tm/contracts';
 /** A task as every store returns it: the public `Todo` shape (24-hex `_id`, ISO timestamps). */
 export type TodoRecord = Todo;
 
-/** A task list read together with the change feed's position (docs/PRODUCT.md §10.11.5). */
+/** A task list read together with its user's change feed position (docs/PRODUCT.md §10.11.5). */
 export interface TodoList {
   todos: TodoRecord[];
-  /** The feed's position when the list was read: every change up to it is in `todos`, none after it. */
+  /** The user's feed position when the list was read: every change up to it is in `todos`, none after it. */
   cursor: string;
 }
 
 /**
- * Where the change feed stands: `cursor` is the highest event id handed out so far ("0" before any), and
- * `trimmedThrough` the highest id already trimmed for age. A reader resuming after an id below
- * `trimmedThrough` may have lost events and must start over from the list.
+ * Where one user's change feed stands: `cursor` is the user's highest event number handed out so far ("0"
+ * before any), and `trimmedThrough` the user's highest number already trimmed for age. A reader resuming
+ * after a number below `trimmedThrough` may have lost events and must start over from the list. Both are
+ * the user's own: they move with the user's writes (and the sweep of the user's old events) only, never
+ * with another user's, so they tell nobody how much anyone else writes (issue #21).
  */
 export interface FeedPosition {
   cursor: string;
   trimmedThrough: string;
 }
 
-/** Sent after a write committed: which user's feed moved, and to which event id. */
+/** Sent after a write committed: which user's feed moved, and to which of the user's event numbers. */
 export interface ChangeNotice {
   userId: string;
   id: string;
@@ -55,18 +57,23 @@ export interface SweepResult {
 
 /**
  * Where the tasks of every user live. Every call is scoped to `userId`: another user's task id behaves
- * exactly like an unknown id, so a caller can never tell the two apart.
+ * exactly like an unknown id, so a caller can never tell the two apart; nor can a user learn anything of
+ * another user's activity from what a call answers (the change feed's numbers included).
  *
  * **Soft delete.** `remove` only marks a task deleted; from then on it is invisible to every call but
  * `restore`, which brings it back unchanged within the restore window. {@link sweep} removes it for good
  * afterwards (restore checks the window itself, so a late sweep never extends it).
  *
- * **Change feed (outbox).** Every write that changes something appends exactly one event to the feed in
- * the same transaction: a global, increasing id, the user, the writing page's `origin`, the tasks as they
- * now are (`saved`) and the ids that are gone (`removed`). Writes that change nothing (a repeated update, a
- * bulk call with nothing to do, an unknown id) append nothing. The account purge appends nothing either:
- * it also drops the user's events, and the user's streams end with the account. After a commit the store
- * tells its {@link onCommit} listeners, so live streams wake up.
+ * **Change feed (outbox).** Every write that changes something appends exactly one event to its user's
+ * feed in the same transaction: the user's next event number, the writing page's `origin`, the tasks as
+ * they now are (`saved`) and the ids that are gone (`removed`). Event numbers are per user: each user's
+ * events are numbered 1, 2, 3 … in the order they commit (one above the user's previous event, never
+ * reused, trimmed ones included), so the position a user sees moves with that user's writes only
+ * (issue #21: one global sequence told every user how many changes all the others made). Writes that
+ * change nothing (a repeated update, a bulk call with nothing to do, an unknown id) append nothing. The
+ * account purge appends nothing either: it drops the user's events and feed position with the tasks, and
+ * the user's streams end with the account. After a commit the store tells its {@link onCommit} listeners,
+ * so live streams wake up.
  */
 export interface TodosRepository {
   /**
@@ -107,10 +114,14 @@ export interface TodosRepository {
    * deletion); resolves how many (undeleted) tasks there were.
    */
   deleteAllForUser(userId: string): Promise<number>;
-  /** The user's change events with an id above `afterId`, in id order, at most `limit`. */
+  /** The user's change events numbered above `afterId`, in number order, at most `limit`. */
   eventsAfter(userId: string, afterId: string, limit: number): Promise<TodoChangeEvent[]>;
-  feedPosition(): Promise<FeedPosition>;
-  /** Removes deleted tasks past the restore window and trims events past the retention. */
+  /** Where the user's feed stands (`0`/`0` for a user who never wrote, or whose events were all purged). */
+  feedPosition(userId: string): Promise<FeedPosition>;
+  /**
+   * Removes deleted tasks past the restore window and trims events past the retention: for each user, the
+   * events up to the user's newest expired one, raising that user's `trimmedThrough` to it.
+   */
   sweep(): Promise<SweepResult>;
   /** Calls `listener` after each committed write that appended an event; returns the unsubscribe. */
   onCommit(listener: CommitListener): () => void;

@@ -18,7 +18,7 @@ function notFound(): NotFoundError {
 export class TodosService {
   constructor(private readonly repository: TodosRepository) {}
 
-  /** Pinned first, then newest first, with the change feed's position read in the same snapshot. */
+  /** Pinned first, then newest first, with the user's change feed position read in the same snapshot. */
   list(userId: string): Promise<TodoList> {
     return this.repository.list(userId);
   }
@@ -71,7 +71,8 @@ export class TodosService {
     return this.repository.eventsAfter(userId, afterId, limit);
   }
 
-  feedPosition(): Promise<FeedPosition> {
-    return this.repository.feedPosition();
+  /** Where the user's own change feed stands (per-user numbers: another user's writes never move it). */
+  feedPosition(userId: string): Promise<FeedPosition> {
+    return this.repository.feedPosition(userId);
   }
 }

@@ -35,7 +35,10 @@ export const EditedTodoTitle = z
 
 /**
  * Position in a user's change feed (docs/PRODUCT.md §10.11.5): the id of the last change event seen, as a
- * decimal string ("0" before any change). Sent back to resume the live stream without a gap.
+ * decimal string ("0" before any change). Sent back to resume the live stream without a gap. Ids are the
+ * user's own sequence (issue #21): each change of the user is numbered one above the user's previous one
+ * (1, 2, 3 …), so a cursor moves with the user's own changes only and says nothing about other users'.
+ * Clients compare them as whole numbers (a later change has a higher id); they are never reused.
  */
 export const EventCursor = z.string().regex(/^\d{1,16}$/, 'The cursor must be a whole number');
 export type EventCursor = z.infer<typeof EventCursor>;
@@ -46,7 +49,7 @@ export type TodoIdParams = z.infer<typeof TodoIdParams>;
 
 /**
  * GET /todo/fetch-todo: pinned first, then newest first. `cursor` (beyond PRODUCT §7's `{ todos }`, §10.11.5) is the
- * change feed's position read together with the list, so the live stream can start exactly after it.
+ * user's change feed position read together with the list, so the live stream can start exactly after it.
  */
 export const TodosResponse = z.object({ todos: z.array(Todo), cursor: EventCursor });
 export type TodosResponse = z.infer<typeof TodosResponse>;
@@ -93,7 +96,8 @@ export const BulkTodosResponse = MessageResponse.extend({ count: z.number().int(
 export type BulkTodosResponse = z.infer<typeof BulkTodosResponse>;
 
 /**
- * One committed change to a user's tasks, as the live stream sends it (`event: change`, `id:` = `id`):
+ * One committed change to a user's tasks, as the live stream sends it (`event: change`, `id:` = `id`, the
+ * user's own sequence number, see {@link EventCursor}):
  * the tasks as they now are (`saved`: added, edited, ticked, pinned, restored) and the ids that are gone
  * (`removed`). One event per write, so a bulk action arrives as one event. `origin` is the `X-Client-Id` of
  * the page that made the change, so that page can skip its own echo.
