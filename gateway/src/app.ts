@@ -139,9 +139,11 @@ function headerCountLimit(maxCount: number): Middleware {
 /** The public port's only health route: `/healthz` (alive); readiness and metrics are on the ops port. */
 function aliveOnly(): Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== '/healthz' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    if (ctx.path !== '/healthz' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+      await next();
+      return;
+    }
     ctx.body = { status: 'ok' };
-    return undefined;
   };
 }
 

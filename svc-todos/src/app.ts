@@ -1,4 +1,4 @@
-import { createServiceApp, type Logger, type ServiceApp } from '@tm/service-kit';
+import { createServiceApp, type Logger, type ServiceApp, type ServiceAppOptions } from '@tm/service-kit';
 import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
 import { TodoEventStreams, type EventStreamOptions } from './todo-events.stream.js';
 import type { TodosRepository } from './todos.repository.js';
@@ -14,6 +14,8 @@ export interface TodosAppDeps {
   bus?: TodoEventBus;
   /** Live stream settings (heartbeat, cap, ...); the defaults suit production. */
   events?: Partial<EventStreamOptions>;
+  /** For readiness: the SQLite data folder (`dataDir`), none with MongoDB (see StorageWatch). */
+  storage?: ServiceAppOptions['storage'];
 }
 
 export interface TodosApp extends ServiceApp {
@@ -26,7 +28,7 @@ export interface TodosApp extends ServiceApp {
  * stream and the gateway-only purge. Every committed write is announced on the bus; `drain` (called when
  * shutdown starts) also ends every open stream, so its page reconnects to another instance at once.
  */
-export function createApp({ repository, logger, internalSecret, bus = new InProcessTodoEventBus(), events }: TodosAppDeps): TodosApp {
+export function createApp({ repository, logger, internalSecret, bus = new InProcessTodoEventBus(), events, storage }: TodosAppDeps): TodosApp {
   const service = new TodosService(repository);
   const streams = new TodoEventStreams(service, bus, logger, events);
   repository.onCommit((notice) => bus.publish(notice));
@@ -35,6 +37,7 @@ export function createApp({ repository, logger, internalSecret, bus = new InProc
     logger,
     internalSecret,
     ready: () => repository.ping(),
+    storage,
     routes: [todosRoutes(service, streams), internalTodosRoutes(service)],
   });
   return {

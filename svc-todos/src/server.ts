@@ -34,6 +34,8 @@ runMain('svc-todos', async () => {
     internalSecret: config.INTERNAL_SECRET,
     bus,
     events: { heartbeatMs: config.TODO_EVENTS_HEARTBEAT_MS, maxStreams: config.TODO_EVENTS_MAX_STREAMS },
+    // Readiness watches the free space of the SQLite data folder; MongoDB's disk is the server's.
+    storage: { dataDir: config.MONGO_URL ? undefined : config.DATA_DIR },
   });
   const close = async () => {
     clearInterval(sweeper);

@@ -395,7 +395,7 @@ describe('routing and health', () => {
     const health = await fetch(`${server.url}/healthz`);
     expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { status: 'ok' } });
     const ready = await fetch(`${server.url}/readyz`);
-    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { status: 'ready' } });
+    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { status: 'ready', checks: { store: 'up', writes: 'up' } } });
     const metrics = await fetch(`${server.url}/metrics`);
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/todo\/add-todo"[^}]*\} 1/);

@@ -1,4 +1,4 @@
-import { createServiceApp, type Logger, type ServiceApp } from '@tm/service-kit';
+import { createServiceApp, type Logger, type ServiceApp, type ServiceAppOptions } from '@tm/service-kit';
 import type { PasswordHasher } from './password.hasher.js';
 import type { UsersRepository } from './users.repository.js';
 import { internalUsersRoutes, usersRoutes } from './users.routes.js';
@@ -10,16 +10,19 @@ export interface AppDeps {
   logger: Logger;
   /** Shared with the gateway; verifies the identity signature on every request. */
   internalSecret: string;
+  /** For readiness: the SQLite data folder (`dataDir`), none with MongoDB (see StorageWatch). */
+  storage?: ServiceAppOptions['storage'];
 }
 
 /** The svc-users Koa app (not listening): kit middleware in the kit's order, then the `/user` and `/internal/users` routes. */
-export function createApp({ repository, hasher, logger, internalSecret }: AppDeps): ServiceApp {
+export function createApp({ repository, hasher, logger, internalSecret, storage }: AppDeps): ServiceApp {
   const service = new UsersService({ repository, hasher, logger });
   return createServiceApp({
     name: 'svc-users',
     logger,
     internalSecret,
     ready: () => repository.ping(),
+    storage,
     routes: [usersRoutes(service), internalUsersRoutes(service)],
   });
 }

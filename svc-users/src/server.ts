@@ -10,6 +10,13 @@ runMain('svc-users', async () => {
   // Never log MONGO_URL itself: it may carry credentials.
   logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'opening store');
   const repository = await openUsersStore({ mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB, dataDir: config.DATA_DIR });
-  const { app, drain } = createApp({ repository, hasher: new Argon2idPasswordHasher(), logger, internalSecret: config.INTERNAL_SECRET });
+  const { app, drain } = createApp({
+    repository,
+    hasher: new Argon2idPasswordHasher(),
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    // Readiness watches the free space of the SQLite data folder; MongoDB's disk is the server's.
+    storage: { dataDir: config.MONGO_URL ? undefined : config.DATA_DIR },
+  });
   await runServer({ app, port: config.PORT, host: config.HOST, logger, close: () => repository.close(), onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS });
 });

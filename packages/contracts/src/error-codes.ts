@@ -34,6 +34,11 @@ export const ErrorCode = {
   upstreamTimeout: 'UPSTREAM.TIMEOUT',
   badGateway: 'UPSTREAM.BAD_GATEWAY',
   unavailable: 'SERVICE.UNAVAILABLE',
+  /**
+   * 503: the storage refused the write (disk or quota full, read-only, a failed write): nothing was saved.
+   * Reads still work; try the change again later (docs/RELIABILITY.md "Full disk").
+   */
+  storageNotWritable: 'STORAGE.NOT_WRITABLE',
   internal: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

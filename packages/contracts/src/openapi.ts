@@ -73,7 +73,10 @@ const DESCRIPTIONS: Record<string, string> = {
   TodoTitle: `Trimmed, then ${LIMITS.todoTitle.min}–${LIMITS.todoTitle.max} characters with at least one visible character.`,
   EditedTodoTitle: `Trimmed, then ${LIMITS.todoTitle.min}–${LIMITS.todoTitle.max} characters with at least one visible character.`,
   ObjectIdString: 'A task or user id: 24 hexadecimal characters (answers always use lower case).',
-  EventCursor: "Position in the user's change feed: the id of the last change seen, a decimal string (\"0\" before any change).",
+  EventCursor:
+    "Position in the user's change feed: the id of the last change seen, a decimal string (\"0\" before any change). " +
+    "Ids are the user's own sequence: each change of the user is numbered one above the user's previous one, so the " +
+    "position moves with the user's own changes only, never with other users'.",
   TodoPatch: 'Sets at least one of title, completed and isPinned; setting a value twice changes nothing.',
   ErrorBody: 'Every error answer (4xx, 5xx) has this body: a message for people and a stable code for programs.',
 };
@@ -151,7 +154,7 @@ const ERROR_RESPONSES: Record<string, Json> = {
   NotFound: { description: 'No such task for this user (`TODO.NOT_FOUND`; `TODO.NOT_RESTORABLE` once a deleted task can no longer be restored).', content: ERROR_CONTENT },
   ClientError: { description: 'Any other refusal, in the usual error body.', content: ERROR_CONTENT },
   ServerError: {
-    description: 'The gateway or a service failed or is unavailable (`UPSTREAM.*`, `SERVICE.UNAVAILABLE`, `INTERNAL`); safe to retry later.',
+    description: 'The gateway or a service failed or is unavailable (`UPSTREAM.*`, `SERVICE.UNAVAILABLE`, `STORAGE.NOT_WRITABLE`, `INTERNAL`); safe to retry later.',
     content: ERROR_CONTENT,
   },
 };
@@ -195,7 +198,8 @@ const STREAM_DESCRIPTION = [
   'Server-Sent Events of the session\'s user only. The stream starts with `retry:`; then, when resuming, the',
   'missed `change` events (or one `reset` when the gap is older than the server keeps: fetch the list once);',
   'then `ready` with the stream\'s position; then one `change` event per write (bulk actions included), each',
-  'with an increasing `id:`. `: ping` comments keep the connection alive. The stream ends when the session',
+  'with the user\'s next `id:` (one more per change of this user; other users\' changes never move it). `: ping`',
+  'comments keep the connection alive. The stream ends when the session',
   'ends (logout, sign out everywhere, password change, account deletion, expiry) and when the gateway shuts',
   'down (reconnect). A session may hold a few streams at once (429 beyond), a gateway process a bounded number (503).',
 ].join(' ');

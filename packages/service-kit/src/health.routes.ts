@@ -33,7 +33,10 @@ export function closeConnectionsWhileDraining(draining: () => boolean): Middlewa
   };
 }
 
-/** `/healthz` (the process is alive), `/readyz` (it can serve: stores reachable, not draining), `/metrics`. */
+/**
+ * `/healthz` (the process is alive), `/readyz` (it can serve: stores reachable and, for a SQLite store, able
+ * to write, see createServiceApp; not draining), `/metrics`.
+ */
 export function healthRoutes({ registry, ready, draining }: HealthOptions): Router {
   const router = apiRouter();
   router.get('/healthz', (ctx) => {

@@ -10,5 +10,6 @@ export * from './logger.js';
 export * from './metrics.js';
 export * from './not-found.middleware.js';
 export * from './server-runner.js';
+export * from './storage.js';
 export * from './validate.js';
 export * from './service-app.js';

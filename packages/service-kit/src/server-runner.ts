@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ErrorCode } from '@tm/contracts';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
@@ -41,7 +42,7 @@ export interface ClientLimits {
 }
 
 /** A request head too large (431) or malformed (400): answered in JSON like every error, then closed. */
-function answerClientError(error: Error & { code?: string }, socket: import('node:stream').Duplex): void {
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -69,6 +70,8 @@ export interface RunningServer {
  */
 export async function runServer(options: RunOptions): Promise<RunningServer> {
   const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000, drainMs = 0, clientLimits, prepare } = options;
+  // The listener Koa gives (a function returning a promise Node does not wait for), as app.listen passes it.
+  const listener = app.callback() as (request: IncomingMessage, response: ServerResponse) => void;
   const server = clientLimits
     ? createServer(
         {
@@ -79,9 +82,9 @@ export async function runServer(options: RunOptions): Promise<RunningServer> {
           // client hold its socket 30 s longer than the limit says).
           connectionsCheckingInterval: Math.min(1000, clientLimits.headersTimeoutMs),
         },
-        app.callback(),
+        listener,
       )
-    : createServer(app.callback());
+    : createServer(listener);
   // Keep-alive sockets of a load balancer must outlive its own idle timeout (nginx: 60 s upstream keepalive).
   server.keepAliveTimeout = 65_000;
   if (!clientLimits) server.headersTimeout = 66_000;

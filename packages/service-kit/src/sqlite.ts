@@ -4,6 +4,9 @@ import Database from 'better-sqlite3';
 
 export type SqliteDatabase = Database.Database;
 
+// A SQLite store watches its data folder's room to write (the gateway's session store does it itself).
+export { StorageWatch, storageFailureOf, type StorageFailure, type StorageState, type StorageWatchOptions } from './storage.js';
+
 export interface OpenSqliteOptions {
   /** How long a statement waits for another connection's lock before failing (default 5 s). */
   busyTimeoutMs?: number;

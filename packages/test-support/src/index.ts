@@ -85,3 +85,4 @@ export * from './stack.js';
 export * from './tcp-relay.js';
 export * from './event-stream.js';
 export * from './sse-reader.js';
+export * from './small-disk.js';
