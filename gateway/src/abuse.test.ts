@@ -67,6 +67,8 @@ describe("a client's headers (issue #21)", () => {
     expect(sent['x-request-id']).toEqual(expect.any(String));
     expect(sent['x-tm-user-id']).toBe((me.body as { user: { _id: string } }).user._id);
     expect(Object.keys(sent).sort()).toEqual(['accept', 'connection', 'host', 'x-request-id', 'x-tm-auth-sig', 'x-tm-auth-ts', 'x-tm-user-id']);
+    // And the gateway still read the request as sent: its answer is compressed as the client accepts.
+    expect(me.headers.get('vary')).toMatch(/accept-encoding/i);
   });
 
   it('answers a request with more headers than any browser sends with 431, and nothing is forwarded', async () => {

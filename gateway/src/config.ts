@@ -59,6 +59,12 @@ const GatewayEnv = BaseEnv.extend({
   MAX_HEADER_COUNT: z.coerce.number().int().min(10).default(100),
   MAX_CONNECTIONS: z.coerce.number().int().min(0).default(10_000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  /**
+   * How long an idle keep-alive connection stays open. Behind a proxy (TRUST_PROXY) longer than the proxy's own
+   * upstream idle time, 65 s by default; for browsers connecting directly 5 s (Node's default): an idle socket
+   * is a file descriptor, and counts against its address's cap.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).optional(),
   /** Answer 504 before the browser's 10 s timeout (docs/PRODUCT.md §9). */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8000),
   /** Login + signup attempts per client IP per window; 0 turns the limit off. */
@@ -135,7 +141,15 @@ export interface GatewayConfig {
   /** Proxies in front, when `trustProxy` (Koa's `maxIpsCount`). */
   trustProxyHops: number;
   /** Limits on client connections (the server's) and request heads (the app's). */
-  clients: { headersTimeoutMs: number; requestTimeoutMs: number; maxHeaderBytes: number; maxHeaderCount: number; maxConnections: number; maxConnectionsPerAddress: number };
+  clients: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    maxHeaderBytes: number;
+    maxHeaderCount: number;
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    keepAliveTimeoutMs: number;
+  };
   upstreamTimeoutMs: number;
   authRateLimit: { points: number; windowSeconds: number };
   signupRateLimit: { points: number; windowSeconds: number };
@@ -178,6 +192,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       maxHeaderCount: parsed.MAX_HEADER_COUNT,
       maxConnections: parsed.MAX_CONNECTIONS,
       maxConnectionsPerAddress: parsed.TRUST_PROXY ? 0 : parsed.MAX_CONNECTIONS_PER_ADDRESS,
+      keepAliveTimeoutMs: parsed.KEEP_ALIVE_TIMEOUT_MS ?? (parsed.TRUST_PROXY ? 65_000 : 5_000),
     },
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
     authRateLimit: { points: parsed.AUTH_RATE_LIMIT, windowSeconds: parsed.AUTH_RATE_WINDOW_S },

@@ -1,5 +1,5 @@
 import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode } from '@tm/contracts';
-import { NotFoundError, REQUEST_ID_HEADER, signIdentity } from '@tm/service-kit';
+import { IDENTITY_HEADERS, NotFoundError, REQUEST_ID_HEADER, signIdentity } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import { checkAnswer, contractOf, relay } from './upstream-answer.js';
@@ -16,7 +16,29 @@ export const API_PREFIX = '/api';
  * reach the service as sent (and a service refusing too many of them looked like a 502 of ours). The
  * gateway's signed identity is added after.
  */
-const FORWARDED_HEADERS: ReadonlySet<string> = new Set(['host', 'accept', 'content-type', 'content-length', 'last-event-id', REQUEST_ID_HEADER.toLowerCase()]);
+const FORWARDED_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  // Set by the proxy itself for its own connection to the service (keep-alive), never the client's.
+  'connection',
+  'accept',
+  'content-type',
+  'content-length',
+  // A body the client says is compressed: the service refuses it (415) rather than read it as JSON.
+  'content-encoding',
+  'last-event-id',
+  REQUEST_ID_HEADER.toLowerCase(),
+  CLIENT_ID_HEADER.toLowerCase(),
+  ...Object.values(IDENTITY_HEADERS),
+]);
+
+/**
+ * Whether a header of the client's request goes on to a service. Applied to the outgoing request only
+ * (upstream.proxy.ts): the gateway itself still reads the request as the client sent it (its
+ * Accept-Encoding, for one, decides how the answer is compressed).
+ */
+export function forwardedHeader(name: string): boolean {
+  return FORWARDED_HEADERS.has(name.toLowerCase());
+}
 
 /** `.` and `..` segments (plain or percent-encoded), empty segments and encoded slashes: nothing a real client sends. */
 const PATH_TRICKS = /(^|\/)(\.|%2e){1,2}(\/|$)|\/\/|%2f|%5c|\\/i;
@@ -33,9 +55,9 @@ function clientIdOf(ctx: Context): string | undefined {
 }
 
 /**
- * Prepares the raw request for a service: the /api prefix removed, only the headers of FORWARDED_HEADERS
- * kept (and `X-Client-Id` when wanted and well-formed), and the gateway's signed statement of who is calling
- * added. A path with dot segments or encoded slashes is refused with 404 here,
+ * Prepares the raw request for a service: the /api prefix removed, the client's identity headers dropped
+ * (and `X-Client-Id` unless wanted and well-formed), and the gateway's signed statement of who is calling
+ * added. Only the headers of FORWARDED_HEADERS then leave for the service (upstream.proxy.ts). A path with dot segments or encoded slashes is refused with 404 here,
  * so a forwarded path always stays under the service's public prefix (`/user/…`, `/todo/…`) and never
  * reaches `/internal`.
  */
@@ -43,11 +65,9 @@ function prepareForUpstream(ctx: Context, secret: string, userId: string, option
   const req = ctx.req;
   if (PATH_TRICKS.test(ctx.path)) throw new NotFoundError(`Route not found: ${ctx.method} ${ctx.path}`, ErrorCode.routeNotFound);
   req.url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
-  const keepClientId = Boolean(options.clientId && clientIdOf(ctx));
-  for (const header of Object.keys(req.headers)) {
-    if (FORWARDED_HEADERS.has(header) || (keepClientId && header === CLIENT_ID_HEADER.toLowerCase())) continue;
-    Reflect.deleteProperty(req.headers, header);
-  }
+  // Identity headers a client sent are replaced below; an X-Client-Id goes on only when wanted and well-formed.
+  for (const header of Object.values(IDENTITY_HEADERS)) Reflect.deleteProperty(req.headers, header);
+  if (!(options.clientId && clientIdOf(ctx))) Reflect.deleteProperty(req.headers, CLIENT_ID_HEADER.toLowerCase());
   Object.assign(
     req.headers,
     signIdentity(secret, { method: req.method ?? 'GET', url: req.url, userId, requestId: ctx.requestId }),

@@ -30,7 +30,7 @@ export function testGatewayConfig(upstreams: { usersUrl: string; todosUrl: strin
     allowedOrigins: [],
     trustProxy: false,
     trustProxyHops: 1,
-    clients: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxHeaderBytes: 8192, maxHeaderCount: 100, maxConnections: 0, maxConnectionsPerAddress: 0 },
+    clients: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxHeaderBytes: 8192, maxHeaderCount: 100, maxConnections: 0, maxConnectionsPerAddress: 0, keepAliveTimeoutMs: 5_000 },
     upstreamTimeoutMs: 8000,
     authRateLimit: { points: 0, windowSeconds: 60 },
     signupRateLimit: { points: 0, windowSeconds: 60 },

@@ -43,6 +43,8 @@ export interface UpstreamOptions {
   name: string;
   target: string;
   timeoutMs: number;
+  /** Which headers of a forwarded request go on to the service (all when absent). */
+  forwardsHeader?: (name: string) => boolean;
 }
 
 /** Largest answer the gateway reads from a service: 10 000 tasks of 500 characters fit, with room to spare. */
@@ -75,7 +77,7 @@ function upstreamError(name: string, error: NodeJS.ErrnoException): HttpError {
  * before the client sees anything (docs/RELIABILITY.md "Upstream answers"). The gateway's own calls use
  * plain `http.request` on the same keep-alive agent, with the same timeout and error mapping.
  */
-export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Upstream {
+export function createUpstream({ name, target, timeoutMs, forwardsHeader }: UpstreamOptions): Upstream {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const streamAgent = new Agent({ keepAlive: false });
   const pending = new WeakMap<IncomingMessage, Pending>();
@@ -90,6 +92,8 @@ export function createUpstream({ name, target, timeoutMs }: UpstreamOptions): Up
     selfHandleResponse: true,
     on: {
       proxyReq: (proxyReq: ClientRequest) => {
+        // The allow-list, on the outgoing copy of the headers only (issue #21).
+        if (forwardsHeader) for (const header of proxyReq.getHeaderNames()) if (!forwardsHeader(header)) proxyReq.removeHeader(header);
         proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeout('upstream timeout')));
       },
       proxyRes: (proxyRes, req) => {

@@ -39,6 +39,8 @@ export interface ClientLimits {
   maxConnections: number;
   /** Largest request head in bytes; beyond it the answer is 431. */
   maxHeaderBytes: number;
+  /** How long an idle keep-alive connection stays open (a load balancer's pool needs more than its own idle time). */
+  keepAliveTimeoutMs: number;
 }
 
 /** A request head too large (431) or malformed (400): answered in JSON like every error, then closed. */
@@ -86,7 +88,7 @@ export async function runServer(options: RunOptions): Promise<RunningServer> {
       )
     : createServer(listener);
   // Keep-alive sockets of a load balancer must outlive its own idle timeout (nginx: 60 s upstream keepalive).
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = clientLimits?.keepAliveTimeoutMs ?? 65_000;
   if (!clientLimits) server.headersTimeout = 66_000;
   if (clientLimits?.maxConnections) server.maxConnections = clientLimits.maxConnections;
   if (clientLimits) server.on('clientError', answerClientError);
