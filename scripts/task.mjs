@@ -21,8 +21,9 @@ const TASKS = {
   bench: [['run', 'build'], ['run', 'bench:run']],
 };
 
-// The processes log JSON lines unless their stdout is a terminal; behind concurrently (`serve`, `dev:watch`)
-// it never is, so the tasks that run the app for a person in a terminal ask for readable lines themselves.
+// The processes log JSON lines unless their stdout is a terminal; behind the supervisor (`serve`) or
+// concurrently (`dev:watch`) it never is, so the tasks that run the app for a person in a terminal ask for
+// readable lines themselves.
 const READABLE_LOGS = new Set(['start', 'dev']);
 
 function hasPnpm() {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, type TodoResponse, type TodosResponse } from '@tm/contracts';
-import { ApiClient, type RequestOptions, type RunningProcess, type RunningServices, signUp, startProcess, startServices, startTcpRelay, TEST_SECRET } from '@tm/test-support';
+import { ApiClient, newUser, type RequestOptions, type RunningProcess, type RunningServices, signUp, startProcess, startServices, startTcpRelay, TEST_SECRET } from '@tm/test-support';
 import { connectRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.js';
 import { RedisSessionStore } from './redis-session.store.js';
 import { keepOpen, startGateway } from './gateway.test-helpers.js';
@@ -426,9 +426,10 @@ if (!redisUrl) {
       }
     });
 
-    // Found by this file: the first call of a browser (no session yet) saves a new session, and a store that
-    // failed at that moment used to give a 500. Every store call now fails as a 503 (session.middleware.ts).
-    it('a visitor without a session gets JSON 503 (not 500) while Redis is unreachable', async () => {
+    // Found by this file: the first call of a browser (no session yet) used to save a new session, and a store that
+    // failed at that moment gave a 500. Visitors now keep nothing in the store (their XSRF token is a signed
+    // cookie), so they are answered while Redis is away; signing in, which must save a session, is a JSON 503.
+    it('a visitor is answered while Redis is unreachable, and signing in then is a JSON 503 (not 500)', async () => {
       const { relay, redis } = await redisThroughRelay(redisUrl);
       const gateway = await startGateway(
         { dataDir: services.dataDir, usersUrl: services.users.url, todosUrl: todos.url },
@@ -439,8 +440,10 @@ if (!redisUrl) {
       try {
         expect((await new ApiClient(gateway.url).get('/api/user/me')).status).toBe(401);
         await relay.cut();
-        const visitor = await send(new ApiClient(gateway.url), 'visitor', 'GET', '/api/user/me');
-        expect(visitor).toMatchObject({ status: 503, json: true, body: { code: ErrorCode.unavailable } });
+        const visitor = new ApiClient(gateway.url);
+        expect(await send(visitor, 'visitor', 'GET', '/api/user/me')).toMatchObject({ status: 401, json: true });
+        const signup = await send(visitor, 'signup', 'POST', '/api/user/signup', newUser('Outage'));
+        expect(signup).toMatchObject({ status: 503, json: true, body: { code: ErrorCode.unavailable } });
       } finally {
         await relay.restore();
         await gateway.close();

@@ -47,17 +47,22 @@ if (!redisUrl) {
       }
     });
 
-    it('answers 503 (not 500) when the session store becomes unreachable', async () => {
+    it('answers 503 (not 500) to a signed-in user when the session store becomes unreachable; visitors never touch it', async () => {
       const redis = await connectRedis(redisUrl);
       const urls = upstreamsOf(services);
       const gateway = await startGateway(urls, {}, keepOpen(new RedisSessionStore(redis)), redis);
       try {
-        const client = new ApiClient(gateway.url);
-        expect((await client.get('/api/user/me')).status).toBe(401);
+        const user = new ApiClient(gateway.url);
+        await user.get('/api/user/me');
+        expect((await user.post('/api/user/signup', newUser('Unreachable'))).status).toBe(201);
+        const visitor = new ApiClient(gateway.url);
+        expect((await visitor.get('/api/user/me')).status).toBe(401);
         redis.destroy();
-        const down = await client.get('/api/user/me');
+        const down = await user.get('/api/user/me');
         expect(down.status).toBe(503);
         expect(down.body).toEqual({ message: expect.stringMatching(/temporarily unavailable/), code: 'SERVICE.UNAVAILABLE' });
+        // A visitor's XSRF token lives in a signed cookie, so asking "who am I" needs no store (SECURITY.md, Visitors).
+        expect((await visitor.get('/api/user/me')).status).toBe(401);
         expect((await fetch(`${gateway.opsUrl}/readyz`)).status).toBe(503);
         expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
       } finally {

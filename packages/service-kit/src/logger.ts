@@ -22,8 +22,8 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 /**
  * How a process writes its log: `LOG_FORMAT` (`json` or `pretty`) when set; otherwise readable lines when
  * stdout is a terminal and one JSON object per line when it is not (a file, a pipe, a container runtime, a
- * log shipper). `npm start` runs the processes behind concurrently, whose pipes are not terminals, so it
- * sets `LOG_FORMAT=pretty` itself when its own output is one (scripts/task.mjs).
+ * log shipper). `npm start` runs the processes under its supervisor (scripts/serve.mjs), whose pipes are not
+ * terminals, so it sets `LOG_FORMAT=pretty` itself when its own output is one.
  */
 export function chooseLogFormat(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal: boolean = process.stdout.isTTY): LogFormat {
   const chosen = env.LOG_FORMAT;
