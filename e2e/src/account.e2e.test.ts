@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { startStack, type RunningStack } from '@tm/test-support';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
-import { addTask, describeInBrowser, row, seriousAxeViolations, signUp, snapshot, toastWith } from './app.js';
+import { addTask, describeInBrowser, openAccountPage, row, seriousAxeViolations, signIn, signUp, snapshot, toastWith } from './app.js';
 
 // Issue #8: the account page (docs/PRODUCT.md §10.10). This file runs its own app with the embedded stores
 // (sessions in SQLite even when REDIS_URL is set, as in CI), so it can read the stores' files afterwards and
@@ -26,20 +26,7 @@ async function newContext(options: { width?: number; theme?: 'light' | 'dark' } 
   return { context, page: await context.newPage() };
 }
 
-async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
 
-/** Opens the account page the way a person does: the header's account menu, then "Account settings". */
-async function openAccountPage(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  await page.getByRole('link', { name: 'Account settings' }).click();
-  await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
-  expect(new URL(page.url()).pathname).toBe('/account');
-}
 
 function countRows(file: string, sql: string, id: string): number {
   const db = new Database(path.join(stack.dataDir, file), { fileMustExist: true, timeout: 5000 });
@@ -77,10 +64,13 @@ describeInBrowser('the account page', () => {
     await laptop.page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[name="currentPassword"]')?.value ?? null) === '');
     expect(await laptop.page.getByLabel('Current password').inputValue()).toBe('');
 
-    // The other browser's next call finds its session ended and goes to /login with the usual message.
+    // The other browser's next call finds its session ended and goes to /login, which says why (issue #18).
     await row(phone.page, 'Kept after the change').getByRole('checkbox').click();
     await phone.page.waitForURL('**/login', { timeout: 5000 });
-    await toastWith(phone.page, 'Your session has ended. Please sign in again.').waitFor();
+    await phone.page
+      .locator('.auth-form__notice[role="alert"]')
+      .filter({ hasText: 'Your password was changed on another device. Sign in with the new password.' })
+      .waitFor();
     // This browser is still signed in.
     await laptop.page.goto('/');
     await row(laptop.page, 'Kept after the change').waitFor();
@@ -100,6 +90,8 @@ describeInBrowser('the account page', () => {
     await second.page.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
     await openAccountPage(first.page);
     await first.page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    // One click is not enough any more (issue #18): it asks first.
+    await first.page.getByRole('alertdialog', { name: 'Sign out of all devices?' }).getByRole('button', { name: 'Sign out everywhere' }).click();
     await first.page.waitForURL('**/login');
     await toastWith(first.page, 'Signed out of all devices').waitFor();
     await second.page.reload();

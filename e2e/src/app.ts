@@ -134,3 +134,37 @@ export const RECORD_PLAYS = `
 export async function played(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __played: string[] }).__played);
 }
+
+/** A task as the server answers it. */
+export interface ServerTodo {
+  _id: string;
+  title: string;
+  completed: boolean;
+  completedAt: string | null;
+  isPinned: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The tasks the server holds for the page's user, in the server's order. */
+export async function serverTodos(page: Page): Promise<ServerTodo[]> {
+  const response = await page.request.get('/api/todo/fetch-todo');
+  if (!response.ok()) throw new Error(`fetch-todo answered ${response.status()}`);
+  return ((await response.json()) as { todos: ServerTodo[] }).todos;
+}
+
+/** Fills and sends the sign-in form (what follows, the list or a refusal, is the caller's to wait for). */
+export async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Opens the account page the way a person does: the header's account menu, then "Account settings". */
+export async function openAccountPage(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('link', { name: 'Account settings' }).click();
+  await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/account');
+}

@@ -24,8 +24,10 @@ describeInBrowser('routes, loading screen and accounts in Chromium', () => {
     await page.goto('/login');
     const screen = page.getByRole('status', { name: 'Loading' });
     await screen.waitFor();
-    await expectText(page, 'System Ready');
-    await expectText(page, 'Initializing application components...');
+    // While the current-user check has no answer, the card does not claim the system is ready (issue #18).
+    await expectText(page, 'Starting up');
+    await expectText(page, 'Connecting to the server...');
+    expect(await page.getByText('System Ready').count()).toBe(0);
     const firstCharacter = await page.getByTestId('loading-character').innerText();
     const firstDots = await page.locator('.loading-screen__dots').innerText();
     // A dot every 600 ms (three states, so compare within one cycle), a new character every 2 s.

@@ -74,8 +74,8 @@ describeInBrowser('delivery to the browser (issue #17) in Chromium', () => {
     await page.goto('/login');
     const screen = page.getByRole('status', { name: 'Loading' });
     await screen.waitFor();
-    await page.getByText('System Ready').waitFor();
-    await page.getByText('Initializing application components...').waitFor();
+    await page.getByText('Starting up').waitFor();
+    await page.getByText('Connecting to the server...').waitFor();
     // Inside <noscript>, which Playwright's own visibility check does not look into: its box is read instead.
     const note = await page.locator('.loading-screen__noscript').evaluate((element) => ({ text: element.textContent, height: element.getBoundingClientRect().height }));
     expect(note.text).toMatch(/^Task Manager needs JavaScript to run/);

@@ -1,25 +1,12 @@
 import type { Page } from 'playwright-core';
 import { openSession, useBrowser, type Session } from './browser.js';
-import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, serverTitles, signUp, snapshot, toastWith, xsrfHeaders } from './app.js';
+import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, serverTitles, serverTodos, signUp, snapshot, toastWith, xsrfHeaders } from './app.js';
 
 // Issue #9: edit, filters, bulk actions, Undo, live sync and shortcuts (docs/PRODUCT.md §10.11).
 
 const browser = useBrowser();
 
-interface ServerTodo {
-  _id: string;
-  title: string;
-  completed: boolean;
-  isPinned: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
-async function serverTodos(page: Page): Promise<ServerTodo[]> {
-  const response = await page.request.get('/api/todo/fetch-todo');
-  if (!response.ok()) throw new Error(`fetch-todo answered ${response.status()}`);
-  return ((await response.json()) as { todos: ServerTodo[] }).todos;
-}
 
 /** Polls `read` until it returns a value equal to `expected` (deep), failing with the last value after 10 s. */
 async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {

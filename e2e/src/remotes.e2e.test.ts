@@ -63,6 +63,8 @@ describeInBrowser('remotes from the catalog in Chromium', () => {
       await page.getByRole('button', { name: 'About Task Manager' }).click();
       const dialog = page.getByRole('dialog', { name: 'About Task Manager' });
       await dialog.waitFor();
+      await dialog.getByText('You are using version 0.1.0.').waitFor();
+      await dialog.getByText('Technical details').click();
       const shell = await rowsOf(page, 'Shell');
       expect(shell[0]).toBe('Version: 0.1.0');
       expect(shell[1]).toMatch(/^Build: (?!dev$)\S+$/);
@@ -82,6 +84,7 @@ describeInBrowser('remotes from the catalog in Chromium', () => {
       await snapshot(page, `account-menu-${width}-${theme}`, { fullPage: false });
       await page.getByRole('button', { name: 'About Task Manager' }).click();
       await dialog.waitFor();
+      await dialog.getByText('Technical details').click();
       expect(await dialog.getByRole('region', { name: 'mfe_tasks' }).getByText('Loaded', { exact: true }).count()).toBe(1);
       await snapshot(page, `about-signed-in-${width}-${theme}`, { fullPage: false });
       await dialog.getByRole('button', { name: 'Close' }).click();

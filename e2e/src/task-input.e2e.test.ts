@@ -6,7 +6,7 @@ import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, seriousA
 const browser = useBrowser();
 
 describeInBrowser('the task screen under real use', () => {
-  it('shows the 300 tasks, usable, within 3 s of the list arriving; no invisible row takes the focus', async () => {
+  it('shows the 300 tasks, usable, within 3 s of the list arriving; a row still waiting to enter comes in when it gets the focus', async () => {
     const { page, context } = await openSession(browser(), { width: 375, height: 740 });
     await signUp(page, 'Long List');
     await addTasksViaApi(page, Array.from({ length: 300 }, (_, i) => `Task number ${i + 1}`));
@@ -15,13 +15,23 @@ describeInBrowser('the task screen under real use', () => {
     await page.reload();
     await listArrived;
     const arrivedAt = Date.now();
-    // While the rows come in, any row that cannot be seen yet is inert: not focusable, not clickable.
+    // While the rows come in, every row can be used (issue #18); one still waiting for its turn that gets the
+    // focus comes in at once, so the focus never sits on a row nobody can see.
     await page.locator('li[data-todo-id]').first().waitFor({ state: 'attached' });
     console.log(`first row in the page ${Date.now() - arrivedAt} ms after the list arrived`);
-    const hiddenButLive = await page.evaluate(() =>
-      Array.from(document.querySelectorAll<HTMLLIElement>('li[data-todo-id]')).filter((li) => Number(getComputedStyle(li).opacity) < 0.05 && !li.inert).length,
-    );
-    expect(hiddenButLive).toBe(0);
+    const waiting = await page.evaluate(() => {
+      const rows = Array.from(document.querySelectorAll<HTMLLIElement>('li[data-todo-id]'));
+      const hidden = rows.filter((li) => Number(getComputedStyle(li).opacity) < 0.05);
+      const last = hidden.at(-1);
+      if (last) last.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus();
+      return { hidden: hidden.length, inert: rows.filter((li) => li.inert).length, focusedIndex: last?.dataset.index ?? null };
+    });
+    expect(waiting.inert).toBe(0);
+    expect(waiting.hidden).toBeGreaterThan(0);
+    await page.waitForFunction((index) => Number(getComputedStyle(document.querySelector(`li[data-index="${index}"]`)!).opacity) > 0.9, waiting.focusedIndex, {
+      timeout: 1000,
+      polling: 20,
+    });
     await page.waitForFunction(
       () => {
         // Windowed (issue #10): the rows near the window are in the page, each saying it is one of 300.

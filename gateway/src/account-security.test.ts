@@ -267,9 +267,9 @@ describe('session lifetime (SECURITY.md "Sessions")', () => {
       expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
       await sleep(1_300);
       // The first call after the pause is a write with the XSRF token of that session (a tab left open): it
-      // is a 401, not a 403, so the client says "session ended".
+      // is a 401, not a 403, so the client says "session ended", and why (issue #18).
       const late = await client.post('/api/todo/add-todo', { title: 'late' });
-      expect(late.body).toEqual({ message: 'Not signed in', code: 'AUTH.UNAUTHENTICATED' });
+      expect(late.body).toEqual({ message: 'Not signed in', code: 'AUTH.UNAUTHENTICATED', reason: 'idle-timeout' });
       expect((await client.get('/api/user/me')).status).toBe(401);
     });
   });

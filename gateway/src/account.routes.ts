@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { API, INTERNAL_API } from '@tm/contracts';
+import { API, INTERNAL_API, type SessionEndReason } from '@tm/contracts';
 import { apiRouter, jsonBody, ServiceUnavailableError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { AccountThrottle } from './account-throttle.js';
@@ -7,7 +7,7 @@ import type { LiveStreams } from './events.relay.js';
 import { requireSession, signedInUser, wrongPassword } from './auth.routes.js';
 import { API_PREFIX, callService } from './forward.middleware.js';
 import { rotateSession } from './session.middleware.js';
-import type { SessionStore } from './session.repository.js';
+import type { SessionEnds } from './session-end.js';
 import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 import type { Upstream } from './upstream.proxy.js';
@@ -16,7 +16,8 @@ export interface AccountRoutesOptions {
   users: Upstream;
   todos: Upstream;
   internalSecret: string;
-  sessionStore: SessionStore;
+  /** Ends sessions recording why (the other devices are told: `password-changed`, `signed-out-everywhere`, `account-deleted`). */
+  ends: SessionEnds;
   throttle: AccountThrottle;
   /** Live streams of this process: the calls that end every session of the user end the user's streams. */
   streams: LiveStreams;
@@ -26,12 +27,19 @@ export interface AccountRoutesOptions {
 const accountOf = (userId: string) => `user:${userId}`;
 
 /**
- * Ends every session of the user, and the user's live streams in this process (other instances end theirs
- * at their next session check); a store that fails here is a 503 that says what did not happen.
+ * Ends every session of the user, recording `reason` for each (but this request's own with `keepOwn`: it
+ * lives on under a new id), and the user's live streams in this process (other instances end theirs at their
+ * next session check); a store that fails here is a 503 that says what did not happen.
  */
-async function endAllSessions(ctx: Context, { sessionStore: store, streams }: AccountRoutesOptions, userId: string): Promise<number> {
+async function endAllSessions(
+  ctx: Context,
+  { ends, streams }: AccountRoutesOptions,
+  userId: string,
+  reason: SessionEndReason,
+  { keepOwn = false }: { keepOwn?: boolean } = {},
+): Promise<number> {
   try {
-    const ended = await store.destroyUserSessions(userId);
+    const ended = await ends.endUser(ctx, userId, reason, { keepOwn });
     streams.endUser(userId);
     return ended;
   } catch (error) {
@@ -59,7 +67,7 @@ function changePassword(options: AccountRoutesOptions): Middleware {
     if (wrongPassword(answer.status, body)) await throttle.failed(ctx, accountOf(userId));
     if (answer.status >= 300) return relay(ctx, answer);
     await throttle.succeeded(ctx, accountOf(userId));
-    const ended = await endAllSessions(ctx, options, userId);
+    const ended = await endAllSessions(ctx, options, userId, 'password-changed', { keepOwn: true });
     setXsrfCookie(ctx, await rotateSession(ctx, userId));
     ctx.log.info({ userId, endedSessions: ended }, 'password changed');
     relay(ctx, answer);
@@ -70,7 +78,7 @@ function changePassword(options: AccountRoutesOptions): Middleware {
 function logoutAll(options: AccountRoutesOptions): Middleware {
   return async (ctx) => {
     const userId = signedInUser(ctx);
-    const ended = await endAllSessions(ctx, options, userId);
+    const ended = await endAllSessions(ctx, options, userId, 'signed-out-everywhere');
     setXsrfCookie(ctx, await rotateSession(ctx, undefined));
     ctx.log.info({ userId, endedSessions: ended }, 'signed out everywhere');
     ctx.body = { message: 'Signed out of all devices' };
@@ -103,7 +111,7 @@ function deleteAccount(options: AccountRoutesOptions): Middleware {
       const { answer } = await callService(ctx, upstream, internalSecret, { ...step, userId, contract: step.response });
       if (answer.status >= 300) return relay(ctx, answer);
     }
-    const ended = await endAllSessions(ctx, options, userId);
+    const ended = await endAllSessions(ctx, options, userId, 'account-deleted');
     setXsrfCookie(ctx, await rotateSession(ctx, undefined));
     ctx.log.info({ userId, endedSessions: ended }, 'account deleted');
     ctx.body = { message: 'Account deleted successfully' };

@@ -26,6 +26,7 @@ import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-connection.js';
 import { readiness } from './readiness.js';
+import { sessionEndAnswers, SessionEnds } from './session-end.js';
 import { sessionLifetime, sessions } from './session.middleware.js';
 import { securityHeaders, staticSite, type WebSite } from './static.middleware.js';
 import type { SessionStore } from './session.repository.js';
@@ -154,7 +155,8 @@ const noStore: Middleware = async (ctx, next) => {
 };
 
 /**
- * The gateway, middleware in one visible order: request id + logging → metrics → error handler → health →
+ * The gateway, middleware in one visible order: request id + logging → metrics → error handler → why a
+ * session ended, in its 401 (session-end.ts) → header count limit → compression → health →
  * security headers → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit →
  * the OpenAPI document (public, cacheable: no session) → cross-site check → session → session lifetime →
  * XSRF → 404 (on the way back) → auth, account and todo routes (the services' answers checked before they
@@ -174,6 +176,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   const signupRateLimit = rateLimit({ ...config.signupRateLimit, redis, keyPrefix: 'tm:rl:signup' });
   const throttle = new AccountThrottle({ ...config.accountThrottle, redis });
   const { internalSecret } = config;
+  const ends = new SessionEnds(sessionStore, config.session);
   const streams = new LiveStreams({
     limits: config.events,
     sessionStore,
@@ -185,6 +188,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(requestLogger({ logger, trustIncomingId: false }));
   app.use(metrics.middleware);
   app.use(errorHandler());
+  app.use(sessionEndAnswers(ends));
   app.use(headerCountLimit(config.clients.maxHeaderCount));
   app.use(compressAnswers());
   app.use(closeConnectionsWhileDraining(isDraining));
@@ -203,11 +207,11 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(openApiRoutes().routes());
   app.use(onlyUnderApi(crossSiteProtection({ allowedOrigins: config.allowedOrigins })));
   app.use(onlyUnderApi(sessions(app, { store: sessionStore, lifetime: config.session })));
-  app.use(onlyUnderApi(sessionLifetime(config.session)));
+  app.use(onlyUnderApi(sessionLifetime(config.session, ends.endExpired)));
   app.use(onlyUnderApi(xsrfProtection()));
   app.use(notFound());
-  app.use(authRoutes({ users, internalSecret, authRateLimit, signupRateLimit, throttle, streams }).routes());
-  app.use(accountRoutes({ users, todos, internalSecret, sessionStore, throttle, streams }).routes());
+  app.use(authRoutes({ users, internalSecret, authRateLimit, signupRateLimit, throttle, streams, ends }).routes());
+  app.use(accountRoutes({ users, todos, internalSecret, ends, throttle, streams }).routes());
   app.use(otherUserRoutes(users, internalSecret).routes());
   app.use(todoRoutes(todos, internalSecret, streams).routes());
   app.silent = true;

@@ -6,6 +6,7 @@ import type { AccountThrottle } from './account-throttle.js';
 import { knownDevice, rememberDevice } from './device-cookie.js';
 import { eventsRelay, type LiveStreams } from './events.relay.js';
 import { API_PREFIX, callService, forwardTo } from './forward.middleware.js';
+import type { SessionEnds } from './session-end.js';
 import { rotateSession, sessionIdOf, sessionOf } from './session.middleware.js';
 import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
@@ -21,6 +22,8 @@ export interface AuthRoutesOptions {
   throttle: AccountThrottle;
   /** Live streams of this process: a logout ends the session's. */
   streams: LiveStreams;
+  /** A logout records why the session ended (`signed-out`), for the requests that still carry its cookie. */
+  ends: SessionEnds;
 }
 
 /** 401 unless the session belongs to a signed-in user. */
@@ -82,12 +85,14 @@ function signIn(kind: 'signup' | 'login', { users, internalSecret, throttle }: A
 }
 
 /**
- * Logout destroys the session server-side; a replayed old cookie then finds nothing and gets 401. The
- * session's live streams in this process end with it (other instances notice at their next session check).
+ * Logout destroys the session server-side; a replayed old cookie then finds nothing and gets 401, saying
+ * `signed-out` (issue #18: another tab's call on its way, a copy of the cookie). The session's live streams in
+ * this process end with it (other instances notice at their next session check).
  */
-function signOut(streams: LiveStreams): Middleware {
+function signOut(streams: LiveStreams, ends: SessionEnds): Middleware {
   return async (ctx) => {
     const sessionId = sessionIdOf(ctx);
+    await ends.endOwn(ctx, 'signed-out');
     setXsrfCookie(ctx, await rotateSession(ctx, undefined));
     if (sessionId) streams.endSession(sessionId, 'logout');
     ctx.body = { message: 'Logged out successfully' };
@@ -96,11 +101,11 @@ function signOut(streams: LiveStreams): Middleware {
 
 /** Routes under /api/user for signing in and out; the account page's calls are in account.routes.ts. */
 export function authRoutes(options: AuthRoutesOptions): Router {
-  const { users, internalSecret, authRateLimit, signupRateLimit, streams } = options;
+  const { users, internalSecret, authRateLimit, signupRateLimit, streams, ends } = options;
   const router = apiRouter(`${API_PREFIX}/user`);
   router.post('/signup', authRateLimit, signupRateLimit, jsonBody(), signIn('signup', options));
   router.post('/login', authRateLimit, jsonBody(), signIn('login', options));
-  router.post('/logout', signOut(streams));
+  router.post('/logout', signOut(streams, ends));
   router.get('/me', requireSession(), forwardTo(users, internalSecret, signedInUser));
   return router;
 }

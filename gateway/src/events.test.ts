@@ -136,14 +136,14 @@ describe('GET /api/todo/events relays the user\'s live stream', () => {
     const live = await stream(alice.client);
     await live.waitFor((event) => event.event === 'ready');
 
-    expect((await alice.client.put('/api/todo/complete-all', { completed: true })).body).toEqual({ message: '3 tasks marked complete', count: 3 });
+    expect((await alice.client.put('/api/todo/complete-all', { completed: true })).body).toEqual({ message: '3 tasks marked complete', count: 3, undoToken: expect.any(String) });
     const completed = changeOf(await live.waitFor(isChange));
     expect(completed.saved.map((todo) => todo._id).sort()).toEqual([...ids].sort());
     expect(completed.saved.every((todo) => todo.completed)).toBe(true);
 
     expect((await alice.client.delete(`/api/todo/delete-todo/${ids[0]}`)).status).toBe(200);
     expect((await alice.client.post(`/api/todo/restore-todo/${ids[0]}`)).status).toBe(200);
-    expect((await alice.client.delete('/api/todo/clear-completed')).body).toEqual({ message: '3 completed tasks cleared', count: 3 });
+    expect((await alice.client.delete('/api/todo/clear-completed')).body).toEqual({ message: '3 completed tasks cleared', count: 3, undoToken: expect.any(String) });
     await until(() => live.events.filter(isChange).length >= 4);
     const [, deleted, restored, cleared] = live.events.filter(isChange).map(changeOf);
     expect(deleted).toMatchObject({ saved: [], removed: [ids[0]] });

@@ -71,24 +71,24 @@ describe('bulk actions: PUT /api/todo/complete-all and DELETE /api/todo/clear-co
 
     const bobAll = await bob.put<BulkTodosResponse>('/api/todo/complete-all', { completed: true });
     expect(bobAll.status).toBe(200);
-    expect(bobAll.body).toEqual({ message: '1 task marked complete', count: 1 });
+    expect(bobAll.body).toEqual({ message: '1 task marked complete', count: 1, undoToken: expect.any(String) });
     expect((await list(alice)).every((todo) => !todo.completed)).toBe(true);
 
     const aliceAll = await alice.put<BulkTodosResponse>('/api/todo/complete-all', { completed: true });
-    expect(aliceAll.body).toEqual({ message: '3 tasks marked complete', count: 3 });
+    expect(aliceAll.body).toEqual({ message: '3 tasks marked complete', count: 3, undoToken: expect.any(String) });
     expect((await alice.put<BulkTodosResponse>('/api/todo/complete-all', { completed: true })).body).toEqual({
       message: 'All tasks are already complete',
       count: 0,
     });
     const back = await alice.put<BulkTodosResponse>('/api/todo/complete-all', { completed: false });
-    expect(back.body).toEqual({ message: '3 tasks marked active', count: 3 });
+    expect(back.body).toEqual({ message: '3 tasks marked active', count: 3, undoToken: expect.any(String) });
     expect((await list(bob)).map((todo) => todo.completed)).toEqual([true]);
 
     // Alice clears nothing of Bob's; Bob's clear takes his completed task only.
     expect((await alice.delete<BulkTodosResponse>('/api/todo/clear-completed')).body).toEqual({ message: 'No completed tasks to clear', count: 0 });
     expect(await list(bob)).toHaveLength(1);
     const cleared = await bob.delete<BulkTodosResponse>('/api/todo/clear-completed');
-    expect(cleared.body).toEqual({ message: '1 completed task cleared', count: 1 });
+    expect(cleared.body).toEqual({ message: '1 completed task cleared', count: 1, undoToken: expect.any(String) });
     expect(await list(bob)).toEqual([]);
     expect(await list(alice)).toHaveLength(3);
 

@@ -78,7 +78,9 @@ export function keepOpen(store: SessionStore): SessionStore {
     get: (id) => store.get(id),
     set: (id, data, maxAgeMs) => store.set(id, data, maxAgeMs),
     destroy: (id) => store.destroy(id),
-    destroyUserSessions: (userId) => store.destroyUserSessions(userId),
+    destroyUserSessions: (userId, ending) => store.destroyUserSessions(userId, ending),
+    recordEnd: (id, reason, keepForMs) => store.recordEnd(id, reason, keepForMs),
+    endReason: (id) => store.endReason(id),
     ping: () => store.ping(),
     close: async () => undefined,
   };

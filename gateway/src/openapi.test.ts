@@ -190,6 +190,11 @@ describe('GET /api/openapi.json', () => {
         expect((await client.post<UserResponse>('/api/user/signup', user)).status).toBe(201);
         const task = (await client.post<TodoResponse>('/api/todo/add-todo', { title: 'a task' })).body.todo;
         if (operation.operationId === 'restoreTodo') await client.delete(`/api/todo/delete-todo/${task._id}`);
+        let undoToken: string | undefined;
+        if (operation.operationId === 'restoreBulk') {
+          await client.put(`/api/todo/update-todo/${task._id}`, { updateData: { completed: true } });
+          undoToken = (await client.delete<{ undoToken?: string }>('/api/todo/clear-completed')).body.undoToken;
+        }
         const concrete = route.replace('{todoId}', task._id);
         let status: number;
         let code: unknown;
@@ -198,7 +203,7 @@ describe('GET /api/openapi.json', () => {
           status = live.status;
           live.close();
         } else {
-          const body = bodies[operation.operationId]?.(user);
+          const body = operation.operationId === 'restoreBulk' ? { undoToken } : bodies[operation.operationId]?.(user);
           const answer = await client.request<{ code?: string }>(method.toUpperCase(), concrete, body === undefined ? {} : { body });
           status = answer.status;
           code = answer.body?.code;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
+import type { SessionEndReason } from '@tm/contracts';
 import { ServiceUnavailableError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { createSession } from 'koa-session';
@@ -44,7 +45,8 @@ class SessionsUnavailableError extends ServiceUnavailableError {
   }
 }
 
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
+/** Runs a call of the session store; a failure becomes a {@link SessionsUnavailableError} (503). */
+export async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -156,13 +158,30 @@ export function sessionIdOf(ctx: Context): string | undefined {
 /** How often at most a session's `seenAt` is written back: a store write per minute, not per request. */
 const TOUCH_EVERY_MS = 60_000;
 
+/** How a session that outlived a limit ends (session-end.ts: recorded with its reason, then destroyed in the store). */
+export type EndExpiredSession = (ctx: Context, session: SessionData, reason: 'idle-timeout' | 'absolute-timeout') => Promise<void>;
+
+/**
+ * The rest of the request sees a visitor whose XSRF token is `token`; nothing is committed, so the browser
+ * keeps its (now dead) session cookie: the requests it has on their way, and its next ones, are answered 401
+ * with why the session ended (session-end.ts) instead of a bare 401, or a 403 for a token nobody knows.
+ */
+function leaveAsVisitor(ctx: Context, session: GatewaySession, token: string | undefined): void {
+  delete session.userId;
+  delete session.signedInAt;
+  delete session.seenAt;
+  delete session.xsrf;
+  setVisitorToken(ctx, token ?? newToken());
+}
+
 /**
  * Enforces the idle timeout and the absolute lifetime on the server (OWASP ASVS 5.0 V7.3, SECURITY.md
- * "Sessions"). A session past either limit is signed out: destroyed, the visitor keeping the XSRF token as
- * its visitor token, so the request itself goes on to an honest 401, not a 403. A live one is touched at
- * most once a minute.
+ * "Sessions"). A session past either limit is signed out: `endExpired` records why and destroys it in the
+ * store, and the request goes on as a visitor keeping the session's XSRF token as its visitor token, so
+ * it reaches an honest 401 (with `reason` `idle-timeout` or `absolute-timeout`), not a 403. A live one is
+ * touched at most once a minute.
  */
-export function sessionLifetime(lifetime: SessionLifetime): Middleware {
+export function sessionLifetime(lifetime: SessionLifetime, endExpired: EndExpiredSession): Middleware {
   const touchEvery = Math.min(TOUCH_EVERY_MS, lifetime.idleTimeoutMs / 2);
   return async (ctx, next) => {
     const session = sessionOf(ctx);
@@ -173,7 +192,10 @@ export function sessionLifetime(lifetime: SessionLifetime): Middleware {
       const expired = sessionExpiry(session, lifetime, now);
       if (expired) {
         ctx.log.info({ idle: expired === 'idle' }, 'session expired');
-        await endStoredSession(ctx, session.xsrf);
+        const reason = expired === 'idle' ? 'idle-timeout' : 'absolute-timeout';
+        noteSessionEnd(ctx, reason);
+        await endExpired(ctx, session, reason);
+        leaveAsVisitor(ctx, session, session.xsrf);
       } else if (now - seenAt >= touchEvery || session.signedInAt === undefined) {
         session.signedInAt = signedInAt;
         session.seenAt = now;
@@ -182,4 +204,14 @@ export function sessionLifetime(lifetime: SessionLifetime): Middleware {
     }
     await next();
   };
+}
+
+/** What this request itself found about why its session ended (an expiry), for the 401 it is answered. */
+export function noteSessionEnd(ctx: Context, reason: SessionEndReason): void {
+  (ctx.state as { sessionEnd?: SessionEndReason }).sessionEnd = reason;
+}
+
+/** See {@link noteSessionEnd}. */
+export function notedSessionEnd(ctx: Context): SessionEndReason | undefined {
+  return (ctx.state as { sessionEnd?: SessionEndReason }).sessionEnd;
 }

@@ -70,6 +70,64 @@ function sessionStoreContract(name: string, makeFactory: () => Promise<Factory>)
       expect(await store.get(later)).toBeUndefined();
     });
 
+    it('records why a session ended, for as long as asked, and never by itself (issue #18)', async () => {
+      const ended = randomUUID();
+      const visitor = randomUUID();
+      await store.set(ended, { userId: 'u', signedInAt: Date.now() }, 60_000);
+      await store.set(visitor, { xsrf: 'v' }, 60_000);
+      await store.destroy(ended);
+      await store.destroy(visitor);
+      // Destroying records nothing: only the gateway's own ends do.
+      expect(await store.endReason(ended)).toBeUndefined();
+      expect(await store.endReason(visitor)).toBeUndefined();
+      await store.recordEnd(ended, 'signed-out', 150);
+      expect(await store.endReason(ended)).toBe('signed-out');
+      expect(await store.endReason(randomUUID())).toBeUndefined();
+      // A later end of the same id wins; destroying the id again leaves the record.
+      await store.recordEnd(ended, 'idle-timeout', 150);
+      await store.destroy(ended);
+      expect(await store.endReason(ended)).toBe('idle-timeout');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await store.endReason(ended)).toBeUndefined();
+    });
+
+    it("ends a user's sessions recording why for each (not the one kept unrecorded), each kept as its data says", async () => {
+      const user = randomUUID();
+      const [own, phone, tablet] = [randomUUID(), randomUUID(), randomUUID()];
+      const expired = randomUUID();
+      const theirs = randomUUID();
+      // The session that expires first is the oldest (a user's index lives as long as the newest session).
+      await store.set(expired, { userId: user, signedInAt: 4 }, 30);
+      await store.set(own, { userId: user, signedInAt: 1 }, 60_000);
+      await store.set(phone, { userId: user, signedInAt: 2 }, 60_000);
+      await store.set(tablet, { userId: user, signedInAt: 3 }, 60_000);
+      await store.set(theirs, { userId: randomUUID(), signedInAt: 5 }, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      const asked: unknown[] = [];
+      const ended = await store.destroyUserSessions(user, {
+        reason: 'password-changed',
+        // The tablet's record is kept briefly, the phone's for a minute: each from its own data.
+        keepForMs: (session) => {
+          asked.push(session.signedInAt);
+          return session.signedInAt === 3 ? 100 : 60_000;
+        },
+        unrecorded: own,
+      });
+      expect(ended).toBeGreaterThanOrEqual(3);
+      for (const id of [own, phone, tablet, expired]) expect(await store.get(id)).toBeUndefined();
+      expect(await store.endReason(own)).toBeUndefined();
+      expect(await store.endReason(phone)).toBe('password-changed');
+      expect(await store.endReason(tablet)).toBe('password-changed');
+      // A session that had already expired gets no record: it would have said nothing anyway.
+      expect(await store.endReason(expired)).toBeUndefined();
+      expect(asked.sort()).toEqual([2, 3]);
+      expect(await store.get(theirs)).toEqual(expect.objectContaining({ signedInAt: 5 }));
+      expect(await store.endReason(theirs)).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await store.endReason(tablet)).toBeUndefined();
+      expect(await store.endReason(phone)).toBe('password-changed');
+    });
+
     it('answers ping and keeps sessions across a reopen', async () => {
       expect(await store.ping()).toBe(true);
       const id = randomUUID();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { closeSqlite, columnsOf, openSqlite, pingSqlite, StorageWatch, type SqliteDatabase, type StorageWatchOptions } from '@tm/service-kit/sqlite';
-import type { SessionData, SessionStore } from './session.repository.js';
+import { SessionEndReason } from '@tm/contracts';
+import type { SessionData, SessionEnding, SessionStore } from './session.repository.js';
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 const SQLITE_FILE = 'sessions.sqlite';
@@ -16,6 +17,13 @@ function setup(db: SqliteDatabase): void {
   // Added with "sign out everywhere": files made before it gain the column (NULL for their anonymous rows).
   if (!columnsOf(db, 'sessions').includes('user_id')) db.exec('ALTER TABLE sessions ADD COLUMN user_id TEXT');
   db.exec('CREATE INDEX IF NOT EXISTS sessions_user_id ON sessions (user_id)');
+  // Issue #18: why a signed-in session ended, kept for a while after the session itself is gone (a tombstone).
+  db.exec(`CREATE TABLE IF NOT EXISTS session_ends (
+    id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS session_ends_expires_at ON session_ends (expires_at);`);
 }
 
 function prepareStatements(db: SqliteDatabase) {
@@ -25,9 +33,16 @@ function prepareStatements(db: SqliteDatabase) {
       `INSERT INTO sessions (id, data, expires_at, user_id) VALUES (?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at, user_id = excluded.user_id`,
     ),
+    userSessions: db.prepare<[string, number], { id: string; data: string }>('SELECT id, data FROM sessions WHERE user_id = ? AND expires_at > ?'),
     removeUser: db.prepare<[string]>('DELETE FROM sessions WHERE user_id = ?'),
     remove: db.prepare<[string]>('DELETE FROM sessions WHERE id = ?'),
     purge: db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?'),
+    recordEnd: db.prepare<[string, string, number]>(
+      `INSERT INTO session_ends (id, reason, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET reason = excluded.reason, expires_at = excluded.expires_at`,
+    ),
+    endReason: db.prepare<[string, number], { reason: string }>('SELECT reason FROM session_ends WHERE id = ? AND expires_at > ?'),
+    purgeEnds: db.prepare<[number]>('DELETE FROM session_ends WHERE expires_at <= ?'),
   };
 }
 
@@ -39,7 +54,7 @@ export interface SqliteSessionStoreOptions {
 /**
  * Embedded session store: one SQLite file under `DATA_DIR` (opened by the shared {@link openSqlite}), so
  * sessions survive a gateway restart without any external service. Expired rows are ignored on read and
- * purged periodically. A write that storage refuses (disk full, read-only) still fails (the session
+ * purged periodically, the records of why a session ended (`session_ends`, issue #18) with them. A write that storage refuses (disk full, read-only) still fails (the session
  * middleware turns it into a 503, and the error handler into `STORAGE.NOT_WRITABLE`), and is remembered:
  * `ping`, and so the gateway's readiness, says sessions are down while the data folder cannot take writes
  * ({@link StorageWatch}: a recent refusal, too little free space, a read-only folder).
@@ -47,16 +62,30 @@ export interface SqliteSessionStoreOptions {
 export class SqliteSessionStore implements SessionStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly purger: NodeJS.Timeout;
+  private readonly endUser: (userId: string, ending: SessionEnding, now: number) => number;
 
   private constructor(
     private readonly db: SqliteDatabase,
     private readonly storage: StorageWatch,
   ) {
     this.statements = prepareStatements(db);
+    const statements = this.statements;
+    // One transaction: the records of why, and the end of the sessions, happen together or not at all.
+    this.endUser = db.transaction((userId: string, ending: SessionEnding, now: number) => {
+      for (const { id, data } of statements.userSessions.all(userId, now)) {
+        if (id === ending.unrecorded) continue;
+        statements.recordEnd.run(id, ending.reason, now + ending.keepForMs(JSON.parse(data) as SessionData));
+      }
+      return statements.removeUser.run(userId).changes;
+    });
     // A purge that fails (full disk) waits for the next tick: a throw here would end the process.
     this.purger = setInterval(() => {
       try {
-        this.write(() => this.statements.purge.run(Date.now()));
+        this.write(() => {
+          const now = Date.now();
+          this.statements.purge.run(now);
+          this.statements.purgeEnds.run(now);
+        });
       } catch {
         // Remembered by write(); retried in PURGE_EVERY_MS.
       }
@@ -92,8 +121,19 @@ export class SqliteSessionStore implements SessionStore {
     this.write(() => this.statements.remove.run(id));
   }
 
-  async destroyUserSessions(userId: string): Promise<number> {
-    return this.write(() => this.statements.removeUser.run(userId).changes);
+  async destroyUserSessions(userId: string, ending?: SessionEnding): Promise<number> {
+    if (!ending) return this.write(() => this.statements.removeUser.run(userId).changes);
+    return this.write(() => this.endUser(userId, ending, Date.now()));
+  }
+
+  async recordEnd(id: string, reason: SessionEndReason, keepForMs: number): Promise<void> {
+    this.write(() => this.statements.recordEnd.run(id, reason, Date.now() + keepForMs));
+  }
+
+  async endReason(id: string): Promise<SessionEndReason | undefined> {
+    const row = this.statements.endReason.get(id, Date.now());
+    const parsed = SessionEndReason.safeParse(row?.reason);
+    return parsed.success ? parsed.data : undefined;
   }
 
   /** Up while the file answers and its data folder can take writes. */

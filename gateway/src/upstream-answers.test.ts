@@ -109,6 +109,7 @@ describe('upstream answers are checked before they are sent on', () => {
       isPinned: false,
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
+      completedAt: index % 2 === 0 ? '2025-01-01T00:00:00.000Z' : null,
     }));
     return { todos, cursor: '7' };
   }

@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
-import { ForbiddenError } from '@tm/service-kit';
+import { ForbiddenError, UnauthorizedError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
-import { newToken, sessionOf, setVisitorToken, visitorToken } from './session.middleware.js';
+import { API_PREFIX } from './forward.middleware.js';
+import { newToken, sessionIdOf, sessionOf, setVisitorToken, visitorToken } from './session.middleware.js';
 
 /** Methods that change nothing: neither the XSRF token nor the Origin check applies to them. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -41,6 +42,19 @@ async function tokenOf(ctx: Parameters<Middleware>[0]): Promise<string> {
   return token;
 }
 
+/** The calls that sign in: their XSRF check stands whatever cookie comes with them. */
+const SIGN_IN_PATHS: ReadonlySet<string> = new Set([`${API_PREFIX}/user/login`, `${API_PREFIX}/user/signup`]);
+
+/**
+ * A write that fails the check while its signed session cookie names a session that has ended (signed out
+ * elsewhere, expired, revoked): its token was that session's, which nobody holds any more. It is answered 401,
+ * with why the session ended (session-end.ts), as a read would be, instead of a 403 the page cannot act on
+ * (issue #18). Either way nothing happens; sign-in calls keep their 403.
+ */
+function endedSessionWrite(ctx: Context): boolean {
+  return !SIGN_IN_PATHS.has(ctx.path) && sessionIdOf(ctx) !== undefined && !sessionOf(ctx).userId;
+}
+
 /**
  * Double-submit XSRF protection bound to the session or, before sign-in, to the visitor's signed cookie:
  * the token is mirrored in the readable `XSRF-TOKEN` cookie; every non-safe method (login and signup
@@ -56,6 +70,7 @@ export function xsrfProtection(): Middleware {
       const header = ctx.get(XSRF_HEADER);
       const cookie = ctx.cookies.get(XSRF_COOKIE) ?? '';
       if (!header || !same(header, token) || !same(cookie, token)) {
+        if (endedSessionWrite(ctx)) throw new UnauthorizedError();
         throw new ForbiddenError('Missing or invalid XSRF token', ErrorCode.xsrf);
       }
     }

@@ -1,4 +1,4 @@
-import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
+import { ObjectIdString, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
 import {
   MongoClient,
@@ -15,7 +15,10 @@ import { z } from 'zod';
 import {
   byListOrder,
   CommitListeners,
+  newUndoToken,
   storeSettings,
+  StoredEventTodos,
+  type BulkChange,
   type ChangeNotice,
   type CommitListener,
   type FeedPosition,
@@ -31,6 +34,8 @@ export const TODOS_COLLECTION = 'todos';
 export const EVENTS_COLLECTION = 'todoEvents';
 /** One document per user: the user's feed position (issue #21: event numbers are per user). */
 export const FEEDS_COLLECTION = 'todoFeeds';
+/** One document per bulk call that changed something: what its Undo needs (docs/PRODUCT.md §10.11.3). */
+export const UNDO_COLLECTION = 'todoUndoBatches';
 /**
  * Before per-user numbers: the global counter documents (the last event id handed out, and the highest one
  * trimmed for age), in this collection. Only {@link migrateGlobalFeed} still reads them, to remove them.
@@ -52,6 +57,26 @@ interface TodoDocument {
   updatedAt: Date;
   /** Set while the task is deleted but still restorable (soft delete); absent on a live task. */
   deletedAt?: Date;
+  /**
+   * When the task was completed; null while it is active. Absent on a document written before completion
+   * times (issue #18) until {@link backfillCompletedAt} gives it one; such a document reads as the
+   * backfill would write it (see {@link toRecord}).
+   */
+  completedAt?: Date | null;
+}
+
+/**
+ * The undo of one bulk call, keyed by its token. `kind` 'clear-completed': the call deleted `items` softly
+ * at `createdAt`. 'complete-all': it set them to `completed` at `createdAt`, and each item keeps the values
+ * it replaced. Removed when spent, by the sweep after the restore window, and with the account.
+ */
+interface UndoDocument {
+  _id: string;
+  userId: ObjectId | string;
+  kind: 'clear-completed' | 'complete-all';
+  completed?: boolean;
+  createdAt: Date;
+  items: Array<{ _id: ObjectId; completed?: boolean; completedAt?: Date | null; updatedAt?: Date }>;
 }
 
 /**
@@ -79,6 +104,12 @@ interface FeedDocument {
   trimmedThrough: number;
 }
 
+/** One migration that ran to its end (see {@link backfillCompletedAt}). */
+interface MigrationDocument {
+  _id: string;
+  finishedAt: Date;
+}
+
 // zod at the database edge: documents written by another version or by hand must still be tasks.
 const StoredTodo = z.object({
   _id: z.instanceof(ObjectId),
@@ -87,19 +118,39 @@ const StoredTodo = z.object({
   isPinned: z.boolean(),
   createdAt: z.date(),
   updatedAt: z.date(),
+  completedAt: z.date().nullable().optional(),
 });
 
 const StoredEvent = z.object({
   seq: z.number().int().positive(),
   origin: z.string().nullable(),
-  saved: z.array(Todo),
+  saved: StoredEventTodos,
   removed: z.array(ObjectIdString),
+});
+
+/** What an undo of setAllCompleted puts back into one task (its values before the call). */
+const StoredUndoItem = z.object({ _id: z.instanceof(ObjectId), completed: z.boolean(), completedAt: z.date().nullable(), updatedAt: z.date() });
+const StoredUndo = z.object({
+  kind: z.enum(['clear-completed', 'complete-all']),
+  completed: z.boolean().optional(),
+  createdAt: z.date(),
+  items: z.array(z.looseObject({ _id: z.instanceof(ObjectId) })),
 });
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
 
+/**
+ * A task's completion time as it is read: null for an active task; for a completed one its `completedAt`,
+ * or, on a document from before completion times that the backfill has not reached yet (or that a replica
+ * of the previous version wrote during the rollout), its `updatedAt`: the backfill's own rule.
+ */
+function completedAtOf(d: { completed: boolean; updatedAt: Date; completedAt?: Date | null }): Date | null {
+  return d.completed ? (d.completedAt ?? d.updatedAt) : null;
+}
+
 function toRecord(document: unknown): TodoRecord {
   const d = StoredTodo.parse(document);
+  const completedAt = completedAtOf(d);
   return {
     _id: d._id.toHexString(),
     title: d.title,
@@ -107,6 +158,7 @@ function toRecord(document: unknown): TodoRecord {
     isPinned: d.isPinned,
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
+    completedAt: completedAt === null ? null : completedAt.toISOString(),
   };
 }
 
@@ -144,31 +196,36 @@ const LIST_SORT = { isPinned: -1, createdAt: -1, _id: -1 } as const;
  */
 export const todoUpdates = {
   /**
-   * A task's new title and flags as one conditional update: `filter` matches only while at least one of
-   * the given values differs from the stored one, so `updatedAt` moves (and the caller appends an event)
-   * only when a value actually changes, in a single atomic `findOneAndUpdate`. `null` for an empty patch.
+   * A task's new title and flags, from the task as the write's transaction read it: only the values that
+   * differ are set, and `updatedAt` moves (the caller appends an event) only when one does; `null` when
+   * nothing changes. `completedAt` follows `completed`: `now` when the task gets ticked, null when it is
+   * reopened; otherwise it is written as it reads ({@link completedAtOf}), which also gives a document from
+   * before completion times its value before `updatedAt` moves. The transaction (snapshot reads; a
+   * concurrent writer of the same task conflicts and one of the two is retried) makes read and update one
+   * atomic change.
    */
-  change(patch: TodoPatch, now: Date): { filter: Filter<TodoDocument>; update: UpdateFilter<TodoDocument> } | null {
+  change(
+    current: Pick<TodoDocument, 'title' | 'completed' | 'isPinned' | 'updatedAt' | 'completedAt'>,
+    patch: TodoPatch,
+    now: Date,
+  ): UpdateFilter<TodoDocument> | null {
     const values: Partial<Pick<TodoDocument, 'title' | 'completed' | 'isPinned'>> = {};
-    const differs: Filter<TodoDocument>[] = [];
-    if (patch.title !== undefined) {
-      values.title = patch.title;
-      differs.push({ title: { $ne: patch.title } });
-    }
-    if (patch.completed !== undefined) {
-      values.completed = patch.completed;
-      differs.push({ completed: { $ne: patch.completed } });
-    }
-    if (patch.isPinned !== undefined) {
-      values.isPinned = patch.isPinned;
-      differs.push({ isPinned: { $ne: patch.isPinned } });
-    }
-    if (differs.length === 0) return null;
-    return { filter: { $or: differs }, update: { $set: { ...values, updatedAt: now } } };
+    if (patch.title !== undefined && patch.title !== current.title) values.title = patch.title;
+    if (patch.completed !== undefined && patch.completed !== current.completed) values.completed = patch.completed;
+    if (patch.isPinned !== undefined && patch.isPinned !== current.isPinned) values.isPinned = patch.isPinned;
+    if (Object.keys(values).length === 0) return null;
+    const completedAt = values.completed === undefined ? completedAtOf(current) : values.completed ? now : null;
+    return { $set: { ...values, completedAt, updatedAt: now } };
   },
-  setCompleted: (completed: boolean, now: Date): UpdateFilter<TodoDocument> => ({ $set: { completed, updatedAt: now } }),
+  setCompleted: (completed: boolean, now: Date): UpdateFilter<TodoDocument> => ({
+    $set: { completed, completedAt: completed ? now : null, updatedAt: now },
+  }),
   softDelete: (now: Date): UpdateFilter<TodoDocument> => ({ $set: { deletedAt: now } }),
   restore: (): UpdateFilter<TodoDocument> => ({ $unset: { deletedAt: '' } }),
+  /** Undo of setAllCompleted for one task: the values the call replaced. */
+  undoCompleted: (previous: { completed: boolean; completedAt: Date | null; updatedAt: Date }): UpdateFilter<TodoDocument> => ({
+    $set: { completed: previous.completed, completedAt: previous.completedAt, updatedAt: previous.updatedAt },
+  }),
   /** The user's next event number (1 for the first: the upsert creates the user's feed document). */
   nextEventSeq: (): UpdateFilter<FeedDocument> => ({ $inc: { seq: 1 }, $setOnInsert: { trimmedThrough: 0 } }),
   raiseWatermark: (seq: number): UpdateFilter<FeedDocument> => ({ $max: { trimmedThrough: seq } }),
@@ -176,6 +233,10 @@ export const todoUpdates = {
   numberLegacyEvent: (seq: number): UpdateFilter<EventDocument> => ({ $set: { seq } }),
   /** Migration: a user's position from the user's kept legacy events (see {@link migrateGlobalFeed}). */
   migratedPosition: (last: number, first: number): UpdateFilter<FeedDocument> => ({ $max: { seq: last, trimmedThrough: first - 1 } }),
+  /** Migration (see {@link backfillCompletedAt}): a task from before completion times gets one. */
+  backfillCompletedAt: (completedAt: Date | null): UpdateFilter<TodoDocument> => ({ $set: { completedAt } }),
+  /** A migration's marker: when it first ran to its end (a rerun keeps the first time). */
+  migrationFinished: (at: Date): UpdateFilter<MigrationDocument> => ({ $setOnInsert: { finishedAt: at } }),
 };
 
 /** A server error's code name (`NamespaceExists`, `IndexNotFound`…), for the few that are expected. */
@@ -237,6 +298,44 @@ export async function migrateGlobalFeed(db: Db): Promise<void> {
   }
 }
 
+/** Migrations that ran to their end, one document each: a finished one costs a single read at the next open. */
+export const MIGRATIONS_COLLECTION = 'todoMigrations';
+export const COMPLETED_AT_MIGRATION = 'todos.completedAt';
+
+/**
+ * Completion times (issue #18) for a database from before them. No earlier version recorded when a task was
+ * completed, so a completed task gets its `updatedAt`: the time of its last change, which was the tick
+ * itself or came after it (an edit or pin since), the best time known. An active task gets null. Deleted but
+ * still restorable tasks too. Until it has run (and for a document a replica of the previous version writes
+ * during the rollout) a document without the field reads the same way ({@link completedAtOf}), and the
+ * first write to it stores that value ({@link todoUpdates}.change), so the time never drifts with a later
+ * `updatedAt`.
+ *
+ * Classic updates only (no pipeline, see {@link todoUpdates}): a completed task's value is its own
+ * `updatedAt`, so it takes one conditional update per document, in batches; each matches only while the
+ * document still lacks the field and still has that `updatedAt`, so a rerun, a second replica migrating at
+ * the same time, or a write in between is never overwritten. Once through, a marker document in
+ * {@link MIGRATIONS_COLLECTION} spares the next opens the scan of every task.
+ */
+export async function backfillCompletedAt(db: Db): Promise<void> {
+  const migrations = db.collection<MigrationDocument>(MIGRATIONS_COLLECTION);
+  if (await migrations.findOne({ _id: COMPLETED_AT_MIGRATION })) return;
+  const todos = db.collection<TodoDocument>(TODOS_COLLECTION);
+  const missing: Filter<TodoDocument> = { completedAt: { $exists: false } };
+  await todos.updateMany({ ...missing, completed: false }, todoUpdates.backfillCompletedAt(null));
+  let batch: AnyBulkWriteOperation<TodoDocument>[] = [];
+  const completed = todos.find({ ...missing, completed: true }).project<{ _id: ObjectId; updatedAt: Date }>({ _id: 1, updatedAt: 1 });
+  for await (const { _id, updatedAt } of completed) {
+    batch.push({ updateOne: { filter: { _id, ...missing, completed: true, updatedAt }, update: todoUpdates.backfillCompletedAt(updatedAt) } });
+    if (batch.length === MIGRATION_BATCH) {
+      await todos.bulkWrite(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await todos.bulkWrite(batch);
+  await migrations.updateOne({ _id: COMPLETED_AT_MIGRATION }, todoUpdates.migrationFinished(new Date()), { upsert: true });
+}
+
 export interface MongoTodosOptions extends StoreOptions {
   url: string;
   dbName: string;
@@ -260,6 +359,7 @@ export class MongoTodosStore implements TodosRepository {
   private readonly todos: Collection<TodoDocument>;
   private readonly events: Collection<EventDocument>;
   private readonly feeds: Collection<FeedDocument>;
+  private readonly undos: Collection<UndoDocument>;
 
   private constructor(
     private readonly connection: MongoConnection,
@@ -268,6 +368,7 @@ export class MongoTodosStore implements TodosRepository {
     this.todos = connection.db.collection<TodoDocument>(TODOS_COLLECTION);
     this.events = connection.db.collection<EventDocument>(EVENTS_COLLECTION);
     this.feeds = connection.db.collection<FeedDocument>(FEEDS_COLLECTION);
+    this.undos = connection.db.collection<UndoDocument>(UNDO_COLLECTION);
   }
 
   /**
@@ -293,11 +394,17 @@ export class MongoTodosStore implements TodosRepository {
           { key: { userId: 1, seq: 1 }, name: 'user_seq' },
           { key: { createdAt: 1 }, name: 'created_at' },
         ],
+        // Keyed by token (`_id`); the sweep finds the expired batches, the account purge a user's.
+        [UNDO_COLLECTION]: [
+          { key: { createdAt: 1 }, name: 'created_at' },
+          { key: { userId: 1 }, name: 'user_id' },
+        ],
       },
       setup: async (db) => {
         // Created up front: a transaction then only ever writes documents, never creates a collection.
         await ensureCollection(db, FEEDS_COLLECTION);
         await migrateGlobalFeed(db);
+        await backfillCompletedAt(db);
       },
     });
     return new MongoTodosStore(connection, storeSettings(settings));
@@ -361,6 +468,7 @@ export class MongoTodosStore implements TodosRepository {
         isPinned: false,
         createdAt: now,
         updatedAt: now,
+        completedAt: null,
       };
       await this.todos.insertOne(document, { session });
       const todo = toRecord(document);
@@ -372,19 +480,16 @@ export class MongoTodosStore implements TodosRepository {
     const filter = ownedBy(userId, id);
     if (!filter) return null;
     return this.write(async (session, now) => {
-      const change = todoUpdates.change(patch, now);
-      if (change) {
-        // One atomic call: it matches only while a value still differs, and then moves updatedAt.
-        const updated = await this.todos.findOneAndUpdate({ ...filter, ...LIVE, ...change.filter }, change.update, { session, returnDocument: 'after' });
-        if (updated) {
-          const todo = toRecord(updated);
-          return { result: todo, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
-        }
-      }
-      // Nothing changes (or there is no such task): updatedAt stays, and no event is appended (a repeat is
-      // invisible to other pages).
       const current = await this.todos.findOne({ ...filter, ...LIVE }, { session });
-      return { result: current ? toRecord(current) : null, notice: null };
+      if (!current) return { result: null, notice: null };
+      const change = todoUpdates.change(current, patch, now);
+      // Nothing changes: updatedAt stays, and no event is appended (a repeat is invisible to other pages).
+      if (!change) return { result: toRecord(current), notice: null };
+      const updated = await this.todos.findOneAndUpdate({ ...filter, ...LIVE }, change, { session, returnDocument: 'after' });
+      // (Gone between the read and the update: the transaction would have conflicted; it reads as not found.)
+      if (!updated) return { result: null, notice: null };
+      const todo = toRecord(updated);
+      return { result: todo, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
     });
   }
 
@@ -413,30 +518,86 @@ export class MongoTodosStore implements TodosRepository {
     });
   }
 
-  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<TodoRecord[]> {
-    return this.write(async (session, now) => {
-      const filter = { userId: userKey(userId), ...LIVE, completed: { $ne: completed } };
+  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
+    const undoToken = newUndoToken();
+    return this.write<BulkChange>(async (session, now) => {
+      const user = userKey(userId);
+      const filter = { userId: user, ...LIVE, completed: { $ne: completed } };
       const documents = await this.todos.find(filter, { session }).toArray();
-      if (documents.length === 0) return { result: [], notice: null };
+      if (documents.length === 0) return { result: { todos: [], undoToken: null }, notice: null };
       const ids = documents.map((document) => document._id);
       // The transaction's snapshot makes the read and the update see the same tasks (a concurrent writer
       // conflicts and one of the two is retried).
       await this.todos.updateMany({ ...filter, _id: { $in: ids } }, todoUpdates.setCompleted(completed, now), { session });
-      const changed = documents.map((document) => toRecord({ ...document, completed, updatedAt: now })).sort(byListOrder);
-      return { result: changed, notice: await this.appendEvent(session, userId, origin, now, changed, []) };
+      // The undo batch: the values the update replaced, from the same read.
+      const items = documents.map((document) => ({
+        _id: document._id,
+        completed: document.completed,
+        completedAt: completedAtOf(document),
+        updatedAt: document.updatedAt,
+      }));
+      await this.undos.insertOne({ _id: undoToken, userId: user, kind: 'complete-all', completed, createdAt: now, items }, { session });
+      const changed = documents
+        .map((document) => toRecord({ ...document, completed, completedAt: completed ? now : null, updatedAt: now }))
+        .sort(byListOrder);
+      return { result: { todos: changed, undoToken }, notice: await this.appendEvent(session, userId, origin, now, changed, []) };
     });
   }
 
-  async clearCompleted(userId: string, origin: string | null = null): Promise<TodoRecord[]> {
-    return this.write(async (session, now) => {
-      const filter = { userId: userKey(userId), ...LIVE, completed: true };
+  async clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
+    const undoToken = newUndoToken();
+    return this.write<BulkChange>(async (session, now) => {
+      const user = userKey(userId);
+      const filter = { userId: user, ...LIVE, completed: true };
       const documents = await this.todos.find(filter, { session }).toArray();
-      if (documents.length === 0) return { result: [], notice: null };
+      if (documents.length === 0) return { result: { todos: [], undoToken: null }, notice: null };
       const ids = documents.map((document) => document._id);
       await this.todos.updateMany({ ...filter, _id: { $in: ids } }, todoUpdates.softDelete(now), { session });
+      const items = ids.map((_id) => ({ _id }));
+      await this.undos.insertOne({ _id: undoToken, userId: user, kind: 'clear-completed', createdAt: now, items }, { session });
       const cleared = documents.map(toRecord).sort(byListOrder);
       const notice = await this.appendEvent(session, userId, origin, now, [], cleared.map((todo) => todo._id));
-      return { result: cleared, notice };
+      return { result: { todos: cleared, undoToken }, notice };
+    });
+  }
+
+  async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[] | null> {
+    return this.write(async (session, now) => {
+      const user = userKey(userId);
+      // Only the owner's, within the restore window; spent in this same transaction, whatever is left to restore.
+      const found = await this.undos.findOneAndDelete(
+        { _id: undoToken, userId: user, createdAt: { $gt: new Date(now.getTime() - this.settings.restoreWindowMs) } },
+        { session },
+      );
+      if (!found) return { result: null, notice: null };
+      const batch = StoredUndo.parse(found);
+      const ids = batch.items.map((item) => item._id);
+      let restored: TodoRecord[];
+      if (batch.kind === 'clear-completed') {
+        // Still deleted by the clear itself (its time): one restored on its own since, maybe deleted again, is not the clear's.
+        const filter: Filter<TodoDocument> = { _id: { $in: ids }, userId: user, deletedAt: batch.createdAt };
+        const documents = await this.todos.find(filter, { session }).toArray();
+        if (documents.length > 0) await this.todos.updateMany(filter, todoUpdates.restore(), { session });
+        restored = documents.map(toRecord);
+      } else {
+        // Only the tasks still exactly as the call left them (live, same completed, completedAt and updatedAt).
+        const completed = batch.completed === true;
+        const asLeft: Filter<TodoDocument> = { userId: user, ...LIVE, completed, completedAt: completed ? batch.createdAt : null, updatedAt: batch.createdAt };
+        const documents = await this.todos.find({ ...asLeft, _id: { $in: ids } }, { session }).toArray();
+        const previous = new Map(batch.items.map((item) => [item._id.toHexString(), item]));
+        const changes = documents.map((document) => ({
+          document,
+          before: StoredUndoItem.parse(previous.get(document._id.toHexString())),
+        }));
+        const writes: AnyBulkWriteOperation<TodoDocument>[] = changes.map(({ document, before }) => ({
+          updateOne: { filter: { ...asLeft, _id: document._id }, update: todoUpdates.undoCompleted(before) },
+        }));
+        if (writes.length > 0) await this.todos.bulkWrite(writes, { session });
+        restored = changes.map(({ document, before }) => toRecord({ ...document, ...before, _id: document._id }));
+      }
+      restored.sort(byListOrder);
+      if (restored.length === 0) return { result: restored, notice: null };
+      return { result: restored, notice: await this.appendEvent(session, userId, origin, now, restored, []) };
     });
   }
 
@@ -447,6 +608,7 @@ export class MongoTodosStore implements TodosRepository {
       await this.todos.deleteMany({ userId: user }, { session });
       await this.events.deleteMany({ userId: user }, { session });
       await this.feeds.deleteOne({ _id: user }, { session });
+      await this.undos.deleteMany({ userId: user }, { session });
       return { result: count, notice: null };
     });
   }
@@ -468,6 +630,8 @@ export class MongoTodosStore implements TodosRepository {
   async sweep(): Promise<SweepResult> {
     const now = this.settings.now().getTime();
     const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: new Date(now - this.settings.restoreWindowMs) } });
+    // The same boundary as restoreBulk's: a batch it can no longer spend goes.
+    const undone = await this.undos.deleteMany({ createdAt: { $lte: new Date(now - this.settings.restoreWindowMs) } });
     // Per user, the newest number among the events past the retention (through the createdAt index).
     const expired = await this.events
       .aggregate<{ _id: ObjectId | string; last: number }>([
@@ -483,7 +647,7 @@ export class MongoTodosStore implements TodosRepository {
       await this.feeds.updateOne({ _id: user }, todoUpdates.raiseWatermark(last));
       trimmedEvents += (await this.events.deleteMany({ userId: user, seq: { $lte: last } })).deletedCount;
     }
-    return { purgedTodos: purged.deletedCount, trimmedEvents };
+    return { purgedTodos: purged.deletedCount, trimmedEvents, purgedUndoBatches: undone.deletedCount };
   }
 
   onCommit(listener: CommitListener): () => void {

@@ -1,12 +1,15 @@
 import path from 'node:path';
 import { ObjectId } from 'bson';
-import { ObjectIdString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
+import { ObjectIdString, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { closeSqlite, columnsOf, openSqlite, pingSqlite, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { z } from 'zod';
 import {
   byListOrder,
   CommitListeners,
+  newUndoToken,
   storeSettings,
+  StoredEventTodos,
+  type BulkChange,
   type ChangeNotice,
   type CommitListener,
   type FeedPosition,
@@ -31,7 +34,10 @@ const SCHEMA = `
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     -- Set while the task is deleted but still restorable (soft delete); NULL for a live task.
-    deleted_at INTEGER
+    deleted_at INTEGER,
+    -- When the task was completed (the write that ticked it); NULL while it is active. Added after the other
+    -- columns (see migrate), so a new file and a migrated one have the same columns in the same order.
+    completed_at INTEGER
   ) STRICT;
   -- The change feed (outbox): one row per committed write, numbered per user (seq: 1, 2, 3 … of that user,
   -- in commit order; issue #21; a file from before keeps its old numbers, see MIGRATE_GLOBAL_FEED). No
@@ -52,6 +58,26 @@ const SCHEMA = `
     last_seq INTEGER NOT NULL,
     trimmed_through INTEGER NOT NULL
   ) STRICT;
+  -- Undo of a bulk call (docs/PRODUCT.md §10.11.3): one row per call that changed something, keyed by its
+  -- single-use token. kind 'clear-completed': the call deleted its tasks softly at created_at (their rows
+  -- hold everything else). kind 'complete-all': the call set completed to \`completed\` at created_at.
+  -- Removed when spent, by the sweep after the restore window, and with the account.
+  CREATE TABLE IF NOT EXISTS todo_undo_batches (
+    token TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('clear-completed', 'complete-all')),
+    completed INTEGER CHECK (completed IN (0, 1)),
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  -- The tasks of one batch; for 'complete-all' with the values the call replaced (NULL for 'clear-completed').
+  CREATE TABLE IF NOT EXISTS todo_undo_items (
+    token TEXT NOT NULL,
+    todo_id TEXT NOT NULL,
+    prev_completed INTEGER,
+    prev_completed_at INTEGER,
+    prev_updated_at INTEGER,
+    PRIMARY KEY (token, todo_id)
+  ) STRICT, WITHOUT ROWID;
 `;
 
 // Created after the migration below, which may first have to add deleted_at to an older file and rebuild
@@ -64,16 +90,27 @@ const INDEXES = `
   -- A user's events in number order (the stream's read), and no number twice for one user.
   CREATE UNIQUE INDEX IF NOT EXISTS todo_events_user_id ON todo_events (user_id, seq);
   CREATE INDEX IF NOT EXISTS todo_events_created ON todo_events (created_at);
+  -- The sweep's expired batches, and the account purge's.
+  CREATE INDEX IF NOT EXISTS todo_undo_batches_created ON todo_undo_batches (created_at);
+  CREATE INDEX IF NOT EXISTS todo_undo_batches_user ON todo_undo_batches (user_id);
 `;
 
-const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at';
+/**
+ * A task's completion time as it is read: the stored one for a completed task, NULL for an active one.
+ * Every write of this version keeps `completed_at` in step with `completed`, and the migration filled it in
+ * for the tasks already there; the fallback to `updated_at` (the migration's rule) only covers a row a
+ * process of the previous version wrote into a shared file while the replicas were being replaced.
+ */
+const COMPLETED_AT = 'CASE WHEN completed = 1 THEN coalesce(completed_at, updated_at) END';
+const COLUMNS = `id, title, completed, is_pinned, created_at, updated_at, ${COMPLETED_AT} AS completed_at`;
 const LIST = `SELECT ${COLUMNS} FROM todos WHERE user_id = ? AND deleted_at IS NULL
   ORDER BY is_pinned DESC, created_at DESC, id DESC`;
 
 /**
  * A row of `todos` as the statements above return it. No zod here (issue #10, "the server path"): the
- * table is STRICT (SQLite refuses a value of the wrong type on write), every column is NOT NULL and the
- * flags carry CHECK (… IN (0, 1)), so the database itself guarantees this shape for every row it holds,
+ * table is STRICT (SQLite refuses a value of the wrong type on write), every column is NOT NULL (but
+ * `completed_at`, which COLUMNS reads as NULL exactly when the task is active) and the flags carry
+ * CHECK (… IN (0, 1)), so the database itself guarantees this shape for every row it holds,
  * and the only rows come from this file's statements, whose inputs the routes validated with the
  * contracts. Parsing each row again on every read (a thousand per list) protected nothing. The change
  * feed's JSON columns are still parsed with the contracts below: they are text, not typed columns.
@@ -85,9 +122,10 @@ interface TodoRow {
   is_pinned: 0 | 1;
   created_at: number;
   updated_at: number;
+  completed_at: number | null;
 }
 /** The same columns as an array (a `.raw()` statement): no object per row when the list is only serialised. */
-type TodoTuple = [id: string, title: string, completed: 0 | 1, isPinned: 0 | 1, createdAt: number, updatedAt: number];
+type TodoTuple = [id: string, title: string, completed: 0 | 1, isPinned: 0 | 1, createdAt: number, updatedAt: number, completedAt: number | null];
 
 const EventRow = z.object({
   seq: z.number().int().positive(),
@@ -95,11 +133,17 @@ const EventRow = z.object({
   saved: z.string(),
   removed: z.string(),
 });
-const SavedJson = z.array(Todo);
+const SavedJson = StoredEventTodos;
 const RemovedJson = z.array(ObjectIdString);
 const NumberRow = z.object({ value: z.number().int().nullable() });
 const PositionRow = z.object({ lastSeq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
 const ExpiredRow = z.object({ userId: z.string(), last: z.number().int().positive() });
+/** A spendable undo batch (the table's CHECKs hold kind and completed to these values). */
+interface UndoBatchRow {
+  kind: 'clear-completed' | 'complete-all';
+  completed: 0 | 1 | null;
+  at: number;
+}
 
 function toRecord(row: unknown): TodoRecord {
   const r = row as TodoRow;
@@ -110,6 +154,7 @@ function toRecord(row: unknown): TodoRecord {
     isPinned: r.is_pinned === 1,
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
+    completedAt: r.completed_at === null ? null : new Date(r.completed_at).toISOString(),
   };
 }
 
@@ -122,9 +167,9 @@ function toRecord(row: unknown): TodoRecord {
 function listJson(rows: TodoTuple[], cursor: string): string {
   let json = '{"todos":[';
   for (let i = 0; i < rows.length; i += 1) {
-    const [id, title, completed, isPinned, createdAt, updatedAt] = rows[i] as TodoTuple;
+    const [id, title, completed, isPinned, createdAt, updatedAt, completedAt] = rows[i] as TodoTuple;
     json += `${i === 0 ? '' : ','}{"_id":"${id}","title":${JSON.stringify(title)},"completed":${completed === 1},"isPinned":${isPinned === 1},` +
-      `"createdAt":"${isoDate(createdAt)}","updatedAt":"${isoDate(updatedAt)}"}`;
+      `"createdAt":"${isoDate(createdAt)}","updatedAt":"${isoDate(updatedAt)}","completedAt":${completedAt === null ? 'null' : `"${isoDate(completedAt)}"`}}`;
   }
   return `${json}],"cursor":${JSON.stringify(cursor)}}`;
 }
@@ -154,11 +199,11 @@ function prepareStatements(db: SqliteDatabase) {
     position: db.prepare('SELECT last_seq AS lastSeq, trimmed_through AS trimmedThrough FROM todo_feed_positions WHERE user_id = ?'),
     findLive: db.prepare(`SELECT ${COLUMNS} FROM todos WHERE id = ? AND user_id = ? AND deleted_at IS NULL`),
     insert: db.prepare(
-      `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at)
-       VALUES (@id, @userId, @title, 0, 0, @now, @now) RETURNING ${COLUMNS}`,
+      `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at, completed_at)
+       VALUES (@id, @userId, @title, 0, 0, @now, @now, NULL) RETURNING ${COLUMNS}`,
     ),
     update: db.prepare(
-      `UPDATE todos SET title = @title, completed = @completed, is_pinned = @isPinned, updated_at = @now
+      `UPDATE todos SET title = @title, completed = @completed, is_pinned = @isPinned, completed_at = @completedAt, updated_at = @now
        WHERE id = @id AND user_id = @userId AND deleted_at IS NULL RETURNING ${COLUMNS}`,
     ),
     softDelete: db.prepare(
@@ -170,13 +215,57 @@ function prepareStatements(db: SqliteDatabase) {
        RETURNING ${COLUMNS}`,
     ),
     setAllCompleted: db.prepare(
-      `UPDATE todos SET completed = @completed, updated_at = @now
+      `UPDATE todos SET completed = @completed, completed_at = CASE WHEN @completed = 1 THEN @now END, updated_at = @now
        WHERE user_id = @userId AND deleted_at IS NULL AND completed <> @completed RETURNING ${COLUMNS}`,
     ),
     clearCompleted: db.prepare(
       `UPDATE todos SET deleted_at = @now
        WHERE user_id = @userId AND deleted_at IS NULL AND completed = 1 RETURNING ${COLUMNS}`,
     ),
+    // The undo batch of a bulk call, written in its transaction just before its UPDATE, from the same rows
+    // (the write lock is held: nothing changes between the two statements).
+    snapshotCompleteAll: db.prepare(
+      `INSERT INTO todo_undo_items (token, todo_id, prev_completed, prev_completed_at, prev_updated_at)
+       SELECT @token, id, completed, ${COMPLETED_AT}, updated_at FROM todos
+       WHERE user_id = @userId AND deleted_at IS NULL AND completed <> @completed`,
+    ),
+    snapshotClearCompleted: db.prepare(
+      `INSERT INTO todo_undo_items (token, todo_id)
+       SELECT @token, id FROM todos WHERE user_id = @userId AND deleted_at IS NULL AND completed = 1`,
+    ),
+    insertUndoBatch: db.prepare(
+      `INSERT INTO todo_undo_batches (token, user_id, kind, completed, created_at)
+       VALUES (@token, @userId, @kind, @completed, @now)`,
+    ),
+    // Only the owner's, and only within the restore window: anything else is as unknown as a made-up token.
+    findUndoBatch: db.prepare(
+      `SELECT kind, completed, created_at AS at FROM todo_undo_batches
+       WHERE token = @token AND user_id = @userId AND created_at > @createdAfter`,
+    ),
+    // The tasks the clear deleted, still deleted by it (deleted_at is the clear's own time): one restored
+    // by its own Undo since (and maybe deleted again) is no longer the clear's to bring back.
+    undoClearCompleted: db.prepare(
+      `UPDATE todos SET deleted_at = NULL
+       WHERE user_id = @userId AND deleted_at = @at AND id IN (SELECT todo_id FROM todo_undo_items WHERE token = @token)
+       RETURNING ${COLUMNS}`,
+    ),
+    // The tasks the call changed, while each still is exactly as it left them (live, with its completed,
+    // completed_at and updated_at); the others were changed since and are left alone.
+    undoCompleteAll: db.prepare(
+      `UPDATE todos SET completed = item.prev_completed, completed_at = item.prev_completed_at, updated_at = item.prev_updated_at
+       FROM todo_undo_items AS item
+       WHERE item.token = @token AND todos.id = item.todo_id AND todos.user_id = @userId AND todos.deleted_at IS NULL
+         AND todos.completed = @completed AND todos.updated_at = @at AND todos.completed_at IS @completedAt
+       RETURNING ${COLUMNS}`,
+    ),
+    removeUndoItems: db.prepare('DELETE FROM todo_undo_items WHERE token = ?'),
+    removeUndoBatch: db.prepare('DELETE FROM todo_undo_batches WHERE token = ?'),
+    removeAllUndoItems: db.prepare('DELETE FROM todo_undo_items WHERE token IN (SELECT token FROM todo_undo_batches WHERE user_id = ?)'),
+    removeAllUndoBatches: db.prepare('DELETE FROM todo_undo_batches WHERE user_id = ?'),
+    purgeExpiredUndoItems: db.prepare(
+      'DELETE FROM todo_undo_items WHERE token IN (SELECT token FROM todo_undo_batches WHERE created_at <= ?)',
+    ),
+    purgeExpiredUndoBatches: db.prepare('DELETE FROM todo_undo_batches WHERE created_at <= ?'),
     countLive: db.prepare('SELECT count(*) AS value FROM todos WHERE user_id = ? AND deleted_at IS NULL'),
     removeAll: db.prepare('DELETE FROM todos WHERE user_id = ?'),
     removeAllEvents: db.prepare('DELETE FROM todo_events WHERE user_id = ?'),
@@ -238,12 +327,25 @@ const MIGRATE_GLOBAL_FEED = `
 `;
 
 /**
+ * Completion times (issue #18) for a file from before them. No earlier version recorded when a task was
+ * completed, so a task already completed gets its `updated_at`: the time of its last change, which was the
+ * tick itself or came after it (an edit or pin since), the best time known. Active tasks get NULL. Deleted
+ * but still restorable tasks too, so a restore brings them back with a completion time.
+ */
+const MIGRATE_COMPLETED_AT = `
+  ALTER TABLE todos ADD COLUMN completed_at INTEGER;
+  UPDATE todos SET completed_at = updated_at WHERE completed = 1;
+`;
+
+/**
  * Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree (the
  * first migrates, the others find it done). Each step is keyed on the schema itself: `todos.deleted_at`
- * (soft delete), `todo_events.seq` (per-user event numbers).
+ * (soft delete), `todos.completed_at` (completion times), `todo_events.seq` (per-user event numbers). The
+ * undo tables are new tables (SCHEMA creates them in any file).
  */
 function migrate(db: SqliteDatabase): void {
   if (!columnsOf(db, 'todos').includes('deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
+  if (!columnsOf(db, 'todos').includes('completed_at')) db.exec(MIGRATE_COMPLETED_AT);
   if (!columnsOf(db, 'todo_events').includes('seq')) db.exec(MIGRATE_GLOBAL_FEED);
 }
 
@@ -334,7 +436,7 @@ export class SqliteTodosStore implements TodosRepository {
 
   async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null): Promise<TodoRecord | null> {
     return this.write((now) => {
-      const row = this.statements.findLive.get(id, userId);
+      const row = this.statements.findLive.get(id, userId) as TodoRow | undefined;
       if (row === undefined) return { result: null, notice: null };
       const current = toRecord(row);
       const next = {
@@ -352,6 +454,8 @@ export class SqliteTodosStore implements TodosRepository {
         title: next.title,
         completed: bit(next.completed),
         isPinned: bit(next.isPinned),
+        // Ticked now, cleared when reopened, else kept as it was (a title or pin change leaves it).
+        completedAt: next.completed === current.completed ? row.completed_at : next.completed ? now : null,
         now,
       }));
       return { result: todo, notice: this.appendEvent(userId, origin, now, [todo], []) };
@@ -374,19 +478,54 @@ export class SqliteTodosStore implements TodosRepository {
     });
   }
 
-  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<TodoRecord[]> {
-    return this.write((now) => {
+  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
+    const undoToken = newUndoToken();
+    return this.write<BulkChange>((now) => {
+      // The values the UPDATE below replaces, kept for the undo, from the very rows it changes.
+      if (this.statements.snapshotCompleteAll.run({ token: undoToken, userId, completed: bit(completed) }).changes === 0) {
+        return { result: { todos: [], undoToken: null }, notice: null };
+      }
+      this.statements.insertUndoBatch.run({ token: undoToken, userId, kind: 'complete-all', completed: bit(completed), now });
       const changed = this.statements.setAllCompleted.all({ userId, completed: bit(completed), now }).map(toRecord).sort(byListOrder);
-      if (changed.length === 0) return { result: changed, notice: null };
-      return { result: changed, notice: this.appendEvent(userId, origin, now, changed, []) };
+      return { result: { todos: changed, undoToken }, notice: this.appendEvent(userId, origin, now, changed, []) };
     });
   }
 
-  async clearCompleted(userId: string, origin: string | null = null): Promise<TodoRecord[]> {
-    return this.write((now) => {
+  async clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
+    const undoToken = newUndoToken();
+    return this.write<BulkChange>((now) => {
+      if (this.statements.snapshotClearCompleted.run({ token: undoToken, userId }).changes === 0) {
+        return { result: { todos: [], undoToken: null }, notice: null };
+      }
+      this.statements.insertUndoBatch.run({ token: undoToken, userId, kind: 'clear-completed', completed: null, now });
       const cleared = this.statements.clearCompleted.all({ userId, now }).map(toRecord).sort(byListOrder);
-      if (cleared.length === 0) return { result: cleared, notice: null };
-      return { result: cleared, notice: this.appendEvent(userId, origin, now, [], cleared.map((todo) => todo._id)) };
+      const notice = this.appendEvent(userId, origin, now, [], cleared.map((todo) => todo._id));
+      return { result: { todos: cleared, undoToken }, notice };
+    });
+  }
+
+  async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[] | null> {
+    return this.write((now) => {
+      const batch = this.statements.findUndoBatch.get({ token: undoToken, userId, createdAfter: now - this.settings.restoreWindowMs }) as
+        | UndoBatchRow
+        | undefined;
+      if (batch === undefined) return { result: null, notice: null };
+      const rows =
+        batch.kind === 'clear-completed'
+          ? this.statements.undoClearCompleted.all({ token: undoToken, userId, at: batch.at })
+          : this.statements.undoCompleteAll.all({
+              token: undoToken,
+              userId,
+              completed: batch.completed,
+              at: batch.at,
+              completedAt: batch.completed === 1 ? batch.at : null,
+            });
+      // Spent, whatever was left to restore: a token works once.
+      this.statements.removeUndoItems.run(undoToken);
+      this.statements.removeUndoBatch.run(undoToken);
+      const restored = rows.map(toRecord).sort(byListOrder);
+      if (restored.length === 0) return { result: restored, notice: null };
+      return { result: restored, notice: this.appendEvent(userId, origin, now, restored, []) };
     });
   }
 
@@ -396,6 +535,8 @@ export class SqliteTodosStore implements TodosRepository {
       this.statements.removeAll.run(userId);
       this.statements.removeAllEvents.run(userId);
       this.statements.removePosition.run(userId);
+      this.statements.removeAllUndoItems.run(userId);
+      this.statements.removeAllUndoBatches.run(userId);
       return { result: count, notice: null };
     });
   }
@@ -412,6 +553,9 @@ export class SqliteTodosStore implements TodosRepository {
   async sweep(): Promise<SweepResult> {
     return this.write((now) => {
       const purgedTodos = this.statements.purgeExpired.run(now - this.settings.restoreWindowMs).changes;
+      // The same boundary as restoreBulk's: a batch it can no longer spend goes.
+      this.statements.purgeExpiredUndoItems.run(now - this.settings.restoreWindowMs);
+      const purgedUndoBatches = this.statements.purgeExpiredUndoBatches.run(now - this.settings.restoreWindowMs).changes;
       let trimmedEvents = 0;
       for (const row of this.statements.lastExpiredEvents.all(now - this.settings.eventRetentionMs)) {
         const { userId, last } = ExpiredRow.parse(row);
@@ -420,7 +564,7 @@ export class SqliteTodosStore implements TodosRepository {
         trimmedEvents += this.statements.trimEvents.run(userId, last).changes;
         this.statements.raiseWatermark.run({ userId, seq: last });
       }
-      return { result: { purgedTodos, trimmedEvents }, notice: null };
+      return { result: { purgedTodos, trimmedEvents, purgedUndoBatches }, notice: null };
     });
   }
 

@@ -2,8 +2,10 @@
 // files: the wire format, replay, reset, live changes, heartbeats, origin, resume without gaps, caps, drain.
 import { ObjectId } from 'bson';
 import {
+  BulkTodosResponse,
   CLIENT_ID_HEADER,
   ErrorBody,
+  RestoreBulkResponse,
   ErrorCode,
   StreamPosition,
   TodoChangeEvent,
@@ -135,6 +137,30 @@ describe('the wire format', () => {
 });
 
 describe('live changes', () => {
+  test('a bulk undo is one change event: saved = the restored tasks as they now are, in list order', async () => {
+    const a = await startInstance();
+    const [one, two] = [await add(a, 'one'), await add(a, 'two'), await add(a, 'open')];
+    for (const todo of [one, two]) {
+      await callOn(a, ALICE, { method: 'PUT', path: `/todo/update-todo/${todo?._id}`, body: { updateData: { completed: true } } });
+    }
+    const cleared = BulkTodosResponse.parse((await callOn(a, ALICE, { method: 'DELETE', path: '/todo/clear-completed' })).body);
+    const { stream } = await openReady(a, { userId: ALICE });
+    const undo = (undoToken: unknown) => ({ method: 'POST', path: '/todo/restore-bulk', body: { undoToken }, headers: { [CLIENT_ID_HEADER]: 'tab-1' } });
+    const restored = RestoreBulkResponse.parse((await callOn(a, ALICE, undo(cleared.undoToken))).body);
+    expect(restored.todos.map((todo) => [todo.title, todo.completed, typeof todo.completedAt])).toEqual([['two', true, 'string'], ['one', true, 'string']]);
+    expect(await nextChange(stream)).toEqual({ id: expect.any(String), origin: 'tab-1', saved: restored.todos, removed: [] });
+    await stream.expectSilence(200);
+
+    const completed = BulkTodosResponse.parse((await callOn(a, ALICE, { method: 'PUT', path: '/todo/complete-all', body: { completed: false } })).body);
+    expect((await nextChange(stream)).saved.map((todo) => [todo.title, todo.completedAt])).toEqual([['two', null], ['one', null]]);
+    const reopened = RestoreBulkResponse.parse((await callOn(a, ALICE, undo(completed.undoToken))).body);
+    expect(reopened.todos).toEqual(restored.todos);
+    expect(await nextChange(stream)).toEqual({ id: expect.any(String), origin: 'tab-1', saved: reopened.todos, removed: [] });
+    // A refused undo (spent token) sends nothing.
+    expect((await callOn(a, ALICE, undo(completed.undoToken))).status).toBe(404);
+    await stream.expectSilence(200);
+  });
+
   test('every write is one change event: add, edit, delete, restore, and a bulk action as one event', async () => {
     const a = await startInstance();
     const { stream, cursor } = await openReady(a, { userId: ALICE });

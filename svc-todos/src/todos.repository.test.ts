@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,12 +7,15 @@ import { MongoClient, ObjectId } from 'mongodb';
 import { Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
 import { tempDir } from '@tm/test-support';
 import {
+  COMPLETED_AT_MIGRATION,
   EVENTS_COLLECTION,
   FEEDS_COLLECTION,
   LEGACY_COUNTER_IDS,
   LEGACY_COUNTERS_COLLECTION,
+  MIGRATIONS_COLLECTION,
   MongoTodosStore,
   TODOS_COLLECTION,
+  UNDO_COLLECTION,
 } from './mongo-todos.store.js';
 import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
@@ -70,6 +74,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       isPinned: false,
       createdAt: clock.iso(clock.start),
       updatedAt: clock.iso(clock.start),
+      completedAt: null,
     });
     expect(Todo.parse(todo)).toEqual(todo);
   });
@@ -124,12 +129,18 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const todo = await store.create(alice, 'task');
     clock.set(clock.start + 5_000);
     const completed = await store.update(alice, todo._id, { completed: true });
-    expect(completed).toEqual({ ...todo, completed: true, updatedAt: clock.iso(clock.start + 5_000) });
+    expect(completed).toEqual({ ...todo, completed: true, updatedAt: clock.iso(clock.start + 5_000), completedAt: clock.iso(clock.start + 5_000) });
     clock.set(clock.start + 9_000);
     const pinned = await store.update(alice, todo._id, { isPinned: true });
-    expect(pinned).toEqual({ ...todo, completed: true, isPinned: true, updatedAt: clock.iso(clock.start + 9_000) });
+    expect(pinned).toEqual({
+      ...todo,
+      completed: true,
+      isPinned: true,
+      updatedAt: clock.iso(clock.start + 9_000),
+      completedAt: clock.iso(clock.start + 5_000),
+    });
     const both = await store.update(alice, todo._id, { completed: false, isPinned: false });
-    expect(both).toMatchObject({ completed: false, isPinned: false, createdAt: todo.createdAt });
+    expect(both).toMatchObject({ completed: false, isPinned: false, createdAt: todo.createdAt, completedAt: null });
     expect(await todosOf(store, alice)).toEqual([both]);
   });
 
@@ -388,8 +399,8 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       expect(await todosOf(store, alice)).toEqual([kept]);
       expect(await store.update(alice, todo._id, { completed: true })).toBeNull();
       expect(await store.remove(alice, todo._id)).toBe(false);
-      expect(await store.setAllCompleted(alice, true)).toEqual([expect.objectContaining({ _id: kept._id })]);
-      expect((await store.clearCompleted(alice)).map((cleared) => cleared._id)).toEqual([kept._id]);
+      expect((await store.setAllCompleted(alice, true)).todos).toEqual([expect.objectContaining({ _id: kept._id })]);
+      expect((await store.clearCompleted(alice)).todos.map((cleared) => cleared._id)).toEqual([kept._id]);
       // Still restorable, untouched by the bulk calls made while it was deleted.
       expect(await store.restore(alice, todo._id)).toEqual(todo);
     });
@@ -498,29 +509,32 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const bobs = await store.create(bob, "bob's");
       const { cursor } = await store.list(alice);
       clock.set(t + 9_000);
-      const changed = await store.setAllCompleted(alice, true, 'page');
+      const { todos: changed, undoToken } = await store.setAllCompleted(alice, true, 'page');
       const at = clock.iso(t + 9_000);
       expect(changed).toEqual([
-        { ...pinned, completed: true, updatedAt: at },
-        { ...active, completed: true, updatedAt: at },
+        { ...pinned, completed: true, updatedAt: at, completedAt: at },
+        { ...active, completed: true, updatedAt: at, completedAt: at },
       ]);
+      expect(undoToken).toEqual(expect.any(String));
+      // The task already complete keeps its own completion time.
+      expect(done?.completedAt).toBe(clock.iso(t + 1_000));
       expect(await todosOf(store, alice)).toEqual([changed[0], done, changed[1]]);
       expect((await store.eventsAfter(alice, cursor, 10)).map(withoutId)).toEqual([{ origin: 'page', saved: changed, removed: [] }]);
       expect(await todosOf(store, bob)).toEqual([bobs]);
       clock.set(t + 10_000);
-      expect(await store.setAllCompleted(alice, true)).toEqual([]);
+      expect(await store.setAllCompleted(alice, true)).toEqual({ todos: [], undoToken: null });
       expect(await todosOf(store, alice)).toEqual([changed[0], done, changed[1]]);
     });
 
-    test('setAllCompleted(false) marks every completed task active again', async () => {
+    test('setAllCompleted(false) marks every completed task active again and clears its completion time', async () => {
       const a = await store.create(alice, 'a');
       const b = await store.create(alice, 'b');
       await store.setAllCompleted(alice, true);
       clock.set(clock.start + 5_000);
-      const changed = await store.setAllCompleted(alice, false);
+      const { todos: changed } = await store.setAllCompleted(alice, false);
       const at = clock.iso(clock.start + 5_000);
-      expect(changed).toEqual([{ ...b, updatedAt: at }, { ...a, updatedAt: at }]);
-      expect(await store.setAllCompleted(alice, false)).toEqual([]);
+      expect(changed).toEqual([{ ...b, updatedAt: at, completedAt: null }, { ...a, updatedAt: at, completedAt: null }]);
+      expect(await store.setAllCompleted(alice, false)).toEqual({ todos: [], undoToken: null });
     });
 
     test('clearCompleted deletes the completed tasks softly, in one event; each can still be restored', async () => {
@@ -529,15 +543,245 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const second = await store.update(alice, (await store.create(alice, 'second'))._id, { completed: true });
       const bobs = await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true });
       const { cursor } = await store.list(alice);
-      const cleared = await store.clearCompleted(alice, 'page');
+      const { todos: cleared, undoToken } = await store.clearCompleted(alice, 'page');
       expect(cleared).toEqual([second, first]);
+      expect(undoToken).toEqual(expect.any(String));
       expect(await todosOf(store, alice)).toEqual([open]);
       expect((await store.eventsAfter(alice, cursor, 10)).map(withoutId)).toEqual([
         { origin: 'page', saved: [], removed: [second?._id, first?._id] },
       ]);
       expect(await todosOf(store, bob)).toEqual([bobs]);
-      expect(await store.clearCompleted(alice)).toEqual([]);
+      expect(await store.clearCompleted(alice)).toEqual({ todos: [], undoToken: null });
       expect(await store.restore(alice, first?._id ?? '')).toEqual(first);
+    });
+  });
+
+  describe('completion time (completedAt)', () => {
+    test('set when ticked, kept by other changes and repeats, cleared when reopened, set anew when ticked again', async () => {
+      const t = clock.start;
+      const todo = await store.create(alice, 'task');
+      expect(todo.completedAt).toBeNull();
+      clock.set(t + 1_000);
+      const ticked = await store.update(alice, todo._id, { completed: true });
+      expect(ticked).toMatchObject({ completed: true, completedAt: clock.iso(t + 1_000), updatedAt: clock.iso(t + 1_000) });
+      clock.set(t + 2_000);
+      expect(await store.update(alice, todo._id, { completed: true })).toEqual(ticked);
+      const renamed = await store.update(alice, todo._id, { title: 'renamed', isPinned: true, completed: true });
+      expect(renamed).toMatchObject({ completedAt: clock.iso(t + 1_000), updatedAt: clock.iso(t + 2_000) });
+      clock.set(t + 3_000);
+      const reopened = await store.update(alice, todo._id, { completed: false });
+      expect(reopened).toMatchObject({ completed: false, completedAt: null, updatedAt: clock.iso(t + 3_000) });
+      clock.set(t + 4_000);
+      expect(await store.update(alice, todo._id, { title: 'open again' })).toMatchObject({ completedAt: null });
+      clock.set(t + 5_000);
+      const again = await store.update(alice, todo._id, { completed: true });
+      expect(again).toMatchObject({ completedAt: clock.iso(t + 5_000) });
+      expect(await todosOf(store, alice)).toEqual([again]);
+      // The change events carry it, and the list JSON built from rows too.
+      const events = await store.eventsAfter(alice, '0', 100);
+      expect(events.map((event) => event.saved[0]?.completedAt)).toEqual([null, clock.iso(t + 1_000), clock.iso(t + 1_000), null, null, clock.iso(t + 5_000)]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+      expect(JSON.parse(await store.listJson(alice))).toMatchObject({ todos: [{ completedAt: clock.iso(t + 5_000) }] });
+    });
+
+    test('a delete and its restore keep it exactly', async () => {
+      const t = clock.start;
+      const todo = await store.create(alice, 'task');
+      clock.set(t + 1_000);
+      const done = await store.update(alice, todo._id, { completed: true });
+      clock.set(t + 2_000);
+      await store.remove(alice, todo._id);
+      clock.set(t + 3_000);
+      expect(await store.restore(alice, todo._id)).toEqual(done);
+      expect(done?.completedAt).toBe(clock.iso(t + 1_000));
+    });
+  });
+
+  describe('bulk undo (restoreBulk)', () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const eventsOf = (userId: string, after = '0') => store.eventsAfter(userId, after, 100);
+
+    /** Alice's list: one active, three completed at different times (one pinned), one deleted and completed. */
+    async function someTasks() {
+      const t = clock.start;
+      const made: Todo[] = [];
+      for (const [index, title] of ['active', 'done 1', 'done 2', 'done 3', 'deleted'].entries()) {
+        clock.set(t + index * 1_000);
+        made.push(await store.create(alice, title));
+      }
+      for (const [index, todo] of made.slice(1).entries()) {
+        clock.set(t + 10_000 + index * 1_000);
+        await store.update(alice, todo._id, { completed: true, isPinned: index === 1 });
+      }
+      await store.remove(alice, made[4]?._id ?? '');
+      clock.set(t + 20_000);
+      return store.list(alice);
+    }
+
+    test('undoes clearCompleted: every cleared task back exactly, in one event, once', async () => {
+      const before = await someTasks();
+      const bobs = await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true });
+      const { todos: cleared, undoToken } = await store.clearCompleted(alice, 'page-1');
+      expect(cleared).toHaveLength(3);
+      expect(undoToken).toMatch(UUID);
+      expect(await todosOf(store, alice)).toEqual(before.todos.filter((todo) => !todo.completed));
+      const { cursor } = await store.list(alice);
+      clock.set(clock.start + 50_000);
+      const restored = await store.restoreBulk(alice, undoToken ?? '', 'page-2');
+      expect(restored).toEqual(before.todos.filter((todo) => todo.completed));
+      expect(await todosOf(store, alice)).toEqual(before.todos);
+      expect((await eventsOf(alice, cursor)).map(withoutId)).toEqual([{ origin: 'page-2', saved: restored, removed: [] }]);
+      // Spent: a second use changes nothing and appends nothing.
+      expect(await store.restoreBulk(alice, undoToken ?? '')).toBeNull();
+      expect((await eventsOf(alice, cursor))).toHaveLength(1);
+      expect(await todosOf(store, bob)).toEqual([bobs]);
+    });
+
+    test('undoes setAllCompleted(true): previous completed, completedAt and updatedAt exactly', async () => {
+      const before = await someTasks();
+      const { todos: changed, undoToken } = await store.setAllCompleted(alice, true);
+      expect(changed.map((todo) => todo.title)).toEqual(['active']);
+      const { cursor } = await store.list(alice);
+      clock.set(clock.start + 30_000);
+      const restored = await store.restoreBulk(alice, undoToken ?? '', 'page');
+      expect(restored).toEqual(before.todos.filter((todo) => todo.title === 'active'));
+      expect(await store.list(alice)).toEqual({ todos: before.todos, cursor: String(BigInt(cursor) + 1n) });
+      expect((await eventsOf(alice, cursor)).map(withoutId)).toEqual([{ origin: 'page', saved: restored, removed: [] }]);
+    });
+
+    test('undoes setAllCompleted(false): each task completed again at its own earlier time', async () => {
+      const before = await someTasks();
+      const { todos: changed, undoToken } = await store.setAllCompleted(alice, false);
+      expect(changed).toHaveLength(3);
+      expect(changed.every((todo) => todo.completedAt === null)).toBe(true);
+      const restored = await store.restoreBulk(alice, undoToken ?? '');
+      expect(restored).toEqual(before.todos.filter((todo) => todo.completed));
+      expect(new Set(restored?.map((todo) => todo.completedAt)).size).toBe(3);
+      expect(await todosOf(store, alice)).toEqual(before.todos);
+    });
+
+    test('after setAllCompleted, a task changed or deleted since is left alone and not counted', async () => {
+      const t = clock.start;
+      const made: Todo[] = [];
+      // One after the other: same createdAt, so the list orders them by id, newest first.
+      for (const title of ['a', 'b', 'c', 'd', 'e']) made.push(await store.create(alice, title));
+      const [a, b, c, d, e] = made;
+      clock.set(t + 5_000);
+      const { todos: changed, undoToken } = await store.setAllCompleted(alice, true);
+      expect(changed).toHaveLength(5);
+      clock.set(t + 6_000);
+      const renamed = await store.update(alice, a?._id ?? '', { title: 'a, renamed' });
+      const reopened = await store.update(alice, b?._id ?? '', { completed: false });
+      await store.remove(alice, c?._id ?? '');
+      // Reopened and ticked again: completed as the call left it, but at another time.
+      await store.update(alice, d?._id ?? '', { completed: false });
+      const reticked = await store.update(alice, d?._id ?? '', { completed: true });
+      const restored = await store.restoreBulk(alice, undoToken ?? '');
+      expect(restored).toEqual([e]);
+      expect(await todosOf(store, alice)).toEqual([e, reticked, reopened, renamed]);
+      // The one deleted since comes back from its own Undo as it was then: completed by the bulk call.
+      expect(await store.restore(alice, c?._id ?? '')).toMatchObject({ completed: true, completedAt: clock.iso(t + 5_000) });
+    });
+
+    test('a token whose tasks all changed since restores nothing, appends nothing, and is spent', async () => {
+      const todo = await store.create(alice, 'a');
+      const { undoToken } = await store.setAllCompleted(alice, true);
+      clock.set(clock.start + 1_000);
+      await store.update(alice, todo._id, { completed: false });
+      const { cursor } = await store.list(alice);
+      expect(await store.restoreBulk(alice, undoToken ?? '')).toEqual([]);
+      expect(await eventsOf(alice, cursor)).toEqual([]);
+      expect(await store.restoreBulk(alice, undoToken ?? '')).toBeNull();
+    });
+
+    test('after clearCompleted, a task restored on its own since is not counted again', async () => {
+      const before = await someTasks();
+      const { todos: cleared, undoToken } = await store.clearCompleted(alice);
+      const first = cleared[0];
+      expect(await store.restore(alice, first?._id ?? '')).toEqual(first);
+      const restored = await store.restoreBulk(alice, undoToken ?? '');
+      expect(restored).toEqual(cleared.slice(1));
+      expect(await todosOf(store, alice)).toEqual(before.todos);
+    });
+
+    test("only the owner's token works: another user's attempt, or a made-up token, changes nothing and spends nothing", async () => {
+      await someTasks();
+      const { undoToken } = await store.clearCompleted(alice);
+      const after = await store.list(alice);
+      expect(await store.restoreBulk(bob, undoToken ?? '')).toBeNull();
+      expect(await store.restoreBulk(alice, unknownId())).toBeNull();
+      expect(await store.restoreBulk(alice, randomUUID())).toBeNull();
+      expect(await store.restoreBulk(alice, '')).toBeNull();
+      expect(await store.list(alice)).toEqual(after);
+      expect(await todosOf(store, bob)).toEqual([]);
+      expect(await store.restoreBulk(alice, undoToken ?? '')).toHaveLength(3);
+    });
+
+    test('works within the restore window only (the same as a single restore)', async () => {
+      const t = clock.start;
+      await store.update(alice, (await store.create(alice, 'one'))._id, { completed: true });
+      const early = await store.clearCompleted(alice);
+      await store.update(alice, (await store.create(alice, 'two'))._id, { completed: true });
+      const late = await store.clearCompleted(alice);
+      clock.set(t + 59_999);
+      expect(await store.restoreBulk(alice, early.undoToken ?? '')).toEqual(early.todos);
+      clock.set(t + 60_000);
+      expect(await store.restoreBulk(alice, late.undoToken ?? '')).toBeNull();
+      expect(await todosOf(store, alice)).toEqual(early.todos);
+    });
+
+    test('tokens are unguessable UUIDs, a new one per call, none for a call that changed nothing', async () => {
+      const tokens = new Set<string | null>();
+      for (let i = 0; i < 5; i += 1) {
+        await store.create(alice, `t${i}`);
+        tokens.add((await store.setAllCompleted(alice, true)).undoToken);
+        tokens.add((await store.clearCompleted(alice)).undoToken);
+      }
+      expect(tokens.size).toBe(10);
+      for (const token of tokens) expect(token).toMatch(UUID);
+      expect((await store.setAllCompleted(alice, true)).undoToken).toBeNull();
+      expect((await store.clearCompleted(alice)).undoToken).toBeNull();
+    });
+
+    test('undos stack: undoing the later call, then the earlier one, gives back the first state', async () => {
+      const before = await someTasks();
+      const first = await store.setAllCompleted(alice, true);
+      clock.set(clock.start + 30_000);
+      const second = await store.setAllCompleted(alice, false);
+      expect(second.todos).toHaveLength(4);
+      expect(await store.restoreBulk(alice, second.undoToken ?? '')).toHaveLength(4);
+      expect(await store.restoreBulk(alice, first.undoToken ?? '')).toHaveLength(1);
+      expect(await todosOf(store, alice)).toEqual(before.todos);
+    });
+
+    test('sweep forgets undo batches past the window: back within it, the token is gone, not merely too old', async () => {
+      const t = clock.start;
+      await store.update(alice, (await store.create(alice, 'x'))._id, { completed: true });
+      const { undoToken } = await store.clearCompleted(alice);
+      clock.set(t + 60_000);
+      expect((await store.sweep()).purgedUndoBatches).toBeGreaterThanOrEqual(1);
+      clock.set(t + 1_000);
+      expect(await store.restoreBulk(alice, undoToken ?? '')).toBeNull();
+    });
+
+    test('a batch still in the window survives the sweep', async () => {
+      const t = clock.start;
+      await store.update(alice, (await store.create(alice, 'x'))._id, { completed: true });
+      const { todos, undoToken } = await store.clearCompleted(alice);
+      clock.set(t + 59_999);
+      await store.sweep();
+      expect(await store.restoreBulk(alice, undoToken ?? '')).toEqual(todos);
+    });
+
+    test('deleteAllForUser removes the undo batches with the account', async () => {
+      await store.create(alice, 'active');
+      const { undoToken } = await store.setAllCompleted(alice, true);
+      await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true });
+      const bobs = await store.clearCompleted(bob);
+      await store.deleteAllForUser(alice);
+      // Kept, its tasks would be gone, so the spend would answer []: null says the batch itself is gone.
+      expect(await store.restoreBulk(alice, undoToken ?? '')).toBeNull();
+      expect(await store.restoreBulk(bob, bobs.undoToken ?? '')).toEqual(bobs.todos);
     });
   });
 
@@ -577,6 +821,8 @@ describe('SqliteTodosStore', () => {
         { name: 'todos_deleted_at' },
         { name: 'todo_events_user_id' },
         { name: 'todo_events_created' },
+        { name: 'todo_undo_batches_created' },
+        { name: 'todo_undo_batches_user' },
       ]));
       // The sweep finds expired deleted tasks through the partial index, not by reading every task.
       const plan = db.prepare('EXPLAIN QUERY PLAN DELETE FROM todos WHERE deleted_at IS NOT NULL AND deleted_at <= 0').all();
@@ -603,11 +849,22 @@ describe('SqliteTodosStore', () => {
     const userId = newUserId();
     try {
       const open = await store.create(userId, 'open');
-      await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
+      const done = await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
       const deleted = await store.create(userId, 'deleted');
       await store.remove(userId, deleted._id);
+      const { undoToken } = await store.clearCompleted(userId);
+      await store.update(userId, (await store.create(userId, 'other'))._id, { completed: true });
       const before = await store.list(userId);
       const eventsBefore = await store.eventsAfter(userId, '0', 100);
+      const undoBatches = () => {
+        const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+        try {
+          return db.prepare('SELECT (SELECT count(*) FROM todo_undo_batches) AS batches, (SELECT count(*) FROM todo_undo_items) AS items').get();
+        } finally {
+          db.close();
+        }
+      };
+      expect(undoBatches()).toEqual({ batches: 1, items: 1 });
       const notices: ChangeNotice[] = [];
       store.onCommit((notice) => notices.push(notice));
       const repair = breakEventInserts(dataDir);
@@ -620,17 +877,24 @@ describe('SqliteTodosStore', () => {
       await expect(store.clearCompleted(userId)).rejects.toMatchObject(failure);
       await expect(store.create(userId, 'new')).rejects.toMatchObject(failure);
       await expect(store.update(userId, open._id, { isPinned: true })).rejects.toMatchObject(failure);
+      await expect(store.update(userId, open._id, { completed: true })).rejects.toMatchObject(failure);
       await expect(store.remove(userId, open._id)).rejects.toMatchObject(failure);
       await expect(store.restore(userId, deleted._id)).rejects.toMatchObject(failure);
+      // The undo runs its restore and spends its token first; both roll back with the event.
+      await expect(store.restoreBulk(userId, undoToken ?? '')).rejects.toMatchObject(failure);
       expect(await store.list(userId)).toEqual(before);
       expect(await store.eventsAfter(userId, '0', 100)).toEqual(eventsBefore);
+      // No undo batch of the failed bulk calls was kept, and the clear's own is still there.
+      expect(undoBatches()).toEqual({ batches: 1, items: 1 });
       // The user's counter rolled back with the event: the next number is still the one after the last event.
-      expect(await store.feedPosition(userId)).toEqual({ cursor: '5', trimmedThrough: '0' });
+      expect(await store.feedPosition(userId)).toEqual({ cursor: '8', trimmedThrough: '0' });
       expect(notices).toEqual([]);
       repair();
-      expect(await store.setAllCompleted(userId, true)).toEqual([{ ...open, completed: true, updatedAt: clock.iso(clock.start + 5_000) }]);
+      const at = clock.iso(clock.start + 5_000);
+      expect((await store.setAllCompleted(userId, true)).todos).toEqual([{ ...open, completed: true, updatedAt: at, completedAt: at }]);
       expect(await store.restore(userId, deleted._id)).toEqual(deleted);
-      expect(notices.map((notice) => notice.id)).toEqual(['6', '7']);
+      expect(await store.restoreBulk(userId, undoToken ?? '')).toEqual([done]);
+      expect(notices.map((notice) => notice.id)).toEqual(['9', '10', '11']);
     } finally {
       await store.close();
     }
@@ -645,8 +909,8 @@ describe('SqliteTodosStore', () => {
       for (let i = 0; i < 5; i += 1) await store.remove(userId, (await store.create(userId, `t${i}`))._id);
       const kept = await store.create(userId, 'kept');
       clock.set(clock.start + 10 * 60_000);
-      expect(await store.sweep()).toEqual({ purgedTodos: 5, trimmedEvents: 11 });
-      expect(await store.sweep()).toEqual({ purgedTodos: 0, trimmedEvents: 0 });
+      expect(await store.sweep()).toEqual({ purgedTodos: 5, trimmedEvents: 11, purgedUndoBatches: 0 });
+      expect(await store.sweep()).toEqual({ purgedTodos: 0, trimmedEvents: 0, purgedUndoBatches: 0 });
       const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
       try {
         expect(db.prepare('SELECT count(*) AS n FROM todos').get()).toEqual({ n: 1 });
@@ -678,12 +942,91 @@ describe('SqliteTodosStore', () => {
     old.close();
     const stores = [SqliteTodosStore.open({ dataDir }), SqliteTodosStore.open({ dataDir })];
     try {
-      const todo = { _id: id, title: 'from before', completed: true, isPinned: false, createdAt: '1970-01-01T00:00:01.000Z', updatedAt: '1970-01-01T00:00:02.000Z' };
+      const todo = {
+        _id: id,
+        title: 'from before',
+        completed: true,
+        isPinned: false,
+        createdAt: '1970-01-01T00:00:01.000Z',
+        updatedAt: '1970-01-01T00:00:02.000Z',
+        // Completed before completion times were kept: its updatedAt, the best time known.
+        completedAt: '1970-01-01T00:00:02.000Z',
+      };
       expect(await stores[1]?.list(userId)).toEqual({ todos: [todo], cursor: '0' });
       expect(await stores[0]?.remove(userId, id)).toBe(true);
       expect(await stores[1]?.restore(userId, id)).toEqual(todo);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  test('migrates a file from before completion times: a completed task gets its updatedAt, an active one null (issue #18)', async () => {
+    const dataDir = freshDir();
+    const userId = newUserId();
+    const [active, done, deleted] = [newUserId(), newUserId(), newUserId()];
+    const now = Date.now();
+    // The schema of the version before: soft delete and per-user events, no completed_at.
+    const old = new Database(path.join(dataDir, SQLITE_FILE));
+    old.exec(`
+      CREATE TABLE todos (
+        id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT NOT NULL,
+        completed INTEGER NOT NULL CHECK (completed IN (0, 1)), is_pinned INTEGER NOT NULL CHECK (is_pinned IN (0, 1)),
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER
+      ) STRICT;
+      CREATE TABLE todo_events (
+        user_id TEXT NOT NULL, seq INTEGER NOT NULL, origin TEXT, saved TEXT NOT NULL, removed TEXT NOT NULL, created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE todo_feed_positions (user_id TEXT PRIMARY KEY, last_seq INTEGER NOT NULL, trimmed_through INTEGER NOT NULL) STRICT;
+    `);
+    const insert = old.prepare('INSERT INTO todos VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    insert.run(active, userId, 'active', 0, 0, 1_000, 2_000, null);
+    insert.run(done, userId, 'done', 1, 1, 3_000, 5_000, null);
+    insert.run(deleted, userId, 'deleted', 1, 0, 4_000, 6_000, now - 1_000);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const legacyDone = { _id: done, title: 'done', completed: true, isPinned: true, createdAt: iso(3_000), updatedAt: iso(5_000) };
+    old.prepare("INSERT INTO todo_events VALUES (?, 1, NULL, ?, '[]', ?)").run(userId, JSON.stringify([legacyDone]), now);
+    old.prepare('INSERT INTO todo_feed_positions VALUES (?, 1, 0)').run(userId);
+    old.close();
+
+    const doneTodo: Todo = { ...legacyDone, completedAt: iso(5_000) };
+    const activeTodo: Todo = { _id: active, title: 'active', completed: false, isPinned: false, createdAt: iso(1_000), updatedAt: iso(2_000), completedAt: null };
+    const store = SqliteTodosStore.open({ dataDir });
+    try {
+      expect(await store.list(userId)).toEqual({ todos: [doneTodo, activeTodo], cursor: '1' });
+      expect(await store.listJson(userId)).toBe(JSON.stringify(await store.list(userId)));
+      // An event written before reads the same way, so a stream resuming across the upgrade gets valid tasks.
+      expect(await store.eventsAfter(userId, '0', 10)).toEqual([{ id: '1', origin: null, saved: [doneTodo], removed: [] }]);
+      // A deleted, still restorable task was migrated too.
+      expect(await store.restore(userId, deleted)).toMatchObject({ completed: true, updatedAt: iso(6_000), completedAt: iso(6_000) });
+    } finally {
+      await store.close();
+    }
+    // Stored in the file (not only read so), and the file now has the columns of a new one.
+    const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+    const fresh = freshDir();
+    await SqliteTodosStore.open({ dataDir: fresh }).close();
+    const newFile = new Database(path.join(fresh, SQLITE_FILE), { readonly: true });
+    try {
+      expect(db.prepare('SELECT id, completed_at AS completedAt FROM todos ORDER BY created_at').all()).toEqual([
+        { id: active, completedAt: null },
+        { id: done, completedAt: 5_000 },
+        { id: deleted, completedAt: 6_000 },
+      ]);
+      const columnsIn = (file: Database.Database, table: string) =>
+        file.prepare('SELECT name, type FROM pragma_table_info(?)').all(table);
+      for (const table of ['todos', 'todo_undo_batches', 'todo_undo_items']) expect(columnsIn(db, table)).toEqual(columnsIn(newFile, table));
+    } finally {
+      db.close();
+      newFile.close();
+    }
+    // Opened again (nothing left to migrate), an edit moves updatedAt and keeps the completion time.
+    const again = SqliteTodosStore.open({ dataDir });
+    try {
+      const renamed = await again.update(userId, done, { title: 'done, renamed' });
+      expect(renamed).toMatchObject({ title: 'done, renamed', completedAt: iso(5_000) });
+      expect(renamed?.updatedAt).not.toBe(iso(5_000));
+    } finally {
+      await again.close();
     }
   });
 
@@ -872,14 +1215,16 @@ describeMongo('MongoTodosStore', () => {
     const db = admin.db(legacyDb);
     const [alice, bob, carol] = [newUserId(), newUserId(), newUserId()];
     const at = new Date();
+    // As that version wrote them: no completedAt in the events' tasks (issue #18); they read as active tasks do.
     const todoOf = (title: string): Todo => ({
-      _id: new ObjectId().toHexString(), title, completed: false, isPinned: false, createdAt: at.toISOString(), updatedAt: at.toISOString(),
+      _id: new ObjectId().toHexString(), title, completed: false, isPinned: false, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null,
     });
+    const legacyTodo = ({ completedAt: _none, ...todo }: Todo) => todo;
     const legacy: Array<[number, string]> = [[4, alice], [5, bob], [7, alice], [8, bob], [9, bob]];
     const saved = new Map(legacy.map(([id]) => [id, todoOf(`event ${id}`)]));
     await db.collection(EVENTS_COLLECTION).createIndexes([{ key: { userId: 1, _id: 1 }, name: 'user_id' }]);
     await db.collection<{ _id: number }>(EVENTS_COLLECTION).insertMany(legacy.map(([id, userId]) => ({
-      _id: id, userId: new ObjectId(userId), origin: null, saved: [saved.get(id)], removed: [], createdAt: at,
+      _id: id, userId: new ObjectId(userId), origin: null, saved: [legacyTodo(saved.get(id) as Todo)], removed: [], createdAt: at,
     })));
     await db.collection<{ _id: string; seq: number }>(LEGACY_COUNTERS_COLLECTION).insertMany([{ _id: 'todoEvents', seq: 11 }, { _id: 'todoEventsTrimmedThrough', seq: 3 }]);
     try {
@@ -915,14 +1260,67 @@ describeMongo('MongoTodosStore', () => {
     }
   });
 
+  test('documents from before completion times: backfilled on open (once), read alike until then (issue #18)', async () => {
+    const legacyDb = `${dbName}_completed_at`;
+    const db = admin.db(legacyDb);
+    const userId = newUserId();
+    const user = new ObjectId(userId);
+    const [active, done, deleted, late] = [new ObjectId(), new ObjectId(), new ObjectId(), new ObjectId()];
+    const at = (ms: number) => new Date(Date.parse('2025-01-01T00:00:00.000Z') + ms);
+    const legacy = (_id: ObjectId, title: string, completed: boolean, created: number, updated: number, extra: object = {}) => ({
+      _id, userId: user, title, completed, isPinned: false, createdAt: at(created), updatedAt: at(updated), ...extra,
+    });
+    await db.collection(TODOS_COLLECTION).insertMany([
+      legacy(active, 'active', false, 1_000, 2_000),
+      legacy(done, 'done', true, 3_000, 5_000),
+      legacy(deleted, 'deleted', true, 4_000, 6_000, { deletedAt: new Date() }),
+    ]);
+    try {
+      const store = await MongoTodosStore.open({ url: mongoUrl ?? '', dbName: legacyDb });
+      try {
+        const raw = async (_id: ObjectId) => (await db.collection(TODOS_COLLECTION).findOne({ _id }))?.completedAt;
+        // Written by the migration: the updatedAt of a completed task, null for an active one, deleted ones too.
+        expect([await raw(active), await raw(done), await raw(deleted)]).toEqual([null, at(5_000), at(6_000)]);
+        expect(await db.collection<{ _id: string }>(MIGRATIONS_COLLECTION).findOne({ _id: COMPLETED_AT_MIGRATION })).toEqual({
+          _id: COMPLETED_AT_MIGRATION,
+          finishedAt: expect.any(Date),
+        });
+        expect((await store.list(userId)).todos.map((todo) => [todo.title, todo.completedAt])).toEqual([
+          ['done', at(5_000).toISOString()],
+          ['active', null],
+        ]);
+        expect(await store.restore(userId, deleted.toHexString())).toMatchObject({ completedAt: at(6_000).toISOString() });
+        // A document a replica of the previous version writes during the rollout: read the same way, and the
+        // first write stores that time before updatedAt moves.
+        await db.collection(TODOS_COLLECTION).insertOne(legacy(late, 'late', true, 7_000, 8_000));
+        expect((await store.list(userId)).todos.find((todo) => todo.title === 'late')?.completedAt).toBe(at(8_000).toISOString());
+        const renamed = await store.update(userId, late.toHexString(), { title: 'late, renamed' });
+        expect(renamed).toMatchObject({ completedAt: at(8_000).toISOString() });
+        expect(await raw(late)).toEqual(at(8_000));
+      } finally {
+        await store.close();
+      }
+      // Opened again: the marker spares the scan (a document without the field is left to the read path).
+      await db.collection(TODOS_COLLECTION).insertOne(legacy(new ObjectId(), 'after the marker', true, 9_000, 9_500));
+      await (await MongoTodosStore.open({ url: mongoUrl ?? '', dbName: legacyDb })).close();
+      expect(await db.collection(TODOS_COLLECTION).countDocuments({ completedAt: { $exists: false } })).toBe(1);
+    } finally {
+      await db.dropDatabase();
+    }
+  });
+
   test('a write whose event cannot be stored changes nothing: one transaction (needs a replica set)', async () => {
     const store = await MongoTodosStore.open({ url: mongoUrl ?? '', dbName });
     const userId = newUserId();
     const events = admin.db(dbName).collection(EVENTS_COLLECTION);
     try {
       const open = await store.create(userId, 'open');
-      await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
+      const done = await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
+      const { undoToken } = await store.clearCompleted(userId);
+      await store.update(userId, (await store.create(userId, 'other'))._id, { completed: true });
       const before = await store.list(userId);
+      const undos = admin.db(dbName).collection(UNDO_COLLECTION);
+      expect(await undos.countDocuments({ userId: new ObjectId(userId) })).toBe(1);
       // A validator no event can pass: the event insert fails after the task update inside the transaction.
       await admin.db(dbName).command({ collMod: EVENTS_COLLECTION, validator: { userId: { $exists: false } }, validationAction: 'error' });
       try {
@@ -930,13 +1328,19 @@ describeMongo('MongoTodosStore', () => {
         await expect(store.clearCompleted(userId)).rejects.toThrow();
         await expect(store.create(userId, 'new')).rejects.toThrow();
         await expect(store.remove(userId, open._id)).rejects.toThrow();
+        await expect(store.update(userId, open._id, { completed: true })).rejects.toThrow();
+        // The undo restores and spends its token first: both roll back with the event.
+        await expect(store.restoreBulk(userId, undoToken ?? '')).rejects.toThrow();
       } finally {
         await admin.db(dbName).command({ collMod: EVENTS_COLLECTION, validator: {}, validationLevel: 'off' });
       }
       expect(await store.list(userId)).toEqual(before);
-      expect(await events.countDocuments({ userId: new ObjectId(userId) })).toBe(3);
+      expect(await events.countDocuments({ userId: new ObjectId(userId) })).toBe(6);
+      // No undo batch of the failed calls was kept; the clear's own is still there, and still works.
+      expect(await undos.countDocuments({ userId: new ObjectId(userId) })).toBe(1);
       // The user's feed document rolled back with the event.
-      expect(await store.feedPosition(userId)).toEqual({ cursor: '3', trimmedThrough: '0' });
+      expect(await store.feedPosition(userId)).toEqual({ cursor: '6', trimmedThrough: '0' });
+      expect(await store.restoreBulk(userId, undoToken ?? '')).toEqual([done]);
     } finally {
       await store.close();
     }

@@ -1,4 +1,6 @@
-import type { Todo, TodoChangeEvent, TodoPatch } from '@tm/contracts';
+import { randomUUID } from 'node:crypto';
+import { IsoDateString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
+import { z } from 'zod';
 
 /** A task as every store returns it: the public `Todo` shape (24-hex `_id`, ISO timestamps). */
 export type TodoRecord = Todo;
@@ -34,7 +36,10 @@ export type CommitListener = (notice: ChangeNotice) => void;
 export interface StoreOptions {
   /** Source of `createdAt`/`updatedAt`; tests inject a fake clock to control ordering. */
   now?: () => Date;
-  /** How long a deleted task can be restored (docs/PRODUCT.md §10.11.4); after that it is removed for good. */
+  /**
+   * How long a deleted task can be restored (docs/PRODUCT.md §10.11.4), and a bulk call undone with its token
+   * (§10.11.3); after that the task is removed for good and the token forgotten.
+   */
   restoreWindowMs?: number;
   /** How long change events are kept for streams that resume (docs/PRODUCT.md §10.11.5). */
   eventRetentionMs?: number;
@@ -53,7 +58,39 @@ export interface SweepResult {
   purgedTodos: number;
   /** Change events older than the retention. */
   trimmedEvents: number;
+  /** Undo batches (see {@link TodosRepository.restoreBulk}) whose restore window had closed. */
+  purgedUndoBatches: number;
 }
+
+/** What a bulk call did, and how to undo it. */
+export interface BulkChange {
+  /**
+   * The tasks the call changed, in list order: as they now are (setAllCompleted), or as they were when it
+   * deleted them (clearCompleted).
+   */
+  todos: TodoRecord[];
+  /** The single-use token of {@link TodosRepository.restoreBulk}; `null` when the call changed nothing. */
+  undoToken: string | null;
+}
+
+/**
+ * A new undo token: a random UUID (`crypto.randomUUID()`, 122 bits from the system's secure random source),
+ * so nobody can guess one. It is opaque to clients (the contract's `UndoToken`).
+ */
+export function newUndoToken(): string {
+  return randomUUID();
+}
+
+/**
+ * A task inside a stored change event. Events written before `completedAt` existed lack it: such a task
+ * reads as the migration reads the tasks themselves (completed: its `updatedAt`, the best time known;
+ * active: `null`), so an event from before an upgrade still has the contract's shape when a stream resumes.
+ */
+const StoredEventTodo = Todo.extend({ completedAt: IsoDateString.nullable().optional() }).transform(
+  (todo): TodoRecord => ({ ...todo, completedAt: todo.completedAt === undefined ? (todo.completed ? todo.updatedAt : null) : todo.completedAt }),
+);
+/** The `saved` tasks of a stored change event (see StoredEventTodo). */
+export const StoredEventTodos = z.array(StoredEventTodo);
 
 /**
  * Where the tasks of every user live. Every call is scoped to `userId`: another user's task id behaves
@@ -63,6 +100,19 @@ export interface SweepResult {
  * **Soft delete.** `remove` only marks a task deleted; from then on it is invisible to every call but
  * `restore`, which brings it back unchanged within the restore window. {@link sweep} removes it for good
  * afterwards (restore checks the window itself, so a late sweep never extends it).
+ *
+ * **Completion time.** Every task has `completedAt`: the time of the write that turned `completed` from
+ * false to true (update or setAllCompleted), `null` while it is active (a write that reopens it clears it).
+ * A write that does not change `completed` does not touch it, and restore / restoreBulk bring it back
+ * exactly. Tasks completed before the field existed were given their `updatedAt` by the store's migration
+ * (the best time known for them).
+ *
+ * **Bulk undo.** `setAllCompleted` and `clearCompleted` keep, in the same transaction as their change, an
+ * undo batch: a new unguessable token ({@link newUndoToken}), the user, the time, and what the call changed
+ * (the ids; for setAllCompleted each task's previous `completed`, `completedAt` and `updatedAt`). The batch
+ * lives in the store, so any process, and any device of the user, can undo. {@link restoreBulk} spends it
+ * within the restore window, in one transaction with one event; {@link sweep} forgets it after the window;
+ * {@link deleteAllForUser} removes it with the account.
  *
  * **Change feed (outbox).** Every write that changes something appends exactly one event to its user's
  * feed in the same transaction: the user's next event number, the writing page's `origin`, the tasks as
@@ -103,15 +153,32 @@ export interface TodosRepository {
    */
   restore(userId: string, id: string, origin?: string | null): Promise<TodoRecord | null>;
   /**
-   * Marks every task of the user complete (`true`) or active, in one transaction; resolves the tasks it
-   * changed (their `updatedAt` moved), in list order. Tasks already in that state are left untouched.
+   * Marks every task of the user complete (`true`, `completedAt` = now) or active (`completedAt` = null), in
+   * one transaction; resolves the tasks it changed (their `updatedAt` moved), in list order, with the undo
+   * token of the call (`null` when nothing changed). Tasks already in that state are left untouched.
    */
-  setAllCompleted(userId: string, completed: boolean, origin?: string | null): Promise<TodoRecord[]>;
-  /** Deletes (softly) every completed task of the user in one transaction; resolves the tasks it deleted. */
-  clearCompleted(userId: string, origin?: string | null): Promise<TodoRecord[]>;
+  setAllCompleted(userId: string, completed: boolean, origin?: string | null): Promise<BulkChange>;
   /**
-   * Removes every task of the user for good, deleted or not, and the user's change events (account
-   * deletion); resolves how many (undeleted) tasks there were.
+   * Deletes (softly) every completed task of the user in one transaction; resolves the tasks it deleted and
+   * the undo token of the call (`null` when there was nothing to clear).
+   */
+  clearCompleted(userId: string, origin?: string | null): Promise<BulkChange>;
+  /**
+   * Undoes the bulk call that handed out `undoToken`, in one transaction with one event (`saved`: the tasks
+   * it brought back). After clearCompleted, every task that call deleted comes back exactly as it was (same
+   * id, title, flags, `createdAt`, `updatedAt`, `completedAt`, so the same place in the list). After
+   * setAllCompleted, every task that call changed gets back its previous `completed`, `completedAt` and
+   * `updatedAt`, but only while it still is exactly as the call left it (same `completed`, `completedAt` and
+   * `updatedAt`, not deleted): a task changed or deleted since is left alone. Every change moves `updatedAt`
+   * to the time of the write, so only a change made in the very millisecond of the bulk call itself could go
+   * unnoticed. Resolves the tasks restored, in list order, and spends the token (even when none was left to
+   * restore: `[]`). `null`, changing nothing and appending nothing, when the token is unknown, already
+   * spent, another user's, or older than the restore window.
+   */
+  restoreBulk(userId: string, undoToken: string, origin?: string | null): Promise<TodoRecord[] | null>;
+  /**
+   * Removes every task of the user for good, deleted or not, the user's change events and undo batches
+   * (account deletion); resolves how many (undeleted) tasks there were.
    */
   deleteAllForUser(userId: string): Promise<number>;
   /** The user's change events numbered above `afterId`, in number order, at most `limit`. */
@@ -119,8 +186,8 @@ export interface TodosRepository {
   /** Where the user's feed stands (`0`/`0` for a user who never wrote, or whose events were all purged). */
   feedPosition(userId: string): Promise<FeedPosition>;
   /**
-   * Removes deleted tasks past the restore window and trims events past the retention: for each user, the
-   * events up to the user's newest expired one, raising that user's `trimmedThrough` to it.
+   * Removes deleted tasks and undo batches past the restore window and trims events past the retention: for
+   * each user, the events up to the user's newest expired one, raising that user's `trimmedThrough` to it.
    */
   sweep(): Promise<SweepResult>;
   /** Calls `listener` after each committed write that appended an event; returns the unsubscribe. */

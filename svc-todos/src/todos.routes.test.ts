@@ -237,6 +237,47 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
     expect(await fetchTodos()).toEqual([kept]);
   });
 
+  test.each([
+    ['an RLO (U+202E)', '\u202E'],
+    ['every embedding, override and isolate control', '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069'],
+    ['isolates around spaces', ' \u2067   \u2069 '],
+  ])('add-todo: a title of only bidi controls (%s) is empty once they are removed: refused, nothing written', async (_name, title) => {
+    const kept = await addTodo('already there');
+    const body = expectError(
+      await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title } }),
+      400, ErrorCode.validation, 'with issues',
+    );
+    expect(body.message).toBe(TODO_TITLE_EMPTY_MESSAGE);
+    expect(body.issues).toEqual([{ path: ['title'], message: TODO_TITLE_EMPTY_MESSAGE }]);
+    expect(await fetchTodos()).toEqual([kept]);
+  });
+
+  test('update-todo: a new title of only bidi controls is refused with the edit\'s words; the task keeps its title', async () => {
+    const todo = await addTodo('Buy milk');
+    const body = expectError(
+      await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { title: '\u202E\u2066 \u2069\u202C' } } }),
+      400, ErrorCode.validation, 'with issues',
+    );
+    expect(body.message).toBe(TODO_TITLE_EDIT_EMPTY_MESSAGE);
+    expect(await fetchTodos()).toEqual([todo]);
+  });
+
+  test('add-todo and update-todo: bidi embedding, override and isolate controls are removed; LRM, RLM and ALM are kept', async () => {
+    const added = await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: ' \u202EPay Bob 100 \u202D05 ot\u202C ' } });
+    expect(added.status).toBe(201);
+    const todo = TodoResponse.parse(added.body).todo;
+    expect(todo.title).toBe('Pay Bob 100 05 ot');
+    const marks = 'שלום\u200E!\u200F a\u061Cb';
+    const edited = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { title: `\u2067${marks}\u2069\u202A\u202B` } } });
+    expect(edited.status).toBe(200);
+    expect(TodoResponse.parse(edited.body).todo.title).toBe(marks);
+    expect((await fetchTodos()).map((item) => item.title)).toEqual([marks]);
+    // The length is counted without them: 500 visible characters and a control are accepted.
+    const long = await asAlice({ method: 'POST', path: '/todo/add-todo', body: { title: `\u202E${'x'.repeat(LIMITS.todoTitle.max)}\u202C` } });
+    expect(long.status).toBe(201);
+    expect(TodoResponse.parse(long.body).todo.title).toBe('x'.repeat(LIMITS.todoTitle.max));
+  });
+
   test('add-todo: a title over the limit is refused in plain words and writes nothing', async () => {
     const kept = await addTodo('already there');
     const body = expectError(
@@ -324,6 +365,7 @@ describe('only requests the gateway signed for a user are served', () => {
     ['restore-todo', (id) => ({ method: 'POST', path: `/todo/restore-todo/${id}` })],
     ['complete-all', () => ({ method: 'PUT', path: '/todo/complete-all', body: { completed: true } })],
     ['clear-completed', () => ({ method: 'DELETE', path: '/todo/clear-completed' })],
+    ['restore-bulk', () => ({ method: 'POST', path: '/todo/restore-bulk', body: { undoToken: randomUUID() } })],
     ['events', () => ({ path: '/todo/events' })],
     ['purge (internal)', () => purge],
   ];

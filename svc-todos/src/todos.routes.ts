@@ -6,13 +6,16 @@ import {
   CompleteAllRequest,
   EVENTS_AFTER_PARAM,
   EventCursor,
+  RestoreBulkRequest,
   TodoIdParams,
   UpdateTodoRequest,
   type BulkTodosResponse,
   type DeleteTodoResponse,
   type PurgeTodosResponse,
+  type RestoreBulkResponse,
   type TodoResponse,
 } from '@tm/contracts';
+import type { BulkChange } from './todos.repository.js';
 import { apiRouter, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -33,7 +36,13 @@ const TODO_MESSAGES = {
   allAlreadyActive: 'All tasks are already active',
   cleared: (n: number) => `${count(n, 'completed task', 'completed tasks')} cleared`,
   nothingToClear: 'No completed tasks to clear',
+  bulkRestored: (n: number) => `${count(n, 'task', 'tasks')} restored`,
 } as const;
+
+/** A bulk call's answer: the message, the count, and the undo token when something changed. */
+function bulkAnswer(message: string, { todos, undoToken }: BulkChange): BulkTodosResponse {
+  return undoToken === null ? { message, count: todos.length } : { message, count: todos.length, undoToken };
+}
 
 /** `requireUser()` has already answered 401 when there is none; this narrows the type for the handlers. */
 function userIdOf(ctx: Context): string {
@@ -106,20 +115,25 @@ export function todosRoutes(service: TodosService, streams: TodoEventStreams): R
 
   router.put('/complete-all', async (ctx) => {
     const { completed } = parseOr400(CompleteAllRequest, ctx.request.body);
-    const changed = (await service.completeAll(userIdOf(ctx), completed, originOf(ctx))).length;
+    const change = await service.completeAll(userIdOf(ctx), completed, originOf(ctx));
+    const changed = change.todos.length;
     const message = completed
       ? changed === 0 ? TODO_MESSAGES.allAlreadyComplete : TODO_MESSAGES.markedComplete(changed)
       : changed === 0 ? TODO_MESSAGES.allAlreadyActive : TODO_MESSAGES.markedActive(changed);
-    const body: BulkTodosResponse = { message, count: changed };
-    ctx.body = body;
+    ctx.body = bulkAnswer(message, change);
   });
 
   router.delete('/clear-completed', async (ctx) => {
-    const cleared = (await service.clearCompleted(userIdOf(ctx), originOf(ctx))).length;
-    const body: BulkTodosResponse = {
-      message: cleared === 0 ? TODO_MESSAGES.nothingToClear : TODO_MESSAGES.cleared(cleared),
-      count: cleared,
-    };
+    const change = await service.clearCompleted(userIdOf(ctx), originOf(ctx));
+    const cleared = change.todos.length;
+    ctx.body = bulkAnswer(cleared === 0 ? TODO_MESSAGES.nothingToClear : TODO_MESSAGES.cleared(cleared), change);
+  });
+
+  // Undo of complete-all or clear-completed, by the token their answer carried (docs/PRODUCT.md §10.11.3).
+  router.post('/restore-bulk', async (ctx) => {
+    const { undoToken } = parseOr400(RestoreBulkRequest, ctx.request.body);
+    const todos = await service.restoreBulk(userIdOf(ctx), undoToken, originOf(ctx));
+    const body: RestoreBulkResponse = { message: TODO_MESSAGES.bulkRestored(todos.length), count: todos.length, todos };
     ctx.body = body;
   });
 

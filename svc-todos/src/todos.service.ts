@@ -1,11 +1,16 @@
 import { ErrorCode, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { NotFoundError } from '@tm/service-kit/errors';
-import type { FeedPosition, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import type { BulkChange, FeedPosition, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
 /** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */
 const TODO_NOT_FOUND_MESSAGE = 'Task not found';
 /** Undo too late, or of a task that was never deleted (or is someone else's): docs/PRODUCT.md §10.11.4. */
 const TODO_NOT_RESTORABLE_MESSAGE = 'This task can no longer be restored.';
+/**
+ * Undo of a bulk call that cannot (or can no longer) be done: an unknown, spent, expired or another user's
+ * token, or none of its tasks left as the call left them. One answer for all: they must be indistinguishable.
+ */
+const TODOS_NOT_RESTORABLE_MESSAGE = 'These tasks can no longer be restored.';
 
 function notFound(): NotFoundError {
   return new NotFoundError(TODO_NOT_FOUND_MESSAGE, ErrorCode.todoNotFound);
@@ -51,14 +56,25 @@ export class TodosService {
     return todo;
   }
 
-  /** Marks every task complete or active, all or nothing; resolves the tasks that changed. */
-  completeAll(userId: string, completed: boolean, origin: string | null = null): Promise<TodoRecord[]> {
+  /** Marks every task complete or active, all or nothing; resolves the tasks that changed and the undo token. */
+  completeAll(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
     return this.repository.setAllCompleted(userId, completed, origin);
   }
 
-  /** Deletes every completed task, all or nothing; resolves the tasks deleted. */
-  clearCompleted(userId: string, origin: string | null = null): Promise<TodoRecord[]> {
+  /** Deletes every completed task, all or nothing; resolves the tasks deleted and the undo token. */
+  clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
     return this.repository.clearCompleted(userId, origin);
+  }
+
+  /**
+   * Undoes a bulk call by its token, in one transaction; resolves the tasks restored (at least one), in
+   * list order. Throws a 404 `TODO.NOT_RESTORABLE` when there is nothing (left) to restore: the token is
+   * unknown, spent, expired or another user's, or every task it covered was changed or deleted since.
+   */
+  async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[]> {
+    const restored = await this.repository.restoreBulk(userId, undoToken, origin);
+    if (!restored || restored.length === 0) throw new NotFoundError(TODOS_NOT_RESTORABLE_MESSAGE, ErrorCode.todoNotRestorable);
+    return restored;
   }
 
   /** Deletes every task of the user (their account is being deleted); resolves how many there were. */

@@ -94,7 +94,8 @@ export interface GlobalFeedFile {
 /**
  * Writes `<dataDir>/todos.sqlite` as svc-todos wrote it before per-user event numbers (issue #21): one
  * global AUTOINCREMENT id for every user's events and one global watermark. Each event adds one task, which
- * is in `todos` too. Resolves the tasks by event id.
+ * is in `todos` too (and, as then, neither has a completion time). Resolves the tasks by event id, as the
+ * store reads them now.
  */
 export function writeGlobalFeedFile(dataDir: string, { events, trimmedThrough, sequence }: GlobalFeedFile): Map<number, Todo> {
   const db = new Database(path.join(dataDir, SQLITE_FILE));
@@ -121,10 +122,20 @@ export function writeGlobalFeedFile(dataDir: string, { events, trimmedThrough, s
     db.transaction(() => {
       for (const { id, userId, title } of events) {
         const createdAt = Date.now() - 60_000 + id;
-        const todo: Todo = { _id: new ObjectId().toHexString(), title, completed: false, isPinned: false, createdAt: new Date(createdAt).toISOString(), updatedAt: new Date(createdAt).toISOString() };
-        insertTodo.run(todo._id, userId, title, createdAt, createdAt);
-        insertEvent.run(id, userId, JSON.stringify([todo]), createdAt);
-        todos.set(id, todo);
+        // As that version wrote it: no completedAt (issue #18), in the row or in the event.
+        const { completedAt: _none, ...legacy }: Todo = {
+          _id: new ObjectId().toHexString(),
+          title,
+          completed: false,
+          isPinned: false,
+          createdAt: new Date(createdAt).toISOString(),
+          updatedAt: new Date(createdAt).toISOString(),
+          completedAt: null,
+        };
+        insertTodo.run(legacy._id, userId, title, createdAt, createdAt);
+        insertEvent.run(id, userId, JSON.stringify([legacy]), createdAt);
+        // What the store answers for it now: an active task, so no completion time.
+        todos.set(id, { ...legacy, completedAt: null });
       }
       db.prepare("INSERT INTO todo_feed (key, value) VALUES ('trimmed_through', ?)").run(trimmedThrough);
       // sqlite_sequence has no key: its one row for the table (there once an id was handed out) is updated.

@@ -19,13 +19,15 @@ export const shownTitles = () => screen.queryAllByRole('listitem').map((row) => 
 /** The toasts (react-hot-toast renders each as a status) whose text is `message`. */
 export const toastsSaying = (message: string) => screen.queryAllByRole('status').filter((toast) => toast.textContent === message);
 
-/** Rows of the first load are inert until their staggered entrance has played: wait for all of them. */
+/** Rows of the first load fade in one after another: wait until all of them are fully there. */
 export const allRowsEntered = () =>
-  waitFor(() => screen.getAllByRole('listitem').forEach((row) => expect(row).not.toHaveAttribute('inert')), { timeout: 3000 });
+  waitFor(() => screen.getAllByRole('listitem').forEach((row) => expect(row.style.opacity === '' || row.style.opacity === '1').toBe(true)), { timeout: 3000 });
 
-/** The Undo toasts of deletes (the server's "Task deleted successfully" + "Undo"). */
+/** The Undo toasts of deletes (the server's "Task deleted successfully", the task's title, and "Undo"). */
 export const undoToasts = () =>
-  screen.queryAllByRole('status').filter((toast) => toast.textContent === 'Task deleted successfullyUndo' && within(toast).queryByRole('button', { name: 'Undo' }));
+  screen
+    .queryAllByRole('status')
+    .filter((toast) => toast.textContent?.startsWith('Task deleted successfully') && within(toast).queryByRole('button', { name: /^Undo deleting/ }));
 
 /** Shows where the router is (path and query) and offers Back, for tests of state kept in the address. */
 export function RouterProbe() {

@@ -1,5 +1,6 @@
-import { ErrorCode, type ValidationIssue } from '@tm/contracts';
+import { ErrorCode, type SessionEndReason, type ValidationIssue } from '@tm/contracts';
 import axios, { AxiosError } from 'axios';
+import { asSessionEndReason } from './session-end.js';
 
 /** docs/PRODUCT.md §8: what the user reads when the browser is offline, or the server is too slow. */
 export const OFFLINE_MESSAGE = "You're offline. Check your connection and try again.";
@@ -21,6 +22,7 @@ interface ApiErrorBody {
   message?: unknown;
   code?: unknown;
   issues?: unknown;
+  reason?: unknown;
 }
 
 function bodyOf(error: unknown): ApiErrorBody | undefined {
@@ -50,6 +52,17 @@ export function isTimeout(error: unknown): boolean {
  */
 export function isSessionEnded(error: unknown): boolean {
   return statusOf(error) === 401 && bodyOf(error)?.code !== ErrorCode.invalidCredentials;
+}
+
+/**
+ * Why the session ended, as the gateway's 401 `AUTH.UNAUTHENTICATED` says (issue #18: `password-changed`,
+ * `signed-out-everywhere` …); undefined for any other error, or when it does not say (no session cookie was
+ * sent, or one the gateway does not know).
+ */
+export function sessionEndReason(error: unknown): SessionEndReason | undefined {
+  const body = bodyOf(error);
+  if (statusOf(error) !== 401 || body?.code !== ErrorCode.unauthenticated) return undefined;
+  return asSessionEndReason(body.reason);
 }
 
 /** A 400 of the server's validation: its message says what to fix in the input. */
@@ -117,4 +130,18 @@ export function describeError(error: unknown, fallback: string): string {
   if (isTimeout(error)) return TIMEOUT_MESSAGE;
   const retryAfter = statusOf(error) === 429 ? retryAfterSeconds(error) : undefined;
   return errorMessage(error, retryAfter === undefined ? fallback : tooManyAttemptsMessage(retryAfter));
+}
+
+/**
+ * Logs a failed call for whoever reads the console (issue #18). An answer the app expects and explains on
+ * screen (a 4xx: signed out, refused input, an email already taken, too many attempts) or an offline browser
+ * is one quiet line with no stack trace; a call the page cancelled is nothing; anything else (a 5xx, no
+ * answer, a timeout, a bug) is an error with all its detail. The browser's own line for a 4xx answer in its network log is not the page's to silence.
+ */
+export function logFailure(what: string, error: unknown): void {
+  // A call the page gave up itself (it no longer needs the answer) failed at nothing.
+  if (axios.isCancel(error)) return;
+  const status = statusOf(error);
+  if ((status !== undefined && status >= 400 && status < 500) || isOffline(error)) console.info(`${what}: ${status ?? OFFLINE_MESSAGE}`);
+  else console.error(what, error);
 }

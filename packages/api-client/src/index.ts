@@ -9,12 +9,15 @@ export {
   isTimeout,
   isValidationError,
   isWrongPassword,
+  logFailure,
   retryAfterSeconds,
+  sessionEndReason,
   statusOf,
   tooManyAttemptsMessage,
   validationIssues,
 } from './errors.js';
 export { changePassword, deleteAccount, logoutAll } from './account.api.js';
+export { asSessionEndReason, forgetSessionEnd, peekSessionEnd, rememberSessionEnd, type SessionEnd } from './session-end.js';
 export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early.js';
 export { clientId, createHttpClient, http } from './http.js';
 export { openTodoStream, cursorAfter } from './todo-stream.js';
@@ -27,10 +30,11 @@ export {
   fetchTodos,
   LIST_DATA_MARK,
   PATIENT_SILENCE_MS,
+  restoreBulk,
   restoreTodo,
   silenceAfter,
   todosQuery,
   updateTodo,
 } from './todos.api.js';
 export { currentUserQuery, fetchCurrentUser, login, logout, signup } from './user.api.js';
-export type { PublicUser, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';
+export type { PublicUser, SessionEndReason, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';

@@ -44,14 +44,14 @@ describe('the task calls beyond the spec (docs/PRODUCT.md §10.11), against the 
   it('marks all complete or active, and clears the completed ones, one request each', async () => {
     for (const title of ['one', 'two', 'three']) await addTodo(title);
     const marked = await completeAll(true);
-    expect(marked).toEqual({ message: expect.any(String), count: 3 });
+    expect(marked).toEqual({ message: expect.any(String), count: 3, undoToken: expect.any(String) });
     expect((await fetchTodos()).every((todo) => todo.completed)).toBe(true);
     expect((await completeAll(true)).count).toBe(0);
 
     const [first] = await fetchTodos();
     await updateTodo(first!._id, { completed: false });
     const cleared = await clearCompleted();
-    expect(cleared).toEqual({ message: expect.any(String), count: 2 });
+    expect(cleared).toEqual({ message: expect.any(String), count: 2, undoToken: expect.any(String) });
     expect((await fetchTodos()).map((todo) => todo._id)).toEqual([first!._id]);
     expect((await completeAll(false)).count).toBe(0);
   });

@@ -1,4 +1,13 @@
-import { ROUTES, type BulkTodosResponse, type DeleteTodoResponse, type Todo, type TodoPatch, type TodoResponse, type TodosResponse } from '@tm/contracts';
+import {
+  ROUTES,
+  type BulkTodosResponse,
+  type DeleteTodoResponse,
+  type RestoreBulkResponse,
+  type Todo,
+  type TodoPatch,
+  type TodoResponse,
+  type TodosResponse,
+} from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { isTimeout } from './errors.js';
 import { call } from './http.js';
@@ -71,4 +80,12 @@ export async function completeAll(completed: boolean): Promise<BulkTodosResponse
 /** Deletes every completed task, in one request (PRODUCT §10.11.3). */
 export async function clearCompleted(): Promise<BulkTodosResponse> {
   return call(ROUTES.clearCompleted);
+}
+
+/**
+ * Undo of "Clear completed" or "Mark all …" (PRODUCT §10.11.4): the tasks that bulk action changed, back as
+ * they were, in one transaction on the server; 404 `TODO.NOT_RESTORABLE` once the token is used or too old.
+ */
+export async function restoreBulk(undoToken: string): Promise<RestoreBulkResponse> {
+  return call(ROUTES.restoreBulk, { body: { undoToken } });
 }

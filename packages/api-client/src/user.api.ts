@@ -1,19 +1,26 @@
 import { ROUTES, type LoginRequest, type LogoutResponse, type PublicUser, type SignupRequest, type UserResponse } from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { errorMessage, statusOf } from './errors.js';
+import { logFailure, sessionEndReason, statusOf } from './errors.js';
 import { call } from './http.js';
+import { rememberSessionEnd } from './session-end.js';
 
 /**
  * The current user, or `null` when signed out. Only a 401 means signed out (docs/PRODUCT.md §10.1): a
  * network error, a timeout or a 5xx is thrown, so the app can say it cannot reach the server instead of
- * sending a signed-in person to the sign-in screen. The message is logged either way (PRODUCT §7).
+ * sending a signed-in person to the sign-in screen. A 401 is how a visitor is told apart, not a failure:
+ * nothing is logged; when it says why a session of this browser ended (its cookie named one, issue #18),
+ * the sign-in screen is told. Other failures are logged (logFailure).
  */
 export async function fetchCurrentUser({ signal }: { signal?: AbortSignal } = {}): Promise<PublicUser | null> {
   try {
     return (await call(ROUTES.me, { signal })).user;
   } catch (error) {
-    console.info(errorMessage(error, 'Could not check the current user'));
-    if (statusOf(error) === 401) return null;
+    if (statusOf(error) === 401) {
+      const reason = sessionEndReason(error);
+      if (reason) rememberSessionEnd(reason);
+      return null;
+    }
+    logFailure('Could not check the current user', error);
     throw error;
   }
 }

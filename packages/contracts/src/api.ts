@@ -5,6 +5,8 @@ import {
   BulkTodosResponse,
   CompleteAllRequest,
   DeleteTodoResponse,
+  RestoreBulkRequest,
+  RestoreBulkResponse,
   TodoChangeEvent,
   TodoResponse,
   TodosResponse,
@@ -58,6 +60,8 @@ export const API = {
   restoreTodo: { ...ROUTES.restoreTodo, response: TodoResponse, status: 200 },
   completeAll: { ...ROUTES.completeAll, request: CompleteAllRequest, response: BulkTodosResponse, status: 200 },
   clearCompleted: { ...ROUTES.clearCompleted, response: BulkTodosResponse, status: 200 },
+  /** Undo of a bulk call (PRODUCT §10.11.3): the `undoToken` its answer carried, single-use, within the restore window. */
+  restoreBulk: { ...ROUTES.restoreBulk, request: RestoreBulkRequest, response: RestoreBulkResponse, status: 200 },
   /** Live changes of the session's user (PRODUCT §10.11.5): Server-Sent Events, resumable with `Last-Event-ID`. */
   todoEvents: { ...ROUTES.todoEvents, response: TodoChangeEvent, status: 200, stream: true },
 } as const satisfies { [N in keyof typeof ROUTES]: Endpoint };

@@ -1,11 +1,16 @@
 import {
   AddTodoRequest,
+  BulkTodosResponse,
   LIMITS,
   LoginRequest,
   ObjectIdString,
+  RestoreBulkRequest,
+  RestoreBulkResponse,
   SignupRequest,
+  Todo,
   TODO_TITLE_EMPTY_MESSAGE,
   TODO_TITLE_TOO_LONG_MESSAGE,
+  TODO_TITLE_EDIT_EMPTY_MESSAGE,
   UpdateTodoRequest,
   apiPath,
   API,
@@ -59,6 +64,32 @@ describe('contracts', () => {
     expect(UpdateTodoRequest.safeParse({ updateData: { title: '\u200B' } }).success).toBe(false);
     expect(UpdateTodoRequest.safeParse({ updateData: { title: 'a'.repeat(501) } }).success).toBe(false);
     expect(UpdateTodoRequest.safeParse({ updateData: { completed: true, owner: 'x' } }).success).toBe(false);
+  });
+
+  it('removes bidi embedding, override and isolate controls from titles, at add and at edit', () => {
+    expect(AddTodoRequest.parse({ title: ' \u202Eabc\u202C ' }).title).toBe('abc');
+    expect(UpdateTodoRequest.parse({ updateData: { title: '\u2066a\u2069 b\u202A' } })).toEqual({ updateData: { title: 'a b' } });
+    const issuesOf = (title: string) => UpdateTodoRequest.safeParse({ updateData: { title } }).error?.issues.map(({ message }) => message);
+    expect(issuesOf('\u202E \u202C')).toEqual([TODO_TITLE_EDIT_EMPTY_MESSAGE]);
+  });
+
+  it('a task carries completedAt: an ISO time, or null while it is active; never left out', () => {
+    const todo = { _id: '0123456789abcdef01234567', title: 't', completed: false, isPinned: false, createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString() };
+    expect(Todo.safeParse(todo).success).toBe(false);
+    expect(Todo.parse({ ...todo, completedAt: null })).toEqual({ ...todo, completedAt: null });
+    expect(Todo.parse({ ...todo, completed: true, completedAt: new Date(5).toISOString() }).completedAt).toBe('1970-01-01T00:00:00.005Z');
+    expect(Todo.safeParse({ ...todo, completedAt: 'yesterday' }).success).toBe(false);
+  });
+
+  it('bulk answers carry an optional undo token; restore-bulk takes exactly one and answers the restored tasks', () => {
+    expect(BulkTodosResponse.parse({ message: 'm', count: 0 })).toEqual({ message: 'm', count: 0 });
+    expect(BulkTodosResponse.parse({ message: 'm', count: 2, undoToken: 'abc' }).undoToken).toBe('abc');
+    expect(RestoreBulkRequest.safeParse({ undoToken: 'abc' }).success).toBe(true);
+    for (const body of [{}, { undoToken: '' }, { undoToken: 7 }, { undoToken: 'x'.repeat(129) }, { undoToken: 'abc', extra: 1 }]) {
+      expect([body, RestoreBulkRequest.safeParse(body).success]).toEqual([body, false]);
+    }
+    expect(RestoreBulkResponse.safeParse({ message: '1 task restored', count: 1, todos: [] }).success).toBe(true);
+    expect(RestoreBulkResponse.safeParse({ message: '1 task restored', count: 1 }).success).toBe(false);
   });
 
   it('accepts only 24-hex ids, lower-cased', () => {
@@ -136,5 +167,34 @@ describe('todoTitleProblem', () => {
   it('gives the trimmed value the server stores', () => {
     expect(todoTitleValue('  \u3000buy milk\t\n')).toBe('buy milk');
     expect(todoTitleValue('a\u200Bb')).toBe('a\u200Bb');
+  });
+
+  it.each([
+    ['LRE, RLE, PDF, LRO, RLO (U+202A–U+202E)', '\u202Aa\u202Bb\u202Cc\u202Dd\u202Ee', 'abcde'],
+    ['LRI, RLI, FSI, PDI (U+2066–U+2069)', '\u2066a\u2067b\u2068c\u2069d', 'abcd'],
+    ['controls around white space, then trimmed', ' \u202E  milk \u202C ', 'milk'],
+    ['an RLO spoofing a file name', 'invoice\u202Efdp.exe', 'invoicefdp.exe'],
+  ])('removes the bidi embedding, override and isolate controls: %s', (_name, raw, stored) => {
+    expect(todoTitleValue(raw)).toBe(stored);
+    expect(todoTitleProblem(raw)).toBeNull();
+  });
+
+  it('keeps LRM, RLM and ALM (U+200E, U+200F, U+061C) and the neighbours of the removed range', () => {
+    const kept = 'שלום\u200E! a\u200Fb\u061Cc \u2029x\u202Fy\u2065z\u206Aw';
+    expect(todoTitleValue(kept)).toBe(kept);
+  });
+
+  it.each([
+    ['an RLO', '\u202E'],
+    ['all nine controls', '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069'],
+    ['controls and spaces', ' \u2068 \u2069 '],
+  ])('a title of only bidi controls (%s) is empty', (_name, raw) => {
+    expect(todoTitleValue(raw)).toBe('');
+    expect(todoTitleProblem(raw)).toBe(TODO_TITLE_EMPTY_MESSAGE);
+  });
+
+  it('counts the length without the removed controls', () => {
+    expect(todoTitleProblem(`\u202E${'a'.repeat(max)}\u202C`)).toBeNull();
+    expect(todoTitleProblem(`\u202E${'a'.repeat(max + 1)}`)).toBe(TODO_TITLE_TOO_LONG_MESSAGE);
   });
 });

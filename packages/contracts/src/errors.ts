@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionEndReason } from './session-end.js';
 
 export { ErrorCode } from './error-codes.js';
 
@@ -13,5 +14,10 @@ export const ErrorBody = z.object({
   message: z.string(),
   code: z.string().optional(),
   issues: z.array(ValidationIssue).optional(),
+  /**
+   * Only in a 401 `AUTH.UNAUTHENTICATED` answer to a request whose signed session cookie names a session that
+   * has ended: why it ended (issue #18). Absent without a session cookie, or for an unknown or forged one.
+   */
+  reason: SessionEndReason.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

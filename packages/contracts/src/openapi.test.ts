@@ -27,7 +27,15 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
     const id = new RegExp(String(schemas.ObjectIdString?.pattern));
     expect(id.test('0123456789ABCDEF01234567')).toBe(true);
     expect(id.test('0123456789abcdef0123456')).toBe(false);
-    const todo = { _id: '0123456789abcdef01234567', title: 't', completed: false, isPinned: true, createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString() };
+    const todo = {
+      _id: '0123456789abcdef01234567',
+      title: 't',
+      completed: false,
+      isPinned: true,
+      createdAt: new Date(0).toISOString(),
+      updatedAt: new Date(0).toISOString(),
+      completedAt: null,
+    };
     expect(Todo.parse(todo)).toEqual(todo);
     expect(schemas.Todo).toEqual(expect.objectContaining({ required: Object.keys(Todo.shape) }));
     expect(schemas.TodoChangeEvent).toEqual(
@@ -37,5 +45,22 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
       expect(schema).not.toHaveProperty('$schema');
       expect(schema).not.toHaveProperty('$id');
     }
+  });
+
+  it('describes completion times and the undo of bulk actions (restore-bulk, its token, its 404)', () => {
+    const doc = createOpenApiDocument();
+    const { schemas } = doc.components;
+    expect(schemas.Todo?.required).toContain('completedAt');
+    expect(JSON.stringify((schemas.Todo?.properties as Record<string, unknown>).completedAt)).toContain('"type":"null"');
+    expect(schemas.BulkTodosResponse?.required).toEqual(['message', 'count']);
+    expect((schemas.BulkTodosResponse?.properties as Record<string, unknown>).undoToken).toEqual({ $ref: '#/components/schemas/UndoToken' });
+    expect(schemas.UndoToken).toEqual(expect.objectContaining({ type: 'string', minLength: 1, maxLength: 128, description: expect.stringContaining('single-use') }));
+    expect(schemas.RestoreBulkRequest).toEqual(expect.objectContaining({ required: ['undoToken'], additionalProperties: false }));
+    expect(schemas.RestoreBulkResponse?.required).toEqual(['message', 'count', 'todos']);
+    const restore = doc.paths['/api/todo/restore-bulk']?.post;
+    expect(restore?.operationId).toBe('restoreBulk');
+    expect(Object.keys(restore?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '4XX', '5XX']);
+    expect(restore?.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/RestoreBulkRequest' } } } });
+    expect(schemas.TodoTitle?.description).toMatch(/U\+202A–U\+202E, U\+2066–U\+2069/);
   });
 });

@@ -60,24 +60,35 @@ const SUMMARIES: Record<ApiName, string> = {
   updateTodo: "Set a task's title, completed and/or pinned flags",
   deleteTodo: 'Delete a task (restorable for a short while)',
   restoreTodo: 'Undo a delete: the task comes back exactly as it was',
-  completeAll: 'Mark every task complete or active',
-  clearCompleted: 'Delete every completed task',
+  completeAll: 'Mark every task complete or active (undoable with restoreBulk)',
+  clearCompleted: 'Delete every completed task (undoable with restoreBulk)',
+  restoreBulk: 'Undo a complete-all or clear-completed: the tasks it changed come back as they were',
   todoEvents: "Live changes of the user's tasks (Server-Sent Events)",
 };
 
 /** Calls that work without a signed-in session (sign-in itself, and a logout that is always fine). */
 const ANONYMOUS: ReadonlySet<ApiName> = new Set(['signup', 'login', 'logout']);
 
+/** Calls that answer 404 besides those naming a task in their path: an undo token that no longer works. */
+const NOT_FOUND: ReadonlySet<ApiName> = new Set(['restoreBulk']);
+
 /** Words for the reusable schemas whose rules zod cannot put into JSON Schema (refinements). */
 const DESCRIPTIONS: Record<string, string> = {
-  TodoTitle: `Trimmed, then ${LIMITS.todoTitle.min}–${LIMITS.todoTitle.max} characters with at least one visible character.`,
-  EditedTodoTitle: `Trimmed, then ${LIMITS.todoTitle.min}–${LIMITS.todoTitle.max} characters with at least one visible character.`,
+  TodoTitle: `Bidi embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) removed and trimmed, then ${LIMITS.todoTitle.min}–${LIMITS.todoTitle.max} characters with at least one visible character.`,
+  EditedTodoTitle: `Bidi embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) removed and trimmed, then ${LIMITS.todoTitle.min}–${LIMITS.todoTitle.max} characters with at least one visible character.`,
   ObjectIdString: 'A task or user id: 24 hexadecimal characters (answers always use lower case).',
   EventCursor:
     "Position in the user's change feed: the id of the last change seen, a decimal string (\"0\" before any change). " +
     "Ids are the user's own sequence: each change of the user is numbered one above the user's previous one, so the " +
     "position moves with the user's own changes only, never with other users'.",
   TodoPatch: 'Sets at least one of title, completed and isPinned; setting a value twice changes nothing.',
+  UndoToken:
+    'An opaque, single-use token of one bulk call (today a random UUID), for POST /api/todo/restore-bulk. It belongs to ' +
+    'the user whose call made it and works within the restore window (60 s by default); afterwards, once used, or for ' +
+    'another user, the restore answers 404 `TODO.NOT_RESTORABLE`.',
+  Todo:
+    'A task. `completedAt` is when it was completed: set by the write that ticked it, null while it is active, kept by ' +
+    'writes that do not change `completed` and by an Undo; tasks completed before the field existed carry their `updatedAt`.',
   ErrorBody: 'Every error answer (4xx, 5xx) has this body: a message for people and a stable code for programs.',
 };
 
@@ -151,7 +162,11 @@ const ERROR_RESPONSES: Record<string, Json> = {
     description: 'A write without the session\'s XSRF token (`AUTH.XSRF_TOKEN_INVALID`) or from another site (`AUTH.CROSS_SITE_REQUEST`).',
     content: ERROR_CONTENT,
   },
-  NotFound: { description: 'No such task for this user (`TODO.NOT_FOUND`; `TODO.NOT_RESTORABLE` once a deleted task can no longer be restored).', content: ERROR_CONTENT },
+  NotFound: {
+    description:
+      'No such task for this user (`TODO.NOT_FOUND`; `TODO.NOT_RESTORABLE` once a deleted task, or the tasks of an undo token, can no longer be restored).',
+    content: ERROR_CONTENT,
+  },
   ClientError: { description: 'Any other refusal, in the usual error body.', content: ERROR_CONTENT },
   ServerError: {
     description: 'The gateway or a service failed or is unavailable (`UPSTREAM.*`, `SERVICE.UNAVAILABLE`, `STORAGE.NOT_WRITABLE`, `INTERNAL`); safe to retry later.',
@@ -240,7 +255,7 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   if ('request' in endpoint || endpoint.path.includes(':todoId') || stream) responses['400'] = errorRef('BadRequest');
   if (signedIn) responses['401'] = errorRef('Unauthenticated');
   if (write) responses['403'] = errorRef('Forbidden');
-  if (endpoint.path.includes(':todoId')) responses['404'] = errorRef('NotFound');
+  if (endpoint.path.includes(':todoId') || NOT_FOUND.has(name)) responses['404'] = errorRef('NotFound');
   if (stream) {
     responses['429'] = { description: 'This session already holds the most live streams allowed (`EVENTS.TOO_MANY_STREAMS`).', content: ERROR_CONTENT };
     responses['503'] = {

@@ -16,4 +16,5 @@ export const deleteTodo = { method: 'DELETE', path: '/todo/delete-todo/:todoId' 
 export const restoreTodo = { method: 'POST', path: '/todo/restore-todo/:todoId' } as const satisfies Route;
 export const completeAll = { method: 'PUT', path: '/todo/complete-all' } as const satisfies Route;
 export const clearCompleted = { method: 'DELETE', path: '/todo/clear-completed' } as const satisfies Route;
+export const restoreBulk = { method: 'POST', path: '/todo/restore-bulk' } as const satisfies Route;
 export const todoEvents = { method: 'GET', path: '/todo/events' } as const satisfies Route;

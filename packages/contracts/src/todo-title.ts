@@ -25,14 +25,34 @@ export const TODO_TITLE_TOO_LONG_MESSAGE = `A task can be at most ${LIMITS.todoT
  */
 const VISIBLE = /[^\s\p{Cc}\p{Cf}\p{Z}\p{Default_Ignorable_Code_Point}\u115F\u1160\u3164\uFFA0\u2800]/u;
 
-/** The title as the server stores it: trimmed of white space at both ends (String.prototype.trim). */
+/**
+ * The bidi embedding, override and isolate controls: LRE, RLE, PDF, LRO, RLO (U+202A–U+202E) and LRI, RLI,
+ * FSI, PDI (U+2066–U+2069). They change the order in which the characters after them are *shown*: an RLO
+ * makes "Pay Bob 100 \u202E05 ot" read "Pay Bob 100 to 50", and an unclosed one spills into whatever the page
+ * shows next to the title (the "Trojan Source" trick, CVE-2021-42574). No task needs them: a title follows
+ * its own writing direction on every screen (docs/PRODUCT.md §10.9). So they are removed from every title,
+ * at add and at edit alike.
+ *
+ * The marks LRM, RLM (U+200E, U+200F) and ALM (U+061C) are kept on purpose: each is one invisible character
+ * with a direction of its own, which only decides on which side the neutral characters next to it
+ * (punctuation, digits, spaces) are shown. A mark cannot reverse or reorder a run of letters, opens nothing
+ * that could spill out, and mixed right-to-left / left-to-right titles need them to put a full stop or a
+ * number where the writer meant it.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * The title as the server stores it: without bidi embedding, override and isolate controls (see
+ * {@link BIDI_CONTROLS}), then trimmed of white space at both ends (String.prototype.trim). A title made only
+ * of such controls (and white space) is therefore empty.
+ */
 export function todoTitleValue(raw: string): string {
-  return raw.trim();
+  return raw.replace(BIDI_CONTROLS, '').trim();
 }
 
 /**
  * What is wrong with `raw` as a task title, in words for the person who typed it, or `null` when it is
- * fine. After trimming, a title must have 1 to 500 characters (JS string length, as zod's `.max` counts)
+ * fine. After {@link todoTitleValue} (bidi controls removed, trimmed), a title must have 1 to 500 characters (JS string length, as zod's `.max` counts)
  * and at least one visible character; visible text with zero-width characters inside is accepted. An edit
  * passes {@link TODO_TITLE_EDIT_EMPTY_MESSAGE} as `emptyMessage`: the rules are the same, the words differ.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
-import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem } from './todo-title.js';
+import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
 
 export const Todo = z.object({
   _id: ObjectIdString,
@@ -9,16 +9,24 @@ export const Todo = z.object({
   isPinned: z.boolean(),
   createdAt: IsoDateString,
   updatedAt: IsoDateString,
+  /**
+   * When the task was completed (issue #18): set to the time of the write that ticked it (an update or
+   * complete-all turning `completed` from false to true), `null` while it is active (reopening clears it).
+   * A write that leaves `completed` as it is leaves it too, and an Undo brings it back exactly. Tasks
+   * completed before the field existed carry their `updatedAt`, the best time known for them.
+   */
+  completedAt: IsoDateString.nullable(),
 });
 export type Todo = z.infer<typeof Todo>;
 
 /**
- * A task title: trimmed, then held to {@link todoTitleProblem} (1–500 characters, not invisible only), whose
- * plain-words message is the issue's message.
+ * A task title: bidi controls removed and trimmed ({@link todoTitleValue}), then held to
+ * {@link todoTitleProblem} (1–500 characters, not invisible only), whose plain-words message is the issue's
+ * message.
  */
 export const TodoTitle = z
   .string()
-  .trim()
+  .overwrite(todoTitleValue)
   .superRefine((title, ctx) => {
     const problem = todoTitleProblem(title);
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
@@ -27,7 +35,7 @@ export const TodoTitle = z
 /** The same rules for an edited title (PUT update-todo), with the edit's own words for an empty one. */
 export const EditedTodoTitle = z
   .string()
-  .trim()
+  .overwrite(todoTitleValue)
   .superRefine((title, ctx) => {
     const problem = todoTitleProblem(title, TODO_TITLE_EDIT_EMPTY_MESSAGE);
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
@@ -89,11 +97,34 @@ export const CompleteAllRequest = z.strictObject({ completed: z.boolean() });
 export type CompleteAllRequest = z.infer<typeof CompleteAllRequest>;
 
 /**
+ * The handle on one bulk action for its Undo (POST /todo/restore-bulk, docs/PRODUCT.md §10.11.3). Opaque:
+ * the server makes it a random UUID (`crypto.randomUUID()`, 122 random bits), but a client only ever sends
+ * back what it was given. It is single-use, belongs to the user whose action made it, and works for as long
+ * as a deleted task can be restored (60 s by default).
+ */
+export const UndoToken = z.string().min(1).max(128);
+export type UndoToken = z.infer<typeof UndoToken>;
+
+/**
  * Answer of the bulk calls (PUT /todo/complete-all, DELETE /todo/clear-completed): each is one atomic change
  * for the user, all or nothing; `count` says how many tasks it changed (0 when there was nothing to do).
+ * `undoToken` is there only when `count > 0`: sent to POST /todo/restore-bulk, it undoes the call.
  */
-export const BulkTodosResponse = MessageResponse.extend({ count: z.number().int().nonnegative() });
+export const BulkTodosResponse = MessageResponse.extend({ count: z.number().int().nonnegative(), undoToken: UndoToken.optional() });
 export type BulkTodosResponse = z.infer<typeof BulkTodosResponse>;
+
+/** POST /todo/restore-bulk: undoes the bulk call that answered this token. */
+export const RestoreBulkRequest = z.strictObject({ undoToken: UndoToken });
+export type RestoreBulkRequest = z.infer<typeof RestoreBulkRequest>;
+
+/**
+ * Answer of POST /todo/restore-bulk: `count` tasks came back, one transaction, and `todos` are those tasks as
+ * they now are, in list order. After Clear completed: every task it deleted, exactly as it was. After Mark
+ * all complete / active: every task it changed that nobody changed since, with its previous `completed`,
+ * `completedAt` and `updatedAt`.
+ */
+export const RestoreBulkResponse = MessageResponse.extend({ count: z.number().int().nonnegative(), todos: z.array(Todo) });
+export type RestoreBulkResponse = z.infer<typeof RestoreBulkResponse>;
 
 /**
  * One committed change to a user's tasks, as the live stream sends it (`event: change`, `id:` = `id`, the

@@ -1,6 +1,7 @@
 export { AFTER_SIGN_IN_STATE, isAfterSignIn } from './after-sign-in.js';
 export { ConnectionProblem } from './connection-problem.js';
 export { CheckIcon, EditIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
+export { forgetDrafts, keepDraft, readDraft } from './drafts.js';
 export { notifyError, notifySuccess } from './notify.js';
 export { isLiveSyncConnected, setLiveSyncConnected } from './live-sync.js';
 export { OfflineBanner } from './offline-banner.js';

@@ -1,15 +1,16 @@
-import { addTodo, currentUserQuery, fetchCurrentUser, login, logout, todosQuery } from '@tm/api-client';
+import { addTodo, currentUserQuery, fetchCurrentUser, forgetSessionEnd, login, logout, peekSessionEnd, todosQuery } from '@tm/api-client';
 import { QueryClientProvider, useMutation, type QueryClient } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
 import type { ReactNode } from 'react';
 import toast, { useToasterStore } from 'react-hot-toast';
+import { anotherDevice } from '../../api-client/src/another-device.test-helpers';
 import { createQueryClient } from './query-client';
-import { SESSION_ENDED_MESSAGE } from './session';
 
 /**
  * The one QueryClient (createQueryClient) against the real gateway: a 401 of any query or mutation while
- * the cache holds a signed-in user ends the session on this page, once; other failures change nothing.
+ * the cache holds a signed-in user ends the session on this page, once, and leaves why for the sign-in
+ * screen (issue #18: `tm.sessionEnd` in this tab's sessionStorage, no toast); other failures change nothing.
  */
 
 const userKey = currentUserQuery().queryKey;
@@ -49,6 +50,7 @@ describe('createQueryClient', () => {
   afterEach(() => {
     queryClient.clear();
     act(() => toast.remove());
+    forgetSessionEnd();
   });
 
   it('has the product defaults: no retry of mutations, 5 minute gcTime, calls never paused offline', () => {
@@ -57,20 +59,57 @@ describe('createQueryClient', () => {
     expect(mutations).toMatchObject({ retry: false, networkMode: 'always' });
   });
 
-  it('a real 401 of a query while signed in ends the session: user null, tasks removed, one toast', async () => {
+  it('a real 401 of a query while signed in ends the session: user null, tasks removed, the sign-in screen told (no toast)', async () => {
     await cacheOfAnEndedSession(queryClient);
+    sessionStorage.setItem('tm:draft:someone', 'a draft being written');
 
     const failure: unknown = await queryClient.query(todosQuery()).catch((error: unknown) => error);
     expect(failure).toMatchObject({ response: { status: 401 } });
 
     expect(queryClient.getQueryData(userKey)).toBeNull();
     expect(queryClient.getQueryCache().find({ queryKey: todosKey })).toBeUndefined();
-    expect(toastsNow()).toEqual([{ type: 'error', message: SESSION_ENDED_MESSAGE }]);
-    expect(SESSION_ENDED_MESSAGE).toBe('Your session has ended. Please sign in again.');
+    // This page's logout cleared its cookie: the gateway cannot say why, so the screen says only that it ended.
+    expect(sessionStorage.getItem('tm.sessionEnd')).toBe('ended');
+    expect(peekSessionEnd()).toEqual({});
+    expect(toastsNow()).toEqual([]);
+    // Only that key: the rest of the tab's storage stays.
+    expect(sessionStorage.getItem('tm:draft:someone')).toBe('a draft being written');
+    sessionStorage.removeItem('tm:draft:someone');
 
-    // A second 401 (now signed out) says nothing more.
+    // A second 401 (now signed out) changes nothing more.
+    forgetSessionEnd();
     await queryClient.query(todosQuery()).catch(() => undefined);
-    expect(toastsNow()).toHaveLength(1);
+    expect(peekSessionEnd()).toBeUndefined();
+  });
+
+  it('a 401 that says why (the password was changed on another device) leaves that reason for the sign-in screen', async () => {
+    const user = await signUpNewUser();
+    queryClient.setQueryData(userKey, await fetchCurrentUser());
+    queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    const laptop = await anotherDevice(user.email, user.password);
+    expect((await laptop('PUT', '/api/user/password', { currentPassword: user.password, newPassword: 'violet tractor sings at midnight' })).status).toBe(200);
+
+    const failure: unknown = await queryClient.query({ ...todosQuery(), staleTime: 0 }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ response: { status: 401, data: { code: 'AUTH.UNAUTHENTICATED', reason: 'password-changed' } } });
+    expect(queryClient.getQueryData(userKey)).toBeNull();
+    expect(peekSessionEnd()).toEqual({ reason: 'password-changed' });
+    expect(toastsNow()).toEqual([]);
+  });
+
+  it('a mutation refused because the session was signed out everywhere says so too', async () => {
+    const user = await signUpNewUser();
+    queryClient.setQueryData(userKey, await fetchCurrentUser());
+    const phone = await anotherDevice(user.email, user.password);
+    expect((await phone('POST', '/api/user/logout-all')).status).toBe(200);
+    const { result } = renderHook(() => useMutation({ mutationKey: ['todos', 'add'], mutationFn: addTodo }), { wrapper: wrapperFor(queryClient) });
+
+    // A write with the ended session's XSRF token: a 401 that says why, not a 403.
+    act(() => result.current.mutate('after everyone was signed out'));
+    await waitFor(() => expect(result.current.isError).toBe(true));
+
+    expect(result.current.error).toMatchObject({ response: { status: 401, data: { reason: 'signed-out-everywhere' } } });
+    expect(queryClient.getQueryData(userKey)).toBeNull();
+    expect(peekSessionEnd()).toEqual({ reason: 'signed-out-everywhere' });
   });
 
   it('a real 401 of a mutation while signed in ends the session too', async () => {
@@ -83,7 +122,8 @@ describe('createQueryClient', () => {
     expect(result.current.error).toMatchObject({ response: { status: 401 } });
     expect(queryClient.getQueryData(userKey)).toBeNull();
     expect(queryClient.getQueryData(todosKey)).toBeUndefined();
-    expect(toastsNow()).toEqual([{ type: 'error', message: SESSION_ENDED_MESSAGE }]);
+    expect(peekSessionEnd()).toEqual({});
+    expect(toastsNow()).toEqual([]);
   });
 
   it('a real 401 while the cache has no signed-in user changes nothing and shows no toast', async () => {
@@ -91,6 +131,7 @@ describe('createQueryClient', () => {
     await logout();
     queryClient.setQueryData(userKey, null);
     queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    forgetSessionEnd();
 
     const failure: unknown = await queryClient.query({ ...todosQuery(), staleTime: 0 }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ response: { status: 401 } });
@@ -98,12 +139,14 @@ describe('createQueryClient', () => {
     expect(queryClient.getQueryData(userKey)).toBeNull();
     expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [someTodo], cursor: '0' });
     expect(toastsNow()).toEqual([]);
+    expect(peekSessionEnd()).toBeUndefined();
   });
 
   it('a 401 of a wrong password while signed in does not end the session', async () => {
     const user = await signUpNewUser();
     queryClient.setQueryData(userKey, await fetchCurrentUser());
     const { result } = renderHook(() => useMutation({ mutationKey: ['user', 'login'], mutationFn: login }), { wrapper: wrapperFor(queryClient) });
+    forgetSessionEnd();
 
     act(() => result.current.mutate({ email: user.email, password: 'not the password' }));
     await waitFor(() => expect(result.current.isError).toBe(true));
@@ -111,6 +154,7 @@ describe('createQueryClient', () => {
     expect(result.current.error).toMatchObject({ response: { status: 401, data: { code: 'AUTH.INVALID_CREDENTIALS' } } });
     expect(queryClient.getQueryData(userKey)).toMatchObject({ _id: user._id });
     expect(toastsNow()).toEqual([]);
+    expect(peekSessionEnd()).toBeUndefined();
   });
 
   it('a real 400 of a mutation while signed in does not end the session, and is not retried', async () => {

@@ -1,4 +1,4 @@
-import { isSessionEnded } from '@tm/api-client';
+import { isSessionEnded, sessionEndReason } from '@tm/api-client';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { sessionEnded } from './session.js';
 
@@ -12,11 +12,12 @@ import { sessionEnded } from './session.js';
  * - `networkMode: 'always'`: the library would otherwise pause calls while the browser is offline and
  *   replay them all when it comes back, a logout included. Here an offline call fails at once with a
  *   clear message (the HTTP client refuses it) and nothing replays (PRODUCT §10.4).
- * - Any 401 of a query or mutation while signed in ends the session in one place (PRODUCT §10.3).
+ * - Any 401 of a query or mutation while signed in ends the session in one place, with why the server says
+ *   it ended (PRODUCT §10.3, issue #18). Nothing is logged here: each caller reports its own failures.
  */
 export function createQueryClient(): QueryClient {
   const onError = (error: unknown): void => {
-    if (isSessionEnded(error)) sessionEnded(queryClient);
+    if (isSessionEnded(error)) sessionEnded(queryClient, sessionEndReason(error));
   };
   const queryClient: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),

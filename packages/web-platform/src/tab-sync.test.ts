@@ -1,10 +1,11 @@
-import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodoList, todosQuery, type PublicUser } from '@tm/api-client';
+import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodoList, forgetSessionEnd, peekSessionEnd, todosQuery, type PublicUser } from '@tm/api-client';
 import { MutationObserver, QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { waitFor } from '@testing-library/react';
 import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
 import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads';
 import { setLiveSyncConnected } from './live-sync';
 import { createQueryClient } from './query-client';
+import { endSession, sessionEnded } from './session';
 import { TAB_CHANNEL, TODOS_REFETCH_COALESCE_MS, connectTabs, type TabMessage } from './tab-sync';
 
 /**
@@ -86,6 +87,7 @@ describe('connectTabs between two tabs', () => {
     wire.close();
     tab1.clear();
     tab2.clear();
+    forgetSessionEnd();
   });
 
   function connect(...tabs: QueryClient[]): (() => void)[] {
@@ -107,6 +109,56 @@ describe('connectTabs between two tabs', () => {
     expect(tab2.getQueryCache().find({ queryKey: todosKey })).toBeUndefined();
     await settle(100);
     expect(messages).toEqual([{ type: 'signed-out' }]);
+  });
+
+  // Issue #18. Both "tabs" share jsdom's one sessionStorage here (a browser gives each tab its own): the
+  // ending tab is made to end without writing it, so what is found there is what tab 2 wrote.
+  it('a sign-out that knows why (a logout here: `signed-out`) tells tab 2 why, and tab 2 keeps it for its sign-in screen', async () => {
+    const me = await signedInUser();
+    tab1.setQueryData(userKey, me);
+    tab2.setQueryData(userKey, me);
+    connect(tab1, tab2);
+    forgetSessionEnd();
+
+    endSession(tab1, 'signed-out');
+
+    await waitFor(() => expect(tab2.getQueryData(userKey)).toBeNull());
+    await settle(100);
+    expect(messages).toEqual([{ type: 'signed-out', reason: 'signed-out' }]);
+    expect(peekSessionEnd()).toEqual({ reason: 'signed-out' });
+  });
+
+  it("a 401 that said why in tab 1 is told to tab 2 with that reason", async () => {
+    const me = await signedInUser();
+    tab1.setQueryData(userKey, me);
+    tab2.setQueryData(userKey, me);
+    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    connect(tab1, tab2);
+
+    sessionEnded(tab1, 'password-changed');
+
+    await waitFor(() => expect(tab2.getQueryData(userKey)).toBeNull());
+    expect(tab2.getQueryCache().find({ queryKey: todosKey })).toBeUndefined();
+    await settle(100);
+    // One message (tab 2 does not echo it), with the reason.
+    expect(messages).toEqual([{ type: 'signed-out', reason: 'password-changed' }]);
+    expect(peekSessionEnd()).toEqual({ reason: 'password-changed' });
+  });
+
+  it('a reason this version does not know, or one told to a tab already signed out, is not kept', async () => {
+    const me = await signedInUser();
+    tab2.setQueryData(userKey, me);
+    connect(tab2);
+    forgetSessionEnd();
+
+    wire.postMessage({ type: 'signed-out', reason: 'a reason of a later version' });
+    await waitFor(() => expect(tab2.getQueryData(userKey)).toBeNull());
+    expect(peekSessionEnd()).toBeUndefined();
+
+    // Signed out already: nothing to say on its sign-in screen.
+    wire.postMessage({ type: 'signed-out', reason: 'signed-out-everywhere' });
+    await settle(100);
+    expect(peekSessionEnd()).toBeUndefined();
   });
 
   it('a sign-in in tab 1 makes tab 2 drop the old tasks and check the current user again; no echo', async () => {

@@ -1,21 +1,22 @@
-import { currentUserQuery, todosQuery, type PublicUser } from '@tm/api-client';
+import { asSessionEndReason, currentUserQuery, rememberSessionEnd, todosQuery, type PublicUser, type SessionEndReason } from '@tm/api-client';
 import { hashKey, type QueryClient } from '@tanstack/react-query';
 import { isLiveSyncConnected } from './live-sync.js';
-import { endSession } from './session.js';
+import { endingReason, endSession, isSignedIn } from './session.js';
 
 /** The BroadcastChannel every tab of the app shares (same origin only, by the platform's rules). */
 export const TAB_CHANNEL = 'task-manager';
 
-export type TabMessage = { type: 'signed-in' } | { type: 'signed-out' } | { type: 'todos-changed' };
+/** `signed-out` says why when the tab knows (issue #18): a logout there is `signed-out`, a 401 the server's reason. */
+export type TabMessage = { type: 'signed-in' } | { type: 'signed-out'; reason?: SessionEndReason } | { type: 'todos-changed' };
 
 /** How long a burst of task changes in other tabs is gathered into one refetch here. */
 export const TODOS_REFETCH_COALESCE_MS = 150;
 
 type UserState = PublicUser | null | undefined;
 
-function transition(before: UserState, after: UserState): TabMessage | undefined {
+function transition(before: UserState, after: UserState, reason: SessionEndReason | undefined): TabMessage | undefined {
   if (before === undefined || after === undefined) return undefined;
-  if (before && !after) return { type: 'signed-out' };
+  if (before && !after) return reason ? { type: 'signed-out', reason } : { type: 'signed-out' };
   if (after && before?._id !== after._id) return { type: 'signed-in' };
   return undefined;
 }
@@ -23,7 +24,9 @@ function transition(before: UserState, after: UserState): TabMessage | undefined
 /**
  * Keeps the tabs of one browser in step (docs/PRODUCT.md §10.3, §10.8):
  * - this tab's user going from signed in to signed out (logout, a 401) or the other way (login, signup) is
- *   told to the other tabs, which follow at once: to /login, or from /login to `/`;
+ *   told to the other tabs, which follow at once: to /login, or from /login to `/`. A sign-out says why
+ *   when this tab knows (issue #18), and a tab that was signed in shows that on its sign-in screen too
+ *   ("You signed out in another tab.", "Your password was changed on another device." …);
  * - a task change that succeeded here makes the other tabs refetch their list, one refetch per burst, unless
  *   their live stream is connected: it brings them the change itself, with no refetch (PRODUCT §10.11.5).
  * Returns the disconnect function. Without BroadcastChannel (old browsers) tabs catch up on focus only.
@@ -41,12 +44,16 @@ export function connectTabs(queryClient: QueryClient): () => void {
 
   channel.onmessage = (event: MessageEvent<TabMessage>) => {
     switch (event.data?.type) {
-      case 'signed-out':
+      case 'signed-out': {
+        // A message of another version may carry a reason this one does not know: then it says none.
+        const reason = asSessionEndReason(event.data.reason);
+        if (reason && isSignedIn(queryClient)) rememberSessionEnd(reason);
         // The cache reports the change synchronously, so the flag covers exactly this change.
         echo = 'signed-out';
-        endSession(queryClient);
+        endSession(queryClient, reason);
         echo = undefined;
         break;
+      }
       case 'signed-in':
         echo = 'signed-in';
         queryClient.removeQueries({ queryKey: todosQuery().queryKey });
@@ -67,7 +74,7 @@ export function connectTabs(queryClient: QueryClient): () => void {
   const stopQueries = queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.query.queryHash !== userHash) return;
     const next = event.query.state.data as UserState;
-    const message = transition(user, next);
+    const message = transition(user, next, endingReason(queryClient));
     user = next;
     if (!message) return;
     if (echo === message.type) echo = undefined;

@@ -9,14 +9,15 @@ describe('toaster', () => {
     jest.useRealTimers();
   });
 
-  it('shows toasts bottom-left, at most 350 px wide', () => {
+  it('shows toasts bottom-left, at most 350 px wide (narrower where the margin beside the page is)', () => {
     render(<AppToaster />);
     act(() => {
       toast('Hello');
     });
     const message = screen.getByText('Hello');
     const bar = message.closest('[role="status"]')?.parentElement as HTMLElement;
-    expect(bar.style.maxWidth).toBe('350px');
+    // platform.css sets --toast-max-width: 350px, or the margin's width from 78rem up (the browser tests measure it).
+    expect(bar.style.maxWidth).toBe('var(--toast-max-width, 350px)');
     const wrapper = bar.parentElement as HTMLElement;
     expect(wrapper.style.bottom).toBe('0px');
     // Left alignment comes from a generated class; the browser tests measure where the toast really is.
@@ -56,5 +57,19 @@ describe('toaster', () => {
     act(() => toast.dismiss(id));
     act(() => jest.advanceTimersByTime(1050));
     expect(screen.queryByText('Working')).not.toBeInTheDocument();
+  });
+
+  it('keeps the height of the toasts shown free at the end of the page, and gives it back when they are gone (issue #18)', () => {
+    render(<AppToaster />);
+    const reserve = () => document.documentElement.style.getPropertyValue('--toast-reserve');
+    expect(reserve()).toBe('');
+    let id = '';
+    act(() => {
+      id = toast('Covering something');
+    });
+    // jsdom measures nothing (height 0): the reserve is then the stack's margins alone, 2 × 16 px.
+    expect(reserve()).toBe('32px');
+    act(() => toast.dismiss(id));
+    expect(reserve()).toBe('');
   });
 });

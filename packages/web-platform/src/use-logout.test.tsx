@@ -1,9 +1,10 @@
-import { currentUserQuery, fetchCurrentUser, todosQuery } from '@tm/api-client';
+import { currentUserQuery, fetchCurrentUser, forgetSessionEnd, peekSessionEnd, todosQuery } from '@tm/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
 import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
+import { anotherDevice } from '../../api-client/src/another-device.test-helpers';
 import { PlatformProviders } from './platform-providers';
 import { createQueryClient } from './query-client';
 import { useLogout } from './use-logout';
@@ -31,6 +32,7 @@ describe('useLogout', () => {
     goOnline = undefined;
     queryClient.clear();
     act(() => toast.remove());
+    forgetSessionEnd();
   });
 
   async function signedInCache() {
@@ -56,6 +58,23 @@ describe('useLogout', () => {
     expect(await fetchCurrentUser()).toBeNull();
     // A logout is not a session that ended: no such toast.
     expect(screen.queryByText('Your session has ended. Please sign in again.')).not.toBeInTheDocument();
+  });
+
+  it('a logout of a session already ended elsewhere is no failure to toast: the page is signed out, told why', async () => {
+    const user = await signedInCache();
+    const phone = await anotherDevice(user.email, user.password);
+    expect((await phone('POST', '/api/user/logout-all')).status).toBe(200);
+    forgetSessionEnd();
+    const { result } = renderLogout(queryClient);
+
+    act(() => result.current.mutate());
+    await waitFor(() => expect(result.current.isError).toBe(true));
+
+    expect(result.current.error).toMatchObject({ response: { status: 401, data: { reason: 'signed-out-everywhere' } } });
+    expect(queryClient.getQueryData(userKey)).toBeNull();
+    expect(peekSessionEnd()).toEqual({ reason: 'signed-out-everywhere' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
   it('offline, the logout fails at once with the offline message and changes nothing', async () => {

@@ -60,7 +60,7 @@ export { currentUserQuery };
 
 /** A task as a cache might hold it, for tests that check what is dropped or kept (never sent anywhere). */
 export function cachedTodo(title = 'seen before'): Todo {
-  return { _id: '0123456789abcdef01234567', title, completed: false, isPinned: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+  return { _id: '0123456789abcdef01234567', title, completed: false, completedAt: null, isPinned: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
 }
 
 /**

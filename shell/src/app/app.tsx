@@ -23,8 +23,11 @@ function Frame({ catalog, children }: { catalog?: RemoteCatalog; children: React
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <AppHeader user={user} themeToggle={<ThemeToggle />} links={headerLinks(catalog, user)} accountLinks={accountMenuLinks(catalog)} onAbout={() => setAbout(true)} />
-      <OfflineBanner />
+      {/* One sticky block: the offline notice stays in view under the header while offline (issue #18). */}
+      <div className="app-top">
+        <AppHeader user={user} themeToggle={<ThemeToggle />} links={headerLinks(catalog, user)} accountLinks={accountMenuLinks(catalog)} onAbout={() => setAbout(true)} />
+        <OfflineBanner />
+      </div>
       <main id="main" className="app-main">
         {children}
       </main>
@@ -58,7 +61,8 @@ export function AppRoutes() {
       </Frame>
     );
   }
-  if (catalog.status === 'pending') return <LoadingScreen />;
+  // The server has answered who is signed in: the system is ready, the screens are being set up (issue #18).
+  if (catalog.status === 'pending') return <LoadingScreen stage="ready" />;
   if (catalog.status === 'error') {
     return (
       <Frame>

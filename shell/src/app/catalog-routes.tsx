@@ -25,10 +25,19 @@ function routesOf(catalog: RemoteCatalog) {
   return Object.entries(catalog.remotes).flatMap(([remote, description]) => description.routes.map((route) => ({ remote, route })));
 }
 
-/** The header links of the routes this user may open, in the catalog's order. */
+/**
+ * The header links of the routes this user may open, in the catalog's order. Once there is any, the home
+ * screen (`/`) has one too, first, named by its title ("Tasks") unless it declares its own (issue #18: a
+ * second screen's link left no way back to the task list but the product name). With none, the header
+ * shows no links at all: a lone link to the only screen would say nothing.
+ */
 export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser | null): HeaderLink[] {
   if (!catalog) return [];
-  return routesOf(catalog).flatMap(({ route }) => (route.headerLink && admits(route.guard, user) ? [{ to: route.path, label: route.headerLink.label }] : []));
+  const admitted = routesOf(catalog).filter(({ route }) => admits(route.guard, user));
+  const links = admitted.flatMap(({ route }) => (route.headerLink ? [{ to: route.path, label: route.headerLink.label }] : []));
+  if (links.length === 0 || links.some((link) => link.to === '/')) return links;
+  const home = admitted.find(({ route }) => route.path === '/');
+  return home ? [{ to: '/', label: home.route.title }, ...links] : links;
 }
 
 /** The account menu's links (signed-in routes that declare one), in the catalog's order. */

@@ -1,5 +1,6 @@
 import { LIMITS } from '@tm/contracts';
 import { PasswordStrength } from '../password-strength/password-strength';
+import { verdictNow } from '../password-strength/use-password-strength';
 import { TextField, type TextFieldProps } from './text-field';
 
 /** The password rules, shown before the first attempt (docs/PRODUCT.md §10.7); the server applies the same. */
@@ -24,7 +25,8 @@ interface NewPasswordFieldProps extends Omit<PasswordFieldProps, 'hint' | 'child
 
 /**
  * A new password (signup, change password): the rules from the start, tied to the field, and the strength
- * hint as it is typed. The browser checks the length; the server judges the password on submit.
+ * hint as it is typed. The browser checks the length; the form refuses what the hint calls refused
+ * (`refusedPassword`), and the server judges the rest on submit. A refusal is said once, at the field.
  */
 export function NewPasswordField({ password, userInputs, ...props }: NewPasswordFieldProps) {
   return (
@@ -37,7 +39,16 @@ export function NewPasswordField({ password, userInputs, ...props }: NewPassword
       hint={PASSWORD_RULES}
       {...props}
     >
-      <PasswordStrength password={password} userInputs={userInputs} />
+      <PasswordStrength password={password} userInputs={userInputs} fieldError={props.error} />
     </TextField>
   );
+}
+
+/**
+ * Why `password` will be refused, when the strength hint already knows (its policy has arrived and says
+ * so): the form then says it at the field and sends nothing (issue #18). Undefined otherwise.
+ */
+export function refusedPassword(password: string, userInputs: readonly string[]): string | undefined {
+  const verdict = verdictNow(password, userInputs);
+  return verdict && !verdict.acceptable ? verdict.message : undefined;
 }

@@ -4,6 +4,8 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 type Assess = (password: string, userInputs?: readonly string[]) => PasswordVerdict;
 
 let policy: Promise<Assess> | undefined;
+/** The policy once it has arrived. */
+let loaded: Assess | undefined;
 
 /**
  * Loads @tm/password-policy once, the first time someone types a password: it carries a large dictionary,
@@ -12,13 +14,25 @@ let policy: Promise<Assess> | undefined;
  */
 function loadPolicy(): Promise<Assess> {
   policy ??= import('@tm/password-policy').then(
-    (module) => module.assessPassword,
+    (module) => {
+      loaded = module.assessPassword;
+      return loaded;
+    },
     (error: unknown) => {
       policy = undefined;
       throw error;
     },
   );
   return policy;
+}
+
+/**
+ * The policy's verdict on `password` right now, if the policy has arrived (it has once the hint showed a
+ * verdict): what a form checks on submit, so that a password the hint already calls refused is not sent
+ * (issue #18). Undefined before that: the server judges it then.
+ */
+export function verdictNow(password: string, userInputs: readonly string[] = []): PasswordVerdict | undefined {
+  return loaded && password ? loaded(password, userInputs) : undefined;
 }
 
 /**

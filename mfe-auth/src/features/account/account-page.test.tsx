@@ -1,4 +1,4 @@
-import { addTodo, fetchCurrentUser, fetchTodos, login, logout } from '@tm/api-client';
+import { addTodo, fetchCurrentUser, fetchTodos, forgetSessionEnd, login, logout } from '@tm/api-client';
 import { PlatformProviders } from '@tm/web-platform';
 import type { QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
@@ -8,6 +8,7 @@ import axe from 'axe-core';
 import toast from 'react-hot-toast';
 import { MemoryRouter } from 'react-router-dom';
 import { App } from '../../app/app';
+import { anotherDevice } from '../../test/another-device';
 
 /**
  * The Account screen against the real gateway and services, inside the standalone app, whose routing rules
@@ -47,8 +48,13 @@ describe('the Account page against the real gateway', () => {
   beforeEach(async () => {
     toast.remove();
     account = await signUpNewUser('Account Owner');
+    // A session an earlier test ended elsewhere was reported by that check: not this test's business.
+    forgetSessionEnd();
   });
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+    forgetSessionEnd();
+  });
 
   it('shows who is signed in and the three sections, accessibly, in both themes', async () => {
     const { container } = await renderAccount();
@@ -148,19 +154,73 @@ describe('the Account page against the real gateway', () => {
     expect(within(form).getByLabelText('Current password')).not.toHaveAttribute('aria-invalid');
   });
 
-  it('"Sign out everywhere" ends this session like a logout, and the others too', async () => {
+  it('"Sign out everywhere" asks first; confirmed, it ends this session like a logout, and the others too', async () => {
     const events = userEvent.setup();
     const { queryClient } = await renderAccount();
+    const phone = await anotherDevice(account.email, account.password);
+    const open = within(section('Sign out of all devices')).getByRole('button', { name: 'Sign out everywhere' });
 
     const requests = jest.spyOn(XMLHttpRequest.prototype, 'open');
-    await events.dblClick(screen.getByRole('button', { name: 'Sign out everywhere' }));
+    await events.click(open);
+    const dialog = screen.getByRole('alertdialog', { name: 'Sign out of all devices?' });
+    expect(dialog).toHaveAccessibleDescription('You will be signed out on every device and browser, this one included.');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    // Cancel and Escape ask nothing of the server.
+    await events.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(open).toHaveFocus();
+    await events.click(open);
+    await events.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(requests.mock.calls.filter(([method, url]) => method === 'POST' && String(url).endsWith('/user/logout-all'))).toHaveLength(0);
+    expect((await phone('GET', '/api/user/me')).status).toBe(200);
+
+    await events.click(open);
+    await events.dblClick(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Sign out everywhere' }));
 
     expect(await screen.findByText('Signed out of all devices')).toBeInTheDocument();
     expect(requests.mock.calls.filter(([method, url]) => method === 'POST' && String(url).endsWith('/user/logout-all'))).toHaveLength(1);
     await expectSignedOutHere(queryClient);
     expect(await fetchCurrentUser()).toBeNull();
+    // The other device is signed out too, and is told why.
+    expect(await phone('GET', '/api/todo/fetch-todo')).toMatchObject({ status: 401, body: { reason: 'signed-out-everywhere' } });
     // The account itself is fine: its password still signs in.
     expect((await login({ email: account.email, password: account.password })).user.email).toBe(account.email);
+  });
+
+  it('when the password was changed on another device, the next action here lands on the sign-in screen, which says so', async () => {
+    const events = userEvent.setup();
+    const { queryClient } = await renderAccount();
+    const laptop = await anotherDevice(account.email, account.password);
+    expect((await laptop('PUT', '/api/user/password', { currentPassword: account.password, newPassword: NEW_PASSWORD })).status).toBe(200);
+
+    // This page does not know yet; its next action (here, a password change of its own) is refused.
+    const form = section('Change password');
+    await events.type(within(form).getByLabelText('Current password'), account.password);
+    await events.type(within(form).getByLabelText('New password'), 'another long passphrase of mine');
+    await events.click(within(form).getByRole('button', { name: 'Change password' }));
+
+    await expectSignedOutHere(queryClient);
+    const notice = await screen.findByText('Your password was changed on another device. Sign in with the new password.');
+    expect(notice.closest('[role="alert"]')).not.toBeNull();
+    expect(screen.queryByText('Not signed in')).not.toBeInTheDocument();
+  });
+
+  it('when the account was deleted on another device, the sign-in screen says so and offers to sign up instead', async () => {
+    const events = userEvent.setup();
+    const { queryClient } = await renderAccount();
+    const phone = await anotherDevice(account.email, account.password);
+    expect((await phone('DELETE', '/api/user/account', { password: account.password })).status).toBe(200);
+
+    await events.click(within(section('Sign out of all devices')).getByRole('button', { name: 'Sign out everywhere' }));
+    await events.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Sign out everywhere' }));
+
+    await expectSignedOutHere(queryClient);
+    expect(await screen.findByText('Your account was deleted, with all its tasks.')).toBeInTheDocument();
+    // No error toast for a session that had already ended: the banner says what happened.
+    expect(screen.queryByText('Not signed in')).not.toBeInTheDocument();
+    await events.click(screen.getByRole('link', { name: 'Create a new account' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Create your account' })).toBeInTheDocument();
   });
 
   it('deletes the account only after the confirmation, then ends the session; the account is gone', async () => {

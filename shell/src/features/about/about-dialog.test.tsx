@@ -43,6 +43,11 @@ describe('the About dialog', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'About Task Manager' });
     expect(dialog).toHaveAttribute('open');
+    // Plain words first (issue #18); the builds wait, folded, under "Technical details".
+    expect(within(dialog).getByText(/A simple to-do list/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/You are using version/)).toHaveTextContent('You are using version dev. If something looks out of date or wrong, reload the page');
+    const details = within(dialog).getByText('Technical details').closest('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
     // Unbuilt, the shell's version and build are "dev" (a build writes them in: shell/rspack.config.mjs).
     expect(rowsOf(within(dialog).getByRole('region', { name: 'Shell' }))).toEqual(['Version: dev', 'Build: dev']);
     const auth = within(dialog).getByRole('region', { name: 'mfe_auth' });
@@ -51,6 +56,8 @@ describe('the About dialog', () => {
     expect(within(auth).getByText('Not loaded')).toBeInTheDocument();
     expect(rowsOf(within(dialog).getByRole('region', { name: 'mfe_tasks' }))).toEqual(['Version: 0.1.0', 'Build: tasks-build-1', 'Manifest: /remotes/tasks/mf-manifest.json']);
     expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await events.click(within(dialog).getByText('Technical details'));
+    expect(details.open).toBe(true);
 
     await events.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'About Task Manager' })).not.toBeInTheDocument());

@@ -21,8 +21,10 @@ describe('loading screen', () => {
     expect(CHARACTERS).toHaveLength(6);
     render(<LoadingScreen />);
     const status = screen.getByRole('status', { name: 'Loading' });
-    expect(screen.getByText('System Ready')).toBeInTheDocument();
-    expect(screen.getByText('Initializing application components...')).toBeInTheDocument();
+    // Nothing is ready before the server has answered (issue #18): PRODUCT §2's two lines come with stage="ready".
+    expect(screen.getByText('Starting up')).toBeInTheDocument();
+    expect(screen.getByText('Connecting to the server...')).toBeInTheDocument();
+    expect(screen.queryByText('System Ready')).not.toBeInTheDocument();
     // PRODUCT §9's constants drive the CSS animations (loading-screen.css): no timer re-renders the screen.
     expect(timingOf(status, '--loading-character-ms')).toBe('2000ms');
     expect(timingOf(status, '--loading-dot-ms')).toBe('600ms');
@@ -33,6 +35,13 @@ describe('loading screen', () => {
       expect(characters[index]).toHaveTextContent(quote);
     });
     expect(document.querySelectorAll('.loading-screen__dots span')).toHaveLength(3);
+  });
+
+  it('says "System Ready" and "Initializing application components..." once the server has answered', () => {
+    render(<LoadingScreen stage="ready" />);
+    expect(screen.getByText('System Ready')).toBeInTheDocument();
+    expect(screen.getByText('Initializing application components...')).toBeInTheDocument();
+    expect(screen.queryByText('Starting up')).not.toBeInTheDocument();
   });
 
   it('draws each character as an inline SVG and keeps its emoji as text for assistive tech', () => {

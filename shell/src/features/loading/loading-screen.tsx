@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { LoadingView } from './loading-view';
+import { LoadingView, type LoadingStage } from './loading-view';
 import './loading-screen.css';
 
 export { CHARACTERS } from './loading-view';
@@ -20,8 +20,11 @@ function loadingEpoch(): number {
   return epoch;
 }
 
-/** Fills the whole screen while the current-user check runs (PRODUCT §2 Loading screen). */
-export function LoadingScreen() {
+/**
+ * Fills the whole screen while the current-user check runs (PRODUCT §2 Loading screen), and then while the
+ * catalog of screens arrives (`stage="ready"`: the server has answered).
+ */
+export function LoadingScreen({ stage = 'starting' }: { stage?: LoadingStage }) {
   const [elapsedMs] = useState(() => Math.max(0, performance.now() - loadingEpoch()));
-  return <LoadingView elapsedMs={elapsedMs} />;
+  return <LoadingView elapsedMs={elapsedMs} stage={stage} />;
 }

@@ -23,7 +23,21 @@ interface LoadingViewProps {
   elapsedMs?: number;
   /** A last line in the card: the static page's `<noscript>` note (prerender.tsx). */
   note?: ReactNode;
+  /**
+   * How far the start has come (issue #18: the card said "System Ready" while nothing was ready yet):
+   * `starting` until the server has answered who is signed in, `ready` once it has and the app's screens are
+   * being set up. PRODUCT §2's "System Ready" and "Initializing application components..." show from then on.
+   */
+  stage?: LoadingStage;
 }
+
+export type LoadingStage = 'starting' | 'ready';
+
+/** The card's two status lines at each stage. */
+export const STAGE_TEXT: Record<LoadingStage, { status: string; detail: string }> = {
+  starting: { status: 'Starting up', detail: 'Connecting to the server...' },
+  ready: { status: 'System Ready', detail: 'Initializing application components...' },
+};
 
 /**
  * The loading screen's markup (docs/PRODUCT.md §2), with no state and no timers: every character is in the
@@ -32,7 +46,7 @@ interface LoadingViewProps {
  * screen paints before any script runs, also with JavaScript blocked (issue #17), and React takes it over
  * without a jump.
  */
-export function LoadingView({ elapsedMs = 0, note }: LoadingViewProps) {
+export function LoadingView({ elapsedMs = 0, note, stage = 'starting' }: LoadingViewProps) {
   const timing = {
     '--loading-character-ms': `${CHARACTER_INTERVAL_MS}ms`,
     '--loading-dot-ms': `${DOT_INTERVAL_MS}ms`,
@@ -64,8 +78,10 @@ export function LoadingView({ elapsedMs = 0, note }: LoadingViewProps) {
             <span className="loading-screen__dot-3">.</span>
           </span>
         </p>
-        <p className="loading-screen__ready">System Ready</p>
-        <p className="loading-screen__detail">Initializing application components...</p>
+        <p className="loading-screen__ready" data-stage={stage}>
+          {STAGE_TEXT[stage].status}
+        </p>
+        <p className="loading-screen__detail">{STAGE_TEXT[stage].detail}</p>
         {note}
       </div>
     </div>

@@ -1,4 +1,4 @@
-import { changePassword, currentUserQuery, deleteAccount, describeError, isWrongPassword, logoutAll } from '@tm/api-client';
+import { changePassword, currentUserQuery, deleteAccount, describeError, isSessionEnded, isWrongPassword, logoutAll } from '@tm/api-client';
 import type { ChangePasswordRequest, DeleteAccountRequest } from '@tm/contracts';
 import { notifyError, notifySuccess, useSessionEndingMutation } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -49,16 +49,26 @@ export function useChangePassword() {
   });
 }
 
-/** POST /user/logout-all (PRODUCT §10.10): ends like a logout (the platform's session-ending flow); a failure is toasted, as a logout's is (PRODUCT §8). */
+/**
+ * POST /user/logout-all (PRODUCT §10.10): ends like a logout (the platform's session-ending flow; the other tabs
+ * are told `signed-out-everywhere`); a failure is toasted, as a logout's is (PRODUCT §8), unless this session had
+ * already ended (the sign-in screen then says why).
+ */
 export function useSignOutEverywhere() {
   return useSessionEndingMutation({
     mutationKey: ['user', 'logout-all'],
     mutationFn: logoutAll,
-    onError: (error) => notifyError(describeError(error, SIGN_OUT_EVERYWHERE_FALLBACK)),
+    reason: 'signed-out-everywhere',
+    onError: (error) => {
+      if (!isSessionEnded(error)) notifyError(describeError(error, SIGN_OUT_EVERYWHERE_FALLBACK));
+    },
   });
 }
 
-/** DELETE /user/account (PRODUCT §10.10): ends like a logout; a failure is shown by the form, on its Password field or above it. */
+/**
+ * DELETE /user/account (PRODUCT §10.10): ends like a logout (the other tabs are told `account-deleted`, and offer
+ * to sign up); a failure is shown by the form, on its Password field or above it.
+ */
 export function useDeleteAccount() {
-  return useSessionEndingMutation<DeleteAccountRequest>({ mutationKey: ['user', 'account', 'delete'], mutationFn: deleteAccount });
+  return useSessionEndingMutation<DeleteAccountRequest>({ mutationKey: ['user', 'account', 'delete'], mutationFn: deleteAccount, reason: 'account-deleted' });
 }

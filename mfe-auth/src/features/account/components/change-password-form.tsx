@@ -1,6 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import { FormAlert } from '../../../common/forms/form-alert';
-import { CurrentPasswordField, NewPasswordField } from '../../../common/forms/password-fields';
+import { CurrentPasswordField, NewPasswordField, refusedPassword } from '../../../common/forms/password-fields';
 import { useFormErrors } from '../../../common/forms/form-errors';
 import { changePasswordErrors, useChangePassword, type ChangePasswordField } from '../api/account';
 import { useOneAtATime } from './use-one-at-a-time';
@@ -10,7 +10,8 @@ import { fieldText } from '../../../common/forms/field-text';
 /**
  * "Change password": the current password, a new one (with the rules and the strength hint), one request
  * per submission, the fields disabled while it runs. A wrong current password or a refused new one is shown
- * next to its field; anything else above the fields. On success the server's message is toasted, the fields
+ * next to its field (a new one the strength hint already calls refused without a request, issue #18);
+ * anything else above the fields. On success the server's message is toasted, the fields
  * are emptied, and the person stays signed in (docs/PRODUCT.md §10.7).
  */
 export function ChangePasswordForm({ userInputs }: { userInputs: readonly string[] }) {
@@ -24,6 +25,11 @@ export function ChangePasswordForm({ userInputs }: { userInputs: readonly string
     event.preventDefault();
     const target = event.currentTarget;
     const data = new FormData(target);
+    const refused = refusedPassword(fieldText(data, 'newPassword'), userInputs);
+    if (refused) {
+      refuse({ newPassword: refused });
+      return;
+    }
     once(() => {
       reset();
       start();

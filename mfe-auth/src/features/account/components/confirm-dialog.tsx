@@ -24,6 +24,8 @@ interface ConfirmDialogProps {
   /** The confirm button's text while the action runs. */
   pendingLabel: string;
   pending: boolean;
+  /** The confirm button in the danger colour (a deletion); off for an action that loses nothing (signing out). */
+  danger?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -34,7 +36,7 @@ interface ConfirmDialogProps {
  * Shift+Tab cycle its buttons), Escape cancels, and on closing the focus goes back where it was. While the
  * action runs, both answers wait.
  */
-export function ConfirmDialog({ title, description, confirmLabel, pendingLabel, pending, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, description, confirmLabel, pendingLabel, pending, danger = true, onConfirm, onCancel }: ConfirmDialogProps) {
   const titleId = useId();
   const descriptionId = useId();
   const dialog = useRef<HTMLDivElement>(null);
@@ -80,7 +82,12 @@ export function ConfirmDialog({ title, description, confirmLabel, pendingLabel, 
           <button ref={cancel} type="button" className="account-button" aria-disabled={pending || undefined} onClick={() => !pending && onCancel()}>
             Cancel
           </button>
-          <button type="button" className="account-button account-button--danger" aria-disabled={pending || undefined} onClick={() => !pending && onConfirm()}>
+          <button
+            type="button"
+            className={danger ? 'account-button account-button--danger' : 'account-button account-button--primary'}
+            aria-disabled={pending || undefined}
+            onClick={() => !pending && onConfirm()}
+          >
             {pending ? pendingLabel : confirmLabel}
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { currentUserQuery } from '@tm/api-client';
+import { currentUserQuery, forgetSessionEnd } from '@tm/api-client';
 import { AFTER_SIGN_IN_STATE, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
@@ -23,6 +23,8 @@ export function useSessionMutation<TVariables>({ mutationFn, redirectTo }: Sessi
     mutationKey: ['user', 'session'],
     mutationFn,
     onSuccess: async ({ message }) => {
+      // Why an earlier session ended is no longer news once someone is signed in (issue #18).
+      forgetSessionEnd();
       notifySuccess(message);
       await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });
       await navigate(redirectTo, { replace: true, state: AFTER_SIGN_IN_STATE });

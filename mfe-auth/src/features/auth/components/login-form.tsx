@@ -2,11 +2,15 @@ import type { SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogin } from '../api/login';
 import { LoginErrorBanner } from './login-error-banner';
+import { SessionEndNotice } from './session-end-notice';
 import { TextField } from '../../../common/forms/text-field';
 import { fieldText } from '../../../common/forms/field-text';
 import '../../../common/forms/auth-form.css';
 
-/** The Login screen (PRODUCT §2): email and password, native `required` validation only (PRODUCT §5). */
+/**
+ * The Login screen (PRODUCT §2): email and password, native `required` validation only (PRODUCT §5). After a
+ * session ended, it first says why (SessionEndNotice, PRODUCT §10.3).
+ */
 export function LoginForm({ headingId }: { headingId: string }) {
   const { mutate, isPending, error } = useLogin();
 
@@ -23,6 +27,7 @@ export function LoginForm({ headingId }: { headingId: string }) {
         Welcome back
       </h1>
       <p className="auth-card__subtitle">Sign in to see your tasks.</p>
+      <SessionEndNotice />
       <form className="auth-form" onSubmit={onSubmit}>
         <LoginErrorBanner error={error} />
         <TextField label="Email" name="email" type="email" autoComplete="email" required />

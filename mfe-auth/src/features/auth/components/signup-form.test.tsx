@@ -2,6 +2,7 @@ import { currentUserQuery, fetchCurrentUser, logout } from '@tm/api-client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { WEAK_PASSWORD_MESSAGE } from '@tm/password-policy';
 import { newAccount, renderPage, signUpNewUser } from '@tm/web-test-support';
 import toast from 'react-hot-toast';
 import { SignupForm } from './signup-form';
@@ -104,6 +105,42 @@ describe('SignupForm against the real gateway', () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
     expect(await fetchCurrentUser()).toBeNull();
+  });
+
+  it('does not send a password the strength hint calls refused: says why once, at the field, with the focus there (issue #18)', async () => {
+    const account = newAccount('Weak Password');
+    const events = userEvent.setup();
+    renderSignup();
+    await screen.findByText('probe: signed out');
+    await events.type(screen.getByLabelText('Full Name'), account.fullName);
+    await events.type(screen.getByLabelText('Email'), account.email);
+    const password = screen.getByLabelText('Password');
+    await events.type(password, 'password123');
+    // The hint has its verdict: refused.
+    expect(await screen.findByText('Strength: Very weak')).toBeInTheDocument();
+    expect(screen.getAllByText(WEAK_PASSWORD_MESSAGE)).toHaveLength(1);
+
+    const requests = jest.spyOn(XMLHttpRequest.prototype, 'open');
+    await events.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
+    expect(password).toHaveFocus();
+    expect(password).toHaveAccessibleDescription(expect.stringContaining(WEAK_PASSWORD_MESSAGE));
+    // Once: at the field; the hint keeps its meter and label but does not repeat the sentence.
+    expect(screen.getAllByText(WEAK_PASSWORD_MESSAGE)).toHaveLength(1);
+    expect(screen.getByText('Strength: Very weak')).toBeInTheDocument();
+    expect(requests).not.toHaveBeenCalled();
+    requests.mockRestore();
+    expect(screen.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
+    expect(await fetchCurrentUser()).toBeNull();
+
+    // Typing takes the refusal away; a good password is sent and signs up.
+    await events.clear(password);
+    await events.type(password, account.password);
+    expect(password).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText(WEAK_PASSWORD_MESSAGE)).not.toBeInTheDocument();
+    await events.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByText('home of Weak Password')).toBeInTheDocument();
   });
 
   it('has labelled, required fields with native email validation', async () => {

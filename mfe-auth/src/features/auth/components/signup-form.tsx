@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { signupErrors, useSignup, type SignupField } from '../api/signup';
 import { useFormErrors } from '../../../common/forms/form-errors';
 import { FormAlert } from '../../../common/forms/form-alert';
-import { NewPasswordField } from '../../../common/forms/password-fields';
+import { NewPasswordField, refusedPassword } from '../../../common/forms/password-fields';
 import { TextField } from '../../../common/forms/text-field';
 import { fieldText } from '../../../common/forms/field-text';
 import '../../../common/forms/auth-form.css';
@@ -13,7 +13,8 @@ import '../../../common/forms/auth-form.css';
  * The Signup screen (PRODUCT §2): full name, email and password, required, with the browser's own checks
  * (PRODUCT §5). What the server refuses is shown next to the field it concerns and stays until that field
  * changes; a failure that concerns no field (offline, server down) is shown above the fields. The password
- * gets a strength hint as it is typed (a hint only: the server judges it on submit).
+ * gets a strength hint as it is typed; a password the hint already calls refused is not sent: the form says
+ * why at the field, once, and puts the focus there (issue #18). The server judges the rest on submit.
  */
 export function SignupForm({ headingId }: { headingId: string }) {
   const { mutate, isPending } = useSignup();
@@ -24,11 +25,14 @@ export function SignupForm({ headingId }: { headingId: string }) {
     event.preventDefault();
     if (isPending) return;
     const data = new FormData(event.currentTarget);
+    const details = { fullName: fieldText(data, 'fullName'), email: fieldText(data, 'email'), password: fieldText(data, 'password') };
+    const refused = refusedPassword(details.password, [details.fullName, details.email]);
+    if (refused) {
+      refuse({ password: refused });
+      return;
+    }
     reset();
-    mutate(
-      { fullName: fieldText(data, 'fullName'), email: fieldText(data, 'email'), password: fieldText(data, 'password') },
-      { onError: (error) => refuse(signupErrors(error)) },
-    );
+    mutate(details, { onError: (error) => refuse(signupErrors(error)) });
   }
 
   const change = (field: SignupField) => {

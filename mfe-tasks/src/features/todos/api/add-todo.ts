@@ -1,4 +1,4 @@
-import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError } from '@tm/api-client';
+import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError, logFailure } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
@@ -31,7 +31,7 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
       onAdded?.(title);
     },
     onError: (error) => {
-      console.error('Adding the task failed', error);
+      logFailure('Adding the task failed', error);
       if (isSessionEnded(error)) return;
       if (isValidationError(error) && onRefused) onRefused(errorMessage(error, ADD_FAILED_MESSAGE));
       else notifyError(isOffline(error) || isTimeout(error) ? describeError(error, ADD_FAILED_MESSAGE) : ADD_FAILED_MESSAGE);

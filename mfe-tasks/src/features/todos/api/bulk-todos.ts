@@ -1,34 +1,54 @@
-import { clearCompleted, completeAll, describeError, isSessionEnded, type Todo } from '@tm/api-client';
+import { clearCompleted, completeAll, describeError, isSessionEnded, logFailure, type Todo } from '@tm/api-client';
+import type { BulkTodosResponse } from '@tm/contracts';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRestoreBulk } from './restore-bulk';
+import { completionOf } from './update-todo';
 import { cachedTodos, refetchTodosAfterLastMutation, removeCachedTodos, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
+import { offerUndo } from '../components/undo-toast';
 
 const BULK_FAILED_MESSAGE = 'Could not update your tasks. Please try again.';
+
+const tasks = (count: number) => `${count} ${count === 1 ? 'task' : 'tasks'}`;
+
+/**
+ * A bulk action the server took: its message, with Undo when it changed something (it then sends an undo
+ * token, PRODUCT §10.11.4), else the message alone ("No completed tasks to clear").
+ */
+function useBulkOutcome(action: string) {
+  const { mutate: restore } = useRestoreBulk();
+  return ({ message, count, undoToken }: BulkTodosResponse) => {
+    if (!undoToken) notifySuccess(message);
+    else offerUndo({ key: `undo-bulk:${undoToken}`, message, what: tasks(count), action, undo: () => restore(undoToken) });
+  };
+}
 
 /**
  * "Mark all complete" / "Mark all active" (docs/PRODUCT.md §10.11.3): one request, every box changes at once
  * and goes back (only the tasks this call changed) when the server refuses; the toast shows the server's
- * message ("3 tasks marked complete"). No sound and no confetti for a bulk action.
+ * message ("3 tasks marked complete") with Undo. No sound and no confetti for a bulk action.
  */
 export function useCompleteAll() {
   const queryClient = useQueryClient();
+  const completedOutcome = useBulkOutcome('marking complete');
+  const activeOutcome = useBulkOutcome('marking active');
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'complete-all'],
     mutationFn: (completed: boolean) => completeAll(completed),
     onMutate: async (completed) => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const changed = new Set((cachedTodos(queryClient) ?? []).filter((todo) => todo.completed !== completed).map((todo) => todo._id));
-      updateCachedTodos(queryClient, (todos) => todos.map((todo) => (changed.has(todo._id) ? { ...todo, completed } : todo)));
+      updateCachedTodos(queryClient, (todos) => todos.map((todo) => (changed.has(todo._id) ? { ...todo, completed, ...completionOf(todo, completed) } : todo)));
       return { changed };
     },
-    onSuccess: ({ message }) => notifySuccess(message),
+    onSuccess: (answer, completed) => (completed ? completedOutcome : activeOutcome)(answer),
     onError: (error, completed, context) => {
-      console.error('Marking all tasks failed', error);
+      logFailure('Marking all tasks failed', error);
       if (isSessionEnded(error)) return;
       const changed = context?.changed;
       if (changed) {
         updateCachedTodos(queryClient, (todos) =>
-          todos.map((todo) => (changed.has(todo._id) && todo.completed === completed ? { ...todo, completed: !completed } : todo)),
+          todos.map((todo) => (changed.has(todo._id) && todo.completed === completed ? { ...todo, completed: !completed, ...completionOf(todo, !completed) } : todo)),
         );
       }
       notifyError(describeError(error, BULK_FAILED_MESSAGE));
@@ -39,10 +59,11 @@ export function useCompleteAll() {
 
 /**
  * "Clear completed" (docs/PRODUCT.md §10.11.3): one request; the completed rows leave at once and come back
- * when the server refuses, with its message in a toast.
+ * when the server refuses, with its message in a toast; the toast of a clear that removed tasks offers Undo.
  */
 export function useClearCompleted() {
   const queryClient = useQueryClient();
+  const outcome = useBulkOutcome('clearing');
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'clear-completed'],
     mutationFn: () => clearCompleted(),
@@ -52,9 +73,9 @@ export function useClearCompleted() {
       removeCachedTodos(queryClient, removed.map((todo) => todo._id));
       return { removed };
     },
-    onSuccess: ({ message }) => notifySuccess(message),
+    onSuccess: outcome,
     onError: (error, _variables, context) => {
-      console.error('Clearing the completed tasks failed', error);
+      logFailure('Clearing the completed tasks failed', error);
       if (isSessionEnded(error)) return;
       const removed = context?.removed ?? [];
       updateCachedTodos(queryClient, (todos) => [...todos, ...removed.filter((gone) => !todos.some((todo) => todo._id === gone._id))]);

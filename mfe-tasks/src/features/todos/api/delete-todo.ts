@@ -1,4 +1,4 @@
-import { deleteTodo, describeError, isSessionEnded, type Todo } from '@tm/api-client';
+import { deleteTodo, describeError, isSessionEnded, logFailure, type Todo } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cachedTodos, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
@@ -32,7 +32,7 @@ export function useDeleteTodo({ onDeleted }: DeleteTodoCallbacks = {}) {
       else notifySuccess(message);
     },
     onError: (error, todoId, context) => {
-      console.error('Deleting the task failed', error);
+      logFailure('Deleting the task failed', error);
       if (isSessionEnded(error)) return;
       // "Task not found": it was deleted elsewhere meanwhile; the row stays gone, the message says why.
       const removed = taskIsGone(error) ? undefined : context?.removed;

@@ -1,4 +1,4 @@
-import { describeError, isSessionEnded, restoreTodo, type Todo } from '@tm/api-client';
+import { describeError, isSessionEnded, logFailure, restoreTodo, type Todo } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { hasTodo, removeCachedTodos, TODO_MUTATION_KEY, todosKey, upsertCachedTodos } from './get-todos';
@@ -34,7 +34,7 @@ export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
       onRestored?.(todo);
     },
     onError: (error, todo, context) => {
-      console.error('Restoring the task failed', error);
+      logFailure('Restoring the task failed', error);
       if (isSessionEnded(error)) return;
       if (context && !context.wasThere) removeCachedTodos(queryClient, [todo._id]);
       notifyError(describeError(error, RESTORE_FAILED_MESSAGE));

@@ -1,4 +1,4 @@
-import { describeError, isSessionEnded, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
+import { describeError, isSessionEnded, logFailure, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { cachedTodos, hasTodo, patchCachedTodo, TODO_MUTATION_KEY, todosKey } from './get-todos';
@@ -14,7 +14,7 @@ interface UpdateTodoVariables {
   patch: TodoPatch;
 }
 
-type Fields = Pick<Todo, 'completed' | 'isPinned' | 'title'>;
+type Fields = Pick<Todo, 'completed' | 'completedAt' | 'isPinned' | 'title'>;
 
 const UPDATE_KEY = [...TODO_MUTATION_KEY, 'update'] as const;
 
@@ -24,6 +24,15 @@ function pendingUpdates(queryClient: QueryClient, todoId: string): number {
     .getMutationCache()
     .findAll({ mutationKey: UPDATE_KEY, status: 'pending' })
     .filter((mutation) => (mutation.state.variables as UpdateTodoVariables | undefined)?.todoId === todoId).length;
+}
+
+/**
+ * The completion time a tick shows at once (issue #18): now when the task becomes completed, none when it is
+ * reopened, unchanged otherwise; the server's answer then brings its own time.
+ */
+export function completionOf(before: Todo | undefined, completed: boolean | undefined): Partial<Pick<Todo, 'completedAt'>> {
+  if (completed === undefined || before?.completed === completed) return {};
+  return { completedAt: completed ? new Date().toISOString() : null };
 }
 
 interface UpdateTodoCallbacks {
@@ -48,10 +57,10 @@ export function useUpdateTodo({ onCompleted }: UpdateTodoCallbacks = {}) {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const before = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
       const previous: Partial<Fields> = {};
-      if (before && patch.completed !== undefined) previous.completed = before.completed;
+      if (before && patch.completed !== undefined) Object.assign(previous, { completed: before.completed, completedAt: before.completedAt });
       if (before && patch.isPinned !== undefined) previous.isPinned = before.isPinned;
       if (before && patch.title !== undefined) previous.title = before.title;
-      patchCachedTodo(queryClient, todoId, patch);
+      patchCachedTodo(queryClient, todoId, { ...patch, ...completionOf(before, patch.completed) });
       return { previous };
     },
     onSuccess: ({ message, todo }, { todoId, patch }) => {
@@ -62,7 +71,7 @@ export function useUpdateTodo({ onCompleted }: UpdateTodoCallbacks = {}) {
       if (patch.completed === true && todo.completed) onCompleted?.();
     },
     onError: (error, { todoId }, context) => {
-      console.error('Updating the task failed', error);
+      logFailure('Updating the task failed', error);
       if (!hasTodo(queryClient, todoId)) return;
       if (context) patchCachedTodo(queryClient, todoId, context.previous);
       if (!isSessionEnded(error)) notifyError(describeError(error, UPDATE_FAILED_MESSAGE));

@@ -1,9 +1,12 @@
 import { LIMITS, todoTitleProblem } from '@tm/contracts';
-import { isAfterSignIn } from '@tm/web-platform';
+import { isAfterSignIn, keepDraft, readDraft } from '@tm/web-platform';
+import { useQuery } from '@tanstack/react-query';
+import { currentUserQuery } from '@tm/api-client';
 import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAddTodo } from '../api/add-todo';
 import { SOUNDS } from '../constants';
+import { usePasteLimit } from '../hooks/use-paste-limit';
 import { useSound } from '../hooks/use-sound';
 
 /** The length counter shows from here on (docs/PRODUCT.md §10.7). */
@@ -13,6 +16,13 @@ const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
 function afterAdded(current: string, submitted: string): string {
   if (current === submitted) return '';
   return current.startsWith(submitted) ? current.slice(submitted.length).trimStart() : current;
+}
+
+/** The draft of the new-task input, kept across a session's end for the same person (web-platform's drafts). */
+const DRAFT = 'new-task';
+
+function useUserId(): string | undefined {
+  return useQuery({ ...currentUserQuery(), select: (user) => user?._id }).data;
 }
 
 /**
@@ -25,14 +35,18 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   const inputId = useId();
   const problemId = useId();
   const counterId = useId();
-  const [title, setTitleState] = useState('');
+  const pasteId = useId();
+  const userId = useUserId();
+  const [title, setTitleState] = useState(() => readDraft(userId, DRAFT));
   // The latest text, readable at once: after an add, a repeated Enter may arrive before React has rendered
   // the cleared input, and must see the cleared text, not the submitted one (one add per Enter burst).
-  const titleNow = useRef('');
+  const titleNow = useRef(title);
   const setTitle = (next: string) => {
     titleNow.current = next;
     setTitleState(next);
+    keepDraft(userId, DRAFT, next);
   };
+  const paste = usePasteLimit(LIMITS.todoTitle.max);
   const [problem, setProblem] = useState<string | null>(null);
   const submitting = useRef(false);
   const playAdded = useSound(SOUNDS.added);
@@ -70,7 +84,7 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   };
 
   const pending = add.isPending;
-  const describedBy = [problem && problemId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
+  const describedBy = [problem && problemId, paste.cut && pasteId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
   return (
     <form className="tasks-form" onSubmit={submit} aria-busy={pending} noValidate>
       <label htmlFor={inputId} className="visually-hidden">
@@ -89,9 +103,11 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
           aria-invalid={problem ? true : undefined}
           aria-describedby={describedBy}
           value={title}
+          onPaste={paste.onPaste}
           onChange={(event) => {
             setTitle(event.target.value);
             setProblem(null);
+            paste.onChange();
           }}
         />
         {title.length >= COUNTER_FROM && (
@@ -109,6 +125,10 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
           {problem}
         </p>
       )}
+      {/* Always in the page, so the words are read out when a paste is cut. */}
+      <p id={pasteId} className="tasks-form__notice" aria-live="polite">
+        {paste.cut}
+      </p>
     </form>
   );
 }

@@ -110,4 +110,32 @@ describe('the bulk actions (docs/PRODUCT.md §10.11.3)', () => {
       ['done', true],
     ]);
   });
+
+  it('undoes "Clear completed" and "Mark all complete" from their toasts, every task exactly as before (issue #18)', async () => {
+    const user = userEvent.setup();
+    const { todo: a } = await addTodo('done a');
+    await addTodo('open');
+    const { todo: b } = await addTodo('done b');
+    for (const todo of [a, b]) await updateTodo(todo._id, { completed: true });
+    const before = await fetchTodos();
+    renderPage(<TaskListPage />);
+    await screen.findByText('open');
+    await allRowsEntered();
+
+    await user.click(button('Clear completed'));
+    const clearedUndo = await screen.findByRole('button', { name: 'Undo clearing 2 tasks' });
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['open']));
+    await user.click(clearedUndo);
+    await waitFor(() => expect(shownTitles()).toEqual(['done b', 'open', 'done a']));
+    expect(await screen.findByText('2 tasks restored')).toBeInTheDocument();
+    expect(await fetchTodos()).toEqual(before); // ids, flags, completion times and order
+
+    await user.click(button('Mark all complete'));
+    await screen.findByRole('button', { name: 'Undo marking complete 1 task' });
+    await waitFor(async () => expect((await fetchTodos()).every((todo) => todo.completed)).toBe(true));
+    await user.hover(screen.getByRole('heading', { level: 1 }));
+    await user.keyboard('u'); // the same Undo, from the keyboard
+    await waitFor(async () => expect(await fetchTodos()).toEqual(before));
+    await waitFor(() => expect(checked()).toEqual([true, false, true]));
+  });
 });

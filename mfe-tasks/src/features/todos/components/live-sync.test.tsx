@@ -35,7 +35,7 @@ async function openPage(title?: string) {
 
 function someTodo(title: string, id = 'abcdefabcdefabcdefabcdef'): Todo {
   const now = new Date().toISOString();
-  return { _id: id, title, completed: false, isPinned: false, createdAt: now, updatedAt: now };
+  return { _id: id, title, completed: false, completedAt: null, isPinned: false, createdAt: now, updatedAt: now };
 }
 
 describe('live sync (docs/PRODUCT.md §10.11.5)', () => {

@@ -1,13 +1,14 @@
 import { ModalDialog } from '@tm/web-platform';
 import { useId } from 'react';
 
-/** docs/PRODUCT.md §10.11.6: the keys of the task screen and what they do. */
-const SHORTCUTS: readonly { key: string; does: string }[] = [
-  { key: 'n', does: 'Write a new task' },
-  { key: '/', does: 'Show the next filter' },
-  { key: '?', does: 'Show these shortcuts' },
-  { key: '↑ / ↓', does: 'On a task: go to the previous or next task' },
-  { key: 'Home / End', does: 'On a task: go to the first or last task' },
+/** docs/PRODUCT.md §10.11.6: the keys of the task screen and what they do (each key its own keycap). */
+const SHORTCUTS: readonly { keys: readonly string[]; does: string }[] = [
+  { keys: ['N'], does: 'Write a new task' },
+  { keys: ['/'], does: 'Show the next filter' },
+  { keys: ['U'], does: 'Undo the last delete, clear or mark-all while its message shows' },
+  { keys: ['?'], does: 'Show these shortcuts' },
+  { keys: ['↑', '↓'], does: 'On a task: go to the previous or next task' },
+  { keys: ['Home', 'End'], does: 'On a task: go to the first or last task' },
 ];
 
 interface ShortcutsDialogProps {
@@ -27,9 +28,14 @@ export function ShortcutsDialog({ onClose }: ShortcutsDialogProps) {
       </h2>
       <dl className="tasks-dialog__list">
         {SHORTCUTS.map((shortcut) => (
-          <div key={shortcut.key} className="tasks-dialog__row">
+          <div key={shortcut.does} className="tasks-dialog__row">
             <dt>
-              <kbd className="tasks-kbd">{shortcut.key}</kbd>
+              {shortcut.keys.map((key, index) => (
+                <span key={key}>
+                  {index > 0 && <span className="tasks-dialog__or"> or </span>}
+                  <kbd className="tasks-kbd">{key}</kbd>
+                </span>
+              ))}
             </dt>
             <dd>{shortcut.does}</dd>
           </div>

@@ -81,10 +81,11 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     expect(dialog).toHaveAttribute('open');
     const terms = within(dialog).getAllByRole('term').map((term) => term.textContent);
     const definitions = within(dialog).getAllByRole('definition').map((definition) => definition.textContent);
-    expect(terms).toEqual(['n', '/', '?', '↑ / ↓', 'Home / End']);
+    expect(terms).toEqual(['N', '/', 'U', '?', '↑ or ↓', 'Home or End']);
     expect(definitions).toEqual([
       'Write a new task',
       'Show the next filter',
+      'Undo the last delete, clear or mark-all while its message shows',
       'Show these shortcuts',
       'On a task: go to the previous or next task',
       'On a task: go to the first or last task',

@@ -2,6 +2,7 @@ import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { m, useIsPresent, type Variants } from 'framer-motion';
 import { memo, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { completedAtFull, completedAtText } from '../completed-at';
 import { DOUBLE_CLICK_MS, MOTION } from '../constants';
 import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
 import { TaskActions } from './task-actions';
@@ -39,17 +40,32 @@ interface TaskItemProps {
 }
 
 /**
- * Whether the row has finished entering: a row still waiting for its turn in the stagger is invisible,
- * and can be neither focused nor clicked (docs/PRODUCT.md §10.5). A row without delay is there at once.
+ * The row's entrance (docs/PRODUCT.md §10.5.2): it waits `enterDelay` seconds for its turn in the stagger,
+ * then fades in. It can be used all the while (issue #18: rows became usable one by one over 2.3 s): a row
+ * that gets the focus or the pointer before its turn comes in at once (`hurry`), so nobody works on a row
+ * they cannot see.
  */
-function useEntered(enterDelay: number | null): [boolean, () => void] {
-  const [entered, setEntered] = useState(!enterDelay);
-  useEffect(() => {
-    // The animation's own end is the signal; this is the backstop should it never report (interrupted).
-    const backstop = setTimeout(() => setEntered(true), ((enterDelay ?? 0) + MOTION.enterSeconds) * 1000 + 500);
-    return () => clearTimeout(backstop);
-  }, [enterDelay]);
-  return [entered, () => setEntered(true)];
+function useEntrance(enterDelay: number | null): { animate: 'waiting' | 'hurried'; hurry: () => void; settle: () => void } {
+  const [hurried, setHurried] = useState(false);
+  const entered = useRef(!enterDelay);
+  return {
+    animate: hurried ? 'hurried' : 'waiting',
+    hurry: () => {
+      if (!entered.current) setHurried(true);
+    },
+    settle: () => {
+      entered.current = true;
+    },
+  };
+}
+
+function entranceVariants(enterDelay: number | null): Variants {
+  return {
+    waiting: { opacity: 1, y: 0, transition: { delay: enterDelay ?? 0, duration: MOTION.enterSeconds } },
+    // Keyframes from wherever the row is (`null`): framer-motion starts no new animation for a variant whose
+    // targets equal the current ones, and these differ in form, so the waiting row comes in now.
+    hurried: { opacity: [null, 1], y: [null, 0], transition: { duration: MOTION.enterSeconds / 2 } },
+  };
 }
 
 /**
@@ -59,8 +75,9 @@ function useEntered(enterDelay: number | null): [boolean, () => void] {
  */
 export type StillListed = (todoId: string) => boolean;
 
-function exitVariants(todoId: string): Variants {
+function rowVariants(todoId: string, enterDelay: number | null): Variants {
   return {
+    ...entranceVariants(enterDelay),
     leave: (stillListed: StillListed | undefined) =>
       stillListed?.(todoId) ? { opacity: 0, transition: { duration: 0 } } : { opacity: 0, x: -32, transition: { duration: MOTION.exitSeconds } },
   };
@@ -106,6 +123,7 @@ export const TaskItem = memo(function TaskItem({
   onFocusLost,
 }: TaskItemProps) {
   const checkboxId = useId();
+  const doneAtId = useId();
   const row = useRef<HTMLLIElement>(null);
   const setRow = useCallback(
     (element: HTMLLIElement | null) => {
@@ -114,12 +132,12 @@ export const TaskItem = memo(function TaskItem({
     },
     [measureRef],
   );
-  const variants = useMemo(() => exitVariants(todo._id), [todo._id]);
+  const variants = useMemo(() => rowVariants(todo._id, enterDelay), [todo._id, enterDelay]);
   const timeTick = useTickTiming(todo);
   const checkbox = useRef<HTMLInputElement>(null);
   // A row playing its exit animation is gone for keyboard and screen-reader users already.
   const isPresent = useIsPresent();
-  const [entered, markEntered] = useEntered(enterDelay);
+  const entrance = useEntrance(enterDelay);
   // The cache's optimistic update reaches React a tick after the click; until this todo object is replaced
   // (optimistic value, rollback or refetch) the checkbox shows the user's choice, so it never flickers back.
   const [clicked, setClicked] = useState<{ todo: Todo; completed: boolean } | null>(null);
@@ -156,12 +174,14 @@ export const TaskItem = memo(function TaskItem({
       aria-setsize={setSize}
       className={classes.filter(Boolean).join(' ')}
       style={{ top }}
-      inert={!isPresent || !entered}
+      inert={!isPresent}
       initial={enterDelay === null ? false : { opacity: 0, y: 12 }}
-      animate={{ opacity: 1, y: 0, transition: { delay: enterDelay ?? 0, duration: MOTION.enterSeconds } }}
+      animate={entrance.animate}
       variants={variants}
       exit="leave"
-      onAnimationComplete={markEntered}
+      onAnimationComplete={entrance.settle}
+      onFocus={entrance.hurry}
+      onPointerEnter={entrance.hurry}
     >
       <input
         ref={checkbox}
@@ -170,6 +190,7 @@ export const TaskItem = memo(function TaskItem({
         className="tasks-item__checkbox"
         checked={completed}
         aria-label={`Mark “${todo.title}” as ${completed ? 'not completed' : 'completed'}`}
+        aria-describedby={completed && todo.completedAt ? doneAtId : undefined}
         onChange={(event) => {
           timeTick(event.timeStamp, !completed);
           setClicked({ todo, completed: !completed });
@@ -206,6 +227,12 @@ export const TaskItem = memo(function TaskItem({
         >
           {todo.title}
         </label>
+      )}
+      {/* When it was done (issue #18): shown while the row is hovered or holds the focus, read with the checkbox. */}
+      {completed && todo.completedAt && (
+        <time id={doneAtId} className="tasks-item__done-at" dateTime={todo.completedAt} title={completedAtFull(todo.completedAt)}>
+          {completedAtText(todo.completedAt)}
+        </time>
       )}
       {/* One pinned indicator per row: the pressed pin button on wide screens, this mark in the menu layout. */}
       {todo.isPinned && compact && (

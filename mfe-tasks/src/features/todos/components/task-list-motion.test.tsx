@@ -23,15 +23,28 @@ describe('the row animations (docs/PRODUCT.md §2, §9)', () => {
     await screen.findByText('third');
 
     expect(opacities().slice(1)).toEqual([0, 0]);
-    // Rows waiting for their turn can be neither focused nor clicked; the first (delay 0) never waits.
+    // Every row can be used while it waits for its turn (issue #18): none is inert.
     const rows = screen.getAllByRole('listitem');
-    expect(rows.map((row) => row.hasAttribute('inert'))).toEqual([false, true, true]);
+    expect(rows.map((row) => row.hasAttribute('inert'))).toEqual([false, false, false]);
     // Ordering, not wall-clock checks: each row starts 0.3 s after the one above it.
     await waitFor(() => expect(opacities()[1]).toBeGreaterThan(0));
     expect(opacities()[0]).toBeGreaterThan(opacities()[1] ?? 1);
     expect(opacities()[2]).toBe(0);
     await waitFor(() => expect(opacities()).toEqual([1, 1, 1]), { timeout: 2000 });
     await waitFor(() => expect(rows.filter((row) => row.hasAttribute('inert'))).toEqual([]));
+  });
+
+  it('brings a waiting row in at once when it gets the focus, and takes its click (issue #18)', async () => {
+    const user = userEvent.setup();
+    for (const title of ['third', 'second', 'first']) await addTodo(title);
+    renderPage(<TaskListPage />);
+    await screen.findByText('third');
+    expect(opacities()[2]).toBe(0);
+    // The third row waits 0.6 s for its turn; Tab reaches it at once, and it comes in.
+    screen.getByRole('checkbox', { name: 'Mark “third” as completed' }).focus();
+    await waitFor(() => expect(opacities()[2]).toBeGreaterThan(0), { timeout: 300 });
+    await user.click(screen.getByRole('checkbox', { name: 'Mark “third” as completed' }));
+    expect(await screen.findByRole('checkbox', { name: 'Mark “third” as not completed' })).toBeChecked();
   });
 
   it('staggers only the first 8 rows: every further row enters together with the 8th', async () => {

@@ -1,6 +1,6 @@
 import type { Todo } from '@tm/api-client';
 import { domAnimation, LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
-import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
 import { useLiveTodos } from '../api/live-todos';
@@ -15,7 +15,7 @@ import { Celebration } from './celebration';
 import { TaskList } from './task-list';
 import { countTodos } from './task-toolbar';
 import { preloadable } from './preloadable';
-import { offerUndo } from './undo-toast';
+import { closeUndoOffers, offerUndoDelete, UNDO_KEY, undoLatest } from './undo-toast';
 import './task-list-page.css';
 
 // Off the first load (issue #17): fetched at the first key or pointer press, or when first opened.
@@ -62,7 +62,12 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
       document.querySelector<HTMLInputElement>(`[data-todo-id="${todo._id}"] input[type="checkbox"]`)?.focus();
     },
   });
-  const onDeleted = useCallback((todo: Todo, message: string) => offerUndo(todo, message, restoreTask), [restoreTask]);
+  const onDeleted = useCallback(
+    (todo: Todo, message: string) => offerUndoDelete(todo.title, todo._id, message, () => restoreTask(todo)),
+    [restoreTask],
+  );
+  // The Undo offers end with the page (PRODUCT §10.11.4): nothing is left to answer the key elsewhere.
+  useEffect(() => closeUndoOffers, []);
 
   useShortcuts({
     n: () => input.current?.focus(),
@@ -73,6 +78,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
       document.querySelector<HTMLElement>(`.tasks-filters [data-filter="${next}"]`)?.focus();
     },
     '?': () => setShowShortcuts(true),
+    [UNDO_KEY]: () => void undoLatest(),
   });
 
   return (

@@ -1,5 +1,6 @@
 import { LIMITS, TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from '@tm/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
+import { usePasteLimit } from '../hooks/use-paste-limit';
 import { quoted } from './task-actions';
 
 interface TaskTitleEditorProps {
@@ -16,6 +17,8 @@ interface TaskTitleEditorProps {
  */
 export function TaskTitleEditor({ title, onDone }: TaskTitleEditorProps) {
   const problemId = useId();
+  const pasteId = useId();
+  const paste = usePasteLimit(LIMITS.todoTitle.max);
   const [draft, setDraft] = useState(title);
   const [problem, setProblem] = useState<string | null>(null);
   const done = useRef(false);
@@ -53,10 +56,12 @@ export function TaskTitleEditor({ title, onDone }: TaskTitleEditorProps) {
         ref={field}
         value={draft}
         aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? problemId : undefined}
+        aria-describedby={[problem && problemId, paste.cut && pasteId].filter(Boolean).join(' ') || undefined}
+        onPaste={paste.onPaste}
         onChange={(event) => {
           setDraft(event.target.value);
           setProblem(null);
+          paste.onChange();
         }}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
@@ -76,6 +81,9 @@ export function TaskTitleEditor({ title, onDone }: TaskTitleEditorProps) {
           {problem}
         </p>
       )}
+      <p id={pasteId} className="tasks-form__notice" aria-live="polite">
+        {paste.cut}
+      </p>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { allRowsEntered, rowOf, shownTitles, sleep, toastsSaying, undoToasts } f
  * timers while the pointer is over them, in a store every test of the file shares.
  */
 async function undo(user: ReturnType<typeof userEvent.setup>): Promise<void> {
-  await user.click(within(undoToasts()[0]!).getByRole('button', { name: 'Undo' }));
+  await user.click(within(undoToasts()[0]!).getByRole('button', { name: /^Undo deleting/ }));
   await user.hover(screen.getByRole('heading', { level: 1 }));
 }
 
@@ -44,6 +44,9 @@ describe('Undo after a delete (docs/PRODUCT.md §10.11.4)', () => {
     await waitForElementToBeRemoved(row);
     await waitFor(() => expect(undoToasts()).toHaveLength(1));
     expect(toastsSaying('Task deleted successfully')).toHaveLength(0); // only the Undo toast says it
+    // It names the task it brings back, and says how to undo from the keyboard (issue #18).
+    expect(undoToasts()[0]).toHaveTextContent('Task deleted successfully“middle”Press U to undo.Undo U');
+    expect(within(undoToasts()[0]!).getByRole('button', { name: 'Undo deleting “middle”' })).toHaveAttribute('aria-keyshortcuts', 'u');
     await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['top', 'bottom']));
 
     await undo(user);
@@ -54,6 +57,49 @@ describe('Undo after a delete (docs/PRODUCT.md §10.11.4)', () => {
     await waitFor(() => expect(undoToasts()).toHaveLength(0));
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']); // no sound for the way back
   });
+
+  it('gives each delete its own toast naming its task; each Undo restores exactly its task, U the newest (issue #18)', async () => {
+    const user = userEvent.setup();
+    for (const title of ['first', 'second', 'third']) await addTodo(title);
+    renderPage(<TaskListPage />);
+    await screen.findByText('first');
+    await allRowsEntered();
+
+    await user.click(screen.getByRole('button', { name: 'Delete “first”' }));
+    await user.click(screen.getByRole('button', { name: 'Delete “second”' }));
+    await waitFor(() => expect(undoToasts()).toHaveLength(2));
+    // The older delete's Undo brings back "first" only.
+    await user.click(screen.getByRole('button', { name: 'Undo deleting “first”' }));
+    await user.hover(screen.getByRole('heading', { level: 1 }));
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['third', 'first']));
+    expect(screen.getByRole('button', { name: 'Undo deleting “second”' })).toBeInTheDocument();
+    // U, anywhere but in a field, undoes the newest offer still open: "second".
+    await user.keyboard('u');
+    await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['third', 'second', 'first']));
+    await waitFor(() => expect(undoToasts()).toHaveLength(0));
+    // Typed in the new-task input, "u" is just a letter.
+    await user.type(screen.getByRole('textbox', { name: 'New task' }), 'u');
+    expect(screen.getByRole('textbox', { name: 'New task' })).toHaveValue('u');
+  });
+
+  it('keeps the toast while its Undo has the focus, and lets it go 5 s after the focus leaves (issue #18)', async () => {
+    const user = userEvent.setup();
+    await addTodo('Held');
+    renderPage(<TaskListPage />);
+    await screen.findByText('Held');
+    await allRowsEntered();
+
+    await user.click(screen.getByRole('button', { name: 'Delete “Held”' }));
+    const undoButton = await screen.findByRole('button', { name: 'Undo deleting “Held”' });
+    await user.hover(screen.getByRole('heading', { level: 1 }));
+    undoButton.focus();
+    await sleep(UNDO_WINDOW_MS + 1000);
+    expect(undoToasts()).toHaveLength(1);
+    screen.getByRole('textbox', { name: 'New task' }).focus();
+    await sleep(UNDO_WINDOW_MS - 1000);
+    expect(undoToasts()).toHaveLength(1);
+    await waitFor(() => expect(undoToasts()).toHaveLength(0), { timeout: 3000 });
+  }, 30_000);
 
   it('offers Undo for 5 seconds', async () => {
     const user = userEvent.setup();

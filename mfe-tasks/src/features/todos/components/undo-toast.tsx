@@ -1,30 +1,116 @@
-import type { Todo } from '@tm/api-client';
 import { UNDO_WINDOW_MS } from '@tm/contracts';
-import toast, { type Toast } from 'react-hot-toast';
+import toast from 'react-hot-toast';
+import { quoted } from './task-actions';
 
-function UndoToast({ t, message, onUndo }: { t: Toast; message: string; onUndo: () => void }) {
+/** The key that undoes the newest action still on offer (docs/PRODUCT.md §10.11.4, listed in the shortcuts dialog). */
+export const UNDO_KEY = 'u';
+
+/** One action that can still be undone, as its toast offers it. */
+export interface UndoOffer {
+  /** Stable per action: the toast's id, so two offers never share a toast. */
+  key: string;
+  /** The server's message, as the spec shows it ("Task deleted successfully", "4 completed tasks cleared"). */
+  message: string;
+  /** What Undo brings back, in the words of its button: “Buy oat milk”, or "4 tasks". */
+  what: string;
+  /** The verb of the action, for the button's accessible name: "deleting", "clearing", "marking". */
+  action: string;
+  undo: () => void;
+}
+
+interface LiveOffer extends UndoOffer {
+  timer: ReturnType<typeof setTimeout> | null;
+  /** Held open: it has the focus or the pointer, so it neither leaves nor stops answering its key. */
+  held: { focus: boolean; pointer: boolean };
+}
+
+/** The offers still open, oldest first: the shortcut takes the newest. */
+const offers: LiveOffer[] = [];
+
+function close(offer: LiveOffer): void {
+  if (offer.timer) clearTimeout(offer.timer);
+  const index = offers.indexOf(offer);
+  if (index >= 0) offers.splice(index, 1);
+  toast.dismiss(offer.key);
+}
+
+function take(offer: LiveOffer): void {
+  if (!offers.includes(offer)) return; // already on its way out: one Undo per action
+  close(offer);
+  offer.undo();
+}
+
+/** (Re)starts the offer's 5 s, unless it is held; the toast's own timer is restarted with it. */
+function show(offer: LiveOffer): void {
+  if (offer.timer) clearTimeout(offer.timer);
+  const held = offer.held.focus || offer.held.pointer;
+  offer.timer = held ? null : setTimeout(() => close(offer), UNDO_WINDOW_MS);
+  toast(() => <UndoToast offer={offer} />, { id: offer.key, duration: held ? Infinity : UNDO_WINDOW_MS });
+}
+
+function hold(offer: LiveOffer, by: keyof LiveOffer['held'], on: boolean): void {
+  if (offer.held[by] === on || !offers.includes(offer)) return;
+  offer.held[by] = on;
+  show(offer);
+}
+
+function UndoToast({ offer }: { offer: LiveOffer }) {
   return (
-    <span className="tasks-undo">
-      <span>{message}</span>
+    <span
+      className="tasks-undo"
+      onFocus={() => hold(offer, 'focus', true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) hold(offer, 'focus', false);
+      }}
+      onPointerEnter={() => hold(offer, 'pointer', true)}
+      onPointerLeave={() => hold(offer, 'pointer', false)}
+    >
+      <span className="tasks-undo__text">
+        <span>{offer.message}</span>
+        <span className="tasks-undo__what">{offer.what}</span>
+        <span className="visually-hidden">Press {UNDO_KEY.toUpperCase()} to undo.</span>
+      </span>
       <button
         type="button"
         className="tasks-undo__button"
-        onClick={() => {
-          if (!t.visible) return; // already on its way out: one Undo per delete
-          toast.dismiss(t.id);
-          onUndo();
-        }}
+        aria-label={`Undo ${offer.action} ${offer.what}`}
+        aria-keyshortcuts={UNDO_KEY}
+        onClick={() => take(offer)}
       >
-        Undo
+        Undo <kbd className="tasks-undo__key">{UNDO_KEY.toUpperCase()}</kbd>
       </button>
     </span>
   );
 }
 
 /**
- * The toast of a delete the server took (docs/PRODUCT.md §10.11.4): the server's message, as the spec shows
- * it ("Task deleted successfully"), with "Undo" for UNDO_WINDOW_MS (5 s), one per task.
+ * Offers Undo of an action the server took (docs/PRODUCT.md §10.11.4): a toast with the server's message,
+ * what Undo brings back and an "Undo" button, for UNDO_WINDOW_MS (5 s), one toast per action. It stays while
+ * it has the focus or the pointer. The newest offer also answers the {@link UNDO_KEY} key ({@link undoLatest}).
+ * The toast is a live region, so its words (and the key) are read out when it appears.
  */
-export function offerUndo(todo: Todo, message: string, undo: (todo: Todo) => void): void {
-  toast((t) => <UndoToast t={t} message={message} onUndo={() => undo(todo)} />, { id: `undo:${todo._id}`, duration: UNDO_WINDOW_MS });
+export function offerUndo(offer: UndoOffer): void {
+  const previous = offers.find((open) => open.key === offer.key);
+  if (previous) close(previous);
+  const live: LiveOffer = { ...offer, timer: null, held: { focus: false, pointer: false } };
+  offers.push(live);
+  show(live);
+}
+
+/** The delete of one task: its toast names it. */
+export function offerUndoDelete(title: string, todoId: string, message: string, undo: () => void): void {
+  offerUndo({ key: `undo:${todoId}`, message, what: quoted(title), action: 'deleting', undo });
+}
+
+/** Undoes the newest action still on offer; false when there is none (its 5 s are over). */
+export function undoLatest(): boolean {
+  const newest = offers.at(-1);
+  if (!newest) return false;
+  take(newest);
+  return true;
+}
+
+/** The page is leaving: its offers end with it (nothing left to answer the key, no toast left behind). */
+export function closeUndoOffers(): void {
+  for (const offer of [...offers]) close(offer);
 }
