@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +10,18 @@ const SCRIPT = path.join(ROOT, 'scripts/new-remote.mjs');
 // Inside the repository (git ignores .test-data), so that the root's node_modules are found by walking up.
 const SCRATCH = path.join(__dirname, '..', '.test-data');
 const bin = (file: string) => path.join(ROOT, 'node_modules', file);
+
+/** A loopback port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 function run(args: string[], cwd: string, env: Record<string, string> = {}): { status: number | null; stderr: string; output: string } {
   const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, timeout: 90_000 });
@@ -40,7 +53,7 @@ describe('pnpm new:remote', () => {
     expect(existsSync(remote)).toBe(false);
   });
 
-  it('scaffolds a remote that type-checks, builds with its remote.json and manifest, and passes its test', () => {
+  it('scaffolds a remote that type-checks, builds with its remote.json and manifest, and passes its test', async () => {
     const scaffold = run([SCRIPT, 'stats', '--route', '/stats', '--dir', scratch], ROOT);
     expect(scaffold.output).toContain('mfe_stats, exposing ./StatsPage at /stats (signed-in), dev port 3003');
     // The split deployments' steps (docs/DEPLOY.md "The remote catalog").
@@ -74,11 +87,25 @@ describe('pnpm new:remote', () => {
     const manifest = JSON.parse(readFileSync(path.join(remote, 'dist/mf-manifest.json'), 'utf8')) as { name: string; exposes: { name: string }[]; metaData: { buildInfo: unknown } };
     expect(manifest).toMatchObject({ name: 'mfe_stats', exposes: [{ name: 'StatsPage' }], metaData: { buildInfo: { buildVersion: '0.1.0', buildId: 'scaffold-test' } } });
 
-    // Its component test, with the settings the root jest.config.js gives every remote (no test gateway: it needs none).
-    const { projects } = createRequire(__filename)(path.join(ROOT, 'jest.config.js')) as { projects: { displayName: string }[] };
-    const web = projects.find((project) => project.displayName === 'mfe-tasks');
-    writeFileSync(path.join(remote, 'jest.config.json'), JSON.stringify({ ...web, displayName: 'mfe-stats', rootDir: remote }));
-    const test = run([bin('jest/bin/jest.js'), '--config', path.join(remote, 'jest.config.json'), '--ci'], remote);
+    // Its component test, with the settings the root jest.config.js gives every remote, and its test gateway:
+    // the scaffolded test renders with the real providers and a signed-up user (issue #19).
+    const root = createRequire(__filename)(path.join(ROOT, 'jest.config.js')) as { projects: { displayName: string }[]; globalSetup: string; globalTeardown: string };
+    const web = root.projects.find((project) => project.displayName === 'mfe-tasks');
+    // A test gateway of its own, on a port of its own (this jest run's gateway holds WEB_TEST_PORT).
+    const port = await freePort();
+    writeFileSync(
+      path.join(remote, 'jest.config.json'),
+      JSON.stringify({
+        ...web,
+        displayName: 'mfe-stats',
+        rootDir: remote,
+        testEnvironmentOptions: { url: `http://127.0.0.1:${port}/` },
+        globalSetup: root.globalSetup,
+        globalTeardown: root.globalTeardown,
+      }),
+    );
+    expect(readFileSync(path.join(remote, 'src/expose/stats-page.test.tsx'), 'utf8')).toContain('await signUpNewUser();');
+    const test = run([bin('jest/bin/jest.js'), '--config', path.join(remote, 'jest.config.json'), '--ci'], remote, { WEB_TEST_PORT: String(port) });
     expect(test.output).toContain('Tests:       1 passed, 1 total');
     expect(test.status).toBe(0);
   }, 120_000);

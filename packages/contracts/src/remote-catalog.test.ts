@@ -60,6 +60,20 @@ describe('the remote catalog (/remotes.json)', () => {
     ]);
   });
 
+  it('takes a header link order from 0 to 1000, and refuses any other (issue #19)', () => {
+    const withOrder = (order: unknown) =>
+      checkRemoteCatalog({
+        remotes: { mfe_stats: { manifest: '/remotes/stats/mf-manifest.json', routes: [{ path: '/stats', module: './StatsPage', guard: 'public', title: 'Stats', name: 'statistics', headerLink: { label: 'Stats', order } }] } },
+      });
+    for (const order of [0, 20, 1000]) {
+      const check = withOrder(order);
+      expect(check.ok && check.catalog.remotes.mfe_stats?.routes[0]?.headerLink).toEqual({ label: 'Stats', order });
+    }
+    for (const order of [-1, 1.5, 1001, '3', null]) {
+      expect(withOrder(order)).toEqual({ ok: false, problems: ['remotes.mfe_stats.routes[0].headerLink.order must be a whole number from 0 to 1000'] });
+    }
+  });
+
   it('refuses what is not a catalog at all', () => {
     for (const value of [null, [], 'remotes', { remotes: [] }, { mfe_auth: '/remotes/auth/mf-manifest.json' }]) {
       expect(checkRemoteCatalog(value)).toEqual({ ok: false, problems: ['the catalog must be an object with a "remotes" object'] });

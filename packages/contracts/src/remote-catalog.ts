@@ -8,6 +8,12 @@
 export const ROUTE_GUARDS = ['signed-in', 'signed-out', 'public'] as const;
 export type RouteGuard = (typeof ROUTE_GUARDS)[number];
 
+/** A header link as a route declares it. */
+export interface HeaderLinkDeclaration {
+  label: string;
+  order?: number;
+}
+
 export interface RemoteRoute {
   /** The address, as React Router matches it: `/`, `/login`, `/stats`. Unique across the catalog. */
   path: string;
@@ -18,8 +24,12 @@ export interface RemoteRoute {
   title: string;
   /** How the fallback names the page when it cannot be loaded: "The task list could not be loaded." */
   name: string;
-  /** A link in the shell's header, shown to those the guard lets in. */
-  headerLink?: { label: string };
+  /**
+   * A link in the shell's header, shown to those the guard lets in. `order` places it (issue #19): links are
+   * shown by `order`, lowest first (0 to 1000), then in catalog order; a link without one comes after every
+   * link with one. The task list's link, added once any other screen has one, has order 0.
+   */
+  headerLink?: HeaderLinkDeclaration;
   /** A link in the signed-in account menu (for a signed-in route: "Account settings"). */
   accountMenuLink?: { label: string };
   /**
@@ -85,6 +95,21 @@ function labelled(value: unknown, where: string, problems: string[]): { label: s
   return label ? { label } : undefined;
 }
 
+/** The largest `order` a header link may declare. */
+export const MAX_HEADER_LINK_ORDER = 1000;
+
+/** An optional header link: `{ label }` and, to place it, a whole `order` from 0 to 1000. */
+function headerLinkOf(value: unknown, where: string, problems: string[]): HeaderLinkDeclaration | undefined {
+  const link = labelled(value, where, problems);
+  if (!link || !isRecord(value) || value.order === undefined) return link;
+  const { order } = value;
+  if (typeof order !== 'number' || !Number.isInteger(order) || order < 0 || order > MAX_HEADER_LINK_ORDER) {
+    problems.push(`${where}.order must be a whole number from 0 to ${MAX_HEADER_LINK_ORDER}`);
+    return undefined;
+  }
+  return { ...link, order };
+}
+
 /** An optional list of API reads to start early: only for a signed-in route (they read the user's data). */
 function prefetchOf(value: unknown, guard: unknown, where: string, problems: string[]): string[] | undefined {
   if (value === undefined) return undefined;
@@ -111,7 +136,7 @@ function checkRoute(value: unknown, where: string, problems: string[]): RemoteRo
   if (typeof guard !== 'string' || !(ROUTE_GUARDS as readonly string[]).includes(guard)) problems.push(`${where}.guard must be one of ${ROUTE_GUARDS.join(', ')}`);
   text(title, `${where}.title`, problems);
   text(name, `${where}.name`, problems);
-  const link = labelled(headerLink, `${where}.headerLink`, problems);
+  const link = headerLinkOf(headerLink, `${where}.headerLink`, problems);
   const menuLink = labelled(accountMenuLink, `${where}.accountMenuLink`, problems);
   if (menuLink && guard !== 'signed-in') problems.push(`${where}.accountMenuLink is only for a signed-in route (the account menu is shown to signed-in users)`);
   const reads = prefetchOf(prefetch, guard, `${where}.prefetch`, problems);

@@ -4,6 +4,7 @@ export { CheckIcon, EditIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, PinIcon,
 export { forgetDrafts, keepDraft, readDraft } from './drafts.js';
 export { notifyError, notifySuccess } from './notify.js';
 export { isLiveSyncConnected, setLiveSyncConnected } from './live-sync.js';
+export { applyChange, useLiveTodos } from './live-todos.js';
 export { OfflineBanner } from './offline-banner.js';
 export { PlatformProviders } from './platform-providers.js';
 export { createQueryClient } from './query-client.js';

@@ -7,7 +7,7 @@ import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads';
 import TaskListPage from '../../../expose/task-list-page';
 import { playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
 import { allRowsEntered, countFetches, shownTitles, sleep } from '../../../test/page-helpers';
-import { applyChange } from '../api/live-todos';
+import { applyChange } from '@tm/web-platform';
 
 const todosKey = todosQuery().queryKey;
 const OTHER_PAGE = 'another-page';

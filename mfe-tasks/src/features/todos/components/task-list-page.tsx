@@ -1,9 +1,9 @@
 import type { Todo } from '@tm/api-client';
 import { domAnimation, LazyMotion, MotionConfig, useReducedMotion } from 'framer-motion';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLiveTodos } from '@tm/web-platform';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
-import { useLiveTodos } from '../api/live-todos';
 import { useRestoreTodo } from '../api/restore-todo';
 import { CONFETTI, ILLUSTRATION_SRC, SUCCESS_CUE_MS } from '../constants';
 import { useCelebration } from '../hooks/use-celebration';

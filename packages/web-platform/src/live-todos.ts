@@ -1,8 +1,9 @@
 import { clientId, cursorAfter, openTodoStream, todosQuery, type TodoChangeEvent, type TodosResponse } from '@tm/api-client';
-import { setLiveSyncConnected } from '@tm/web-platform';
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { todosKey } from './get-todos';
+import { setLiveSyncConnected } from './live-sync.js';
+
+const todosKey = todosQuery().queryKey;
 
 /** Changes kept to re-apply over a list fetched while they were already arriving (see {@link useLiveTodos}). */
 const RECENT_CHANGES = 200;
@@ -21,7 +22,8 @@ export function applyChange(list: TodosResponse, change: TodoChangeEvent): Todos
 }
 
 /**
- * Live sync of the task list (docs/PRODUCT.md §10.11.5). Once the list has arrived, the page follows the
+ * Live sync of the task list (docs/PRODUCT.md §10.11.5), for every screen that shows the user's tasks (the
+ * task list, Insights): they share the shell's QueryClient, so one stream keeps `['todos']` current for all. Once the list has arrived, the page follows the
  * change stream from the list's cursor and applies each change to the cached list, without fetching it:
  * - a change made by this page (its `origin` is this page's client id) is already on screen: only the
  *   list's cursor moves on;

@@ -1,0 +1,71 @@
+import { todosQuery } from '@tm/api-client';
+import { useLiveTodos } from '@tm/web-platform';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { CompletionChart } from './completion-chart';
+import { insightsOf, type Insights } from './insights';
+import './insights.css';
+
+function Figure({ label, value, hint }: { label: string; value: number; hint?: string }) {
+  return (
+    <div className="insights-figure">
+      <dt>{label}</dt>
+      <dd>
+        <span className="insights-figure__value">{value.toLocaleString('en')}</span>
+        {hint && <span className="insights-figure__hint">{hint}</span>}
+      </dd>
+    </div>
+  );
+}
+
+function Figures({ insights }: { insights: Insights }) {
+  return (
+    <dl className="insights-figures">
+      <Figure label="Current streak" value={insights.streak} hint={insights.streak === 1 ? 'day' : 'days'} />
+      <Figure label="Completed this week" value={insights.completedThisWeek} />
+      <Figure label="Open" value={insights.open} />
+      <Figure label="Completed" value={insights.completed} />
+      <Figure label="Pinned" value={insights.pinned} />
+    </dl>
+  );
+}
+
+/**
+ * The Insights screen (issue #19, docs/PRODUCT.md §10.12): tasks completed per day over the last 4 weeks, the
+ * current streak, and the totals. It reads the task list from the shell's QueryClient (`todosQuery()`: the
+ * same cache as the task list, so coming from there costs no request) and keeps it live with the change
+ * stream, so a task ticked on another device moves the chart within a second. Its <h1> carries `headingId`,
+ * which names the page's region.
+ */
+export function InsightsScreen({ headingId }: { headingId: string }) {
+  const list = useQuery(todosQuery());
+  useLiveTodos();
+  const insights = useMemo(() => (list.data ? insightsOf(list.data.todos) : null), [list.data]);
+  return (
+    <div className="insights">
+      <h1 id={headingId} className="insights__title">
+        Insights
+      </h1>
+      <p className="insights__lead">How your tasks are going: what you completed each day over the last four weeks.</p>
+      {list.isPending && (
+        <p role="status" className="insights__status">
+          Loading your insights…
+        </p>
+      )}
+      {list.isError && !list.data && (
+        <div role="alert" className="insights__status">
+          <p>We could not load your tasks.</p>
+          <button type="button" className="platform-button" onClick={() => void list.refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {insights && (
+        <>
+          <Figures insights={insights} />
+          <CompletionChart days={insights.days} />
+        </>
+      )}
+    </div>
+  );
+}
