@@ -95,7 +95,15 @@ class FirstLoadBudgetPlugin {
       };
       const { lines, error } = checkBudget({ ...this.options, loads: firstLoads(stats, this.options.container), sizeOf });
       for (const line of lines) logger.info(line);
+      this.over = Boolean(error);
       if (error) compilation.errors.push(new compiler.webpack.WebpackError(error));
+    });
+    // An over-budget build leaves nothing that could be published (issue #19): its output folder goes, once
+    // every plugin has written what it writes (the manifest, remote.json, the compressed copies).
+    compiler.hooks.done.tap(PLUGIN, () => {
+      if (!this.over) return;
+      require('node:fs').rmSync(compiler.outputPath, { recursive: true, force: true });
+      logger.error(`removed ${compiler.outputPath}: a build over its first-load budget is not publishable`);
     });
   }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -12,7 +12,7 @@ const PLUGIN = path.join(__dirname, '..', 'first-load-budget.cjs');
  * that imports its app behind an async boundary, as the shell does, and a lazy chunk the app never needs
  * at start-up. The check must count the first two and not the third.
  */
-function build(budgetKiB: number): { status: number | null; output: string } {
+function build(budgetKiB: number): { status: number | null; output: string; distLeft: boolean } {
   const dir = mkdtempSync(path.join(tmpdir(), 'first-load-budget-'));
   try {
     writeFileSync(path.join(dir, 'index.js'), "import('./bootstrap');\n");
@@ -39,7 +39,7 @@ function build(budgetKiB: number): { status: number | null; output: string } {
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       timeout: 60_000,
     });
-    return { status: run.status, output: `${run.stdout}${run.stderr}` };
+    return { status: run.status, output: `${run.stdout}${run.stderr}`, distLeft: existsSync(path.join(dir, 'dist')) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -47,8 +47,11 @@ function build(budgetKiB: number): { status: number | null; output: string } {
 
 describe('the first-load size check of the build', () => {
   it('fails the build when the first load is over the budget, naming the app, the sizes and the largest scripts', () => {
-    const { status, output } = build(5);
+    const { status, output, distLeft } = build(5);
     expect(status).not.toBe(0);
+    // Nothing publishable is left behind (issue #19).
+    expect(distLeft).toBe(false);
+    expect(output).toContain('a build over its first-load budget is not publishable');
     const match = /tiny-app adds (\d+\.\d) KiB of gzipped JavaScript to a first load, over its budget of 5 KiB/.exec(output);
     expect(match).not.toBeNull();
     expect(output).toContain('budgets.firstLoadGzipKiB in tiny-app/package.json');
@@ -60,8 +63,9 @@ describe('the first-load size check of the build', () => {
   }, 60_000);
 
   it('lets a build within the budget pass, and says what it measured', () => {
-    const { status, output } = build(15);
+    const { status, output, distLeft } = build(15);
     expect(output).toMatch(/tiny-app: first load \d+\.\d KiB gzipped in 2 scripts, budget 15 KiB/);
     expect(status).toBe(0);
+    expect(distLeft).toBe(true);
   }, 60_000);
 });
