@@ -215,7 +215,6 @@ describe.each(IMAGES)('nginx config of the %s image (static)', (image) => {
       '/remotes.json',
       '/remotes/auth/mf-manifest.json',
       '/remotes/tasks/remoteEntry.js',
-      '/remotes/tasks/mf-stats.json',
       '/assets/main.1e56ae8713.js',
       '/assets/main.1e56ae8713.js.map',
       '/remotes/auth/assets/376.033968770e.css',

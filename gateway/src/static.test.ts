@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -164,3 +164,47 @@ describe('the frontends served by the gateway (all-in-one mode)', () => {
     expect((await get('/')).headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
+
+/**
+ * docs/DEPLOY.md's cache table (issue #19: it named `mf-stats.json`, a file no build writes, while the build's
+ * `mf-manifest-stats.json` was cached for an hour): the file names of its first row, in backticks.
+ */
+function documentedNoCache(): string[] {
+  const deploy = readFileSync(path.join(__dirname, '../../docs/DEPLOY.md'), 'utf8');
+  const row = deploy.split('\n').find((line) => line.startsWith('| `index.html`') && line.includes('`no-cache`'));
+  if (!row) throw new Error('docs/DEPLOY.md has no cache table row for the files revalidated on every load');
+  const files = row.split('|')[1] ?? '';
+  return [...files.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+}
+
+describe("docs/DEPLOY.md's cache table and what is served", () => {
+  const ROOT = path.join(__dirname, '../..');
+
+  it('sends no-cache for every file the table names as revalidated, and the other policies for the rest', async () => {
+    const names = documentedNoCache();
+    expect(names).toEqual(expect.arrayContaining(['index.html', 'sw.js', 'remotes.json', 'mf-manifest.json', 'remoteEntry.js']));
+    for (const name of names.filter((file) => file !== 'remotes.json')) {
+      write(path.join(data.dir, 'auth', 'table', name), '{}');
+      const response = await get(`/remotes/auth/table/${name}`, '*/*');
+      expect([name, response.status, response.headers.get('cache-control')]).toEqual([name, 200, 'no-cache']);
+    }
+    write(path.join(data.dir, 'auth', 'table', 'chunk.0123abcd.js'), 'export {}');
+    expect((await get('/remotes/auth/table/chunk.0123abcd.js', '*/*')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    write(path.join(data.dir, 'auth', 'table', 'favicon.svg'), '<svg/>');
+    expect((await get('/remotes/auth/table/favicon.svg', '*/*')).headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+
+  // A build writes these at the top of its dist/ (pnpm build runs before the tests in `npm test`).
+  const builds = ['shell', ...readdirSync(ROOT).filter((folder) => /^mfe-[a-z0-9-]+$/.test(folder))].filter((app) => existsSync(path.join(ROOT, app, 'dist')));
+  const entryFiles = (app: string) => readdirSync(path.join(ROOT, app, 'dist')).filter((file) => /\.(html|js|json)$/.test(file));
+
+  it('names in the table every entry file a build writes at the top of its dist/ (html, js, json)', () => {
+    if (builds.length === 0) {
+      console.warn('no build found (run pnpm build): only the table itself was checked');
+      return;
+    }
+    const documented = new Set(documentedNoCache());
+    for (const app of builds) expect([app, entryFiles(app).filter((file) => !documented.has(file))]).toEqual([app, []]);
+  });
+});
+
