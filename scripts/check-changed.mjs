@@ -16,6 +16,7 @@
 // but says so: CI's full run covers it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -23,8 +24,14 @@ const ROOT = path.join(import.meta.dirname, '..');
 
 /** Frontend packages: type-checked together by tsconfig.web.json, tested in jsdom. */
 const WEB = (dir) => dir === 'shell' || dir.startsWith('mfe-') || ['packages/api-client', 'packages/web-platform', 'packages/remote-kit', 'packages/web-test-support', 'packages/design-tokens'].includes(dir);
-/** The jest projects of jest.config.js (the others have no tests of their own: e2e has its own config). */
-const JEST_PROJECTS = new Set(['packages/contracts', 'packages/service-kit', 'packages/password-policy', 'packages/build-config', 'svc-users', 'svc-todos', 'gateway', 'packages/api-client', 'packages/web-platform', 'packages/remote-kit', 'shell', 'deploy']);
+/**
+ * The jest projects, as jest.config.js names them (every remote included, found by its own pattern); e2e has a
+ * config of its own. Read from the config itself, so the two never disagree.
+ */
+function jestProjects(root) {
+  const { projects } = createRequire(import.meta.url)(path.join(root, 'jest.config.js'));
+  return new Set(projects.map((project) => project.displayName));
+}
 
 /** Every package of the workspace: its folder, name and `workspace:` dependencies. */
 export function workspace(root = ROOT) {
@@ -67,7 +74,8 @@ export function plan(files, packages = workspace(), root = ROOT) {
   const list = [...affected].sort();
   const web = list.filter(WEB);
   const node = list.filter((dir) => !WEB(dir) && existsSync(path.join(root, dir, 'tsconfig.json')));
-  const jest = [...list.filter((dir) => JEST_PROJECTS.has(dir) || dir.startsWith('mfe-')), ...(deployChanged ? ['deploy'] : [])];
+  const projects = jestProjects(root);
+  const jest = [...list.filter((dir) => projects.has(dir)), ...(deployChanged ? ['deploy'] : [])];
   // Browser tests: the affected frontends' e2e files; the shell or a shared frontend package: all of them.
   const builds = web.filter((dir) => dir === 'shell' || dir.startsWith('mfe-'));
   const e2eDir = path.join(root, 'e2e/src');
