@@ -40,11 +40,25 @@ export interface AxeViolation {
 export async function seriousAxeViolations(page: Page): Promise<{ id: string; impact: string | null; help: string; targets: string[] }[]> {
   // Evaluated over the DevTools protocol: the app's Content-Security-Policy (rightly) blocks inline scripts.
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
+  const run = async (): Promise<AxeViolation[]> => {
+    // Colours are judged on a still page: a toast fading in or out is half transparent for a moment, and its
+    // contrast then is not the contrast anyone reads. Finite animations end first (infinite ones, a spinner,
+    // never do and are not waited for).
+    await page.waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+      undefined,
+      { timeout: 5_000, polling: 50 },
+    );
+    return page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+      const result = await axe.run(document, { resultTypes: ['violations'] });
+      return result.violations;
+    });
+  };
+  // A toast can start leaving while axe reads the page (its timer ran out mid-run); a real violation is
+  // still there on a second run once that animation is over, a passing fade is not.
+  let violations = await run();
+  if (violations.length > 0) violations = await run();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
