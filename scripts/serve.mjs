@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { builtRemotes } from '../packages/build-config/workspace-remotes.mjs';
+import { Releases, releasesDir } from './releases.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -54,10 +54,21 @@ const SPECS = [
     name: 'gateway',
     script: 'gateway/dist/server.js',
     color: 35,
-    // The built frontends (pnpm build): the shell and every built remote, unless REMOTES says otherwise.
-    env: { SHELL_DIST: 'shell/dist', REMOTES: process.env.REMOTES || builtRemotes(root) },
+    // The built frontends (pnpm build): the shell, and the remotes the REMOTES or REMOTES_FILE given
+    // says, else every built workspace remote, released by this supervisor (scripts/releases.mjs): a remote
+    // built after the start is served from the next page load, and the build before stays for open pages
+    // and for a one-step rollback.
+    env: { SHELL_DIST: 'shell/dist' },
   },
 ];
+
+/** The releases this supervisor keeps, unless the remotes are configured (REMOTES or REMOTES_FILE). */
+// REMOTES_ROOT: the folder whose mfe-* remotes are released (this workspace by default; the tests use a copy).
+const releases =
+  process.env.REMOTES || process.env.REMOTES_FILE
+    ? undefined
+    : new Releases({ root: path.resolve(root, process.env.REMOTES_ROOT || '.'), dir: releasesDir(root), log: (level, msg, fields) => log(level, msg, fields) });
+if (releases) SPECS[2].env.REMOTES_FILE = releases.file;
 
 const GUARD = pathToFileURL(path.join(root, 'scripts/serve-guard.mjs')).href;
 
@@ -227,6 +238,7 @@ const [users, todos, gateway] = SPECS.map((spec) => new Supervised(spec));
 let stopSignal;
 
 async function stopInOrder() {
+  releases?.stop();
   log('info', `${stopSignal}: stopping the gateway first, then the services`, { signal: stopSignal });
   // No restart from here on, whatever exits: a service must not come back while the gateway drains.
   for (const supervised of [users, todos, gateway]) {
@@ -259,6 +271,17 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
       },
     );
   });
+}
+
+if (releases) {
+  try {
+    const served = releases.sync({ now: true });
+    log('info', `remotes served from ${path.relative(root, releases.file)}: ${Object.entries(served).map(([key, name]) => `${key} ${name}`).join(', ') || 'none built yet'}`, { remotes: served });
+  } catch (error) {
+    log('error', `the built remotes could not be released: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  releases.watch();
 }
 
 // The services may start together, and the gateway with them: until a service listens, its routes answer
