@@ -447,7 +447,9 @@ describe('compose.yaml', () => {
   it('gives the shell its remote catalog at start, from deploy/remotes-catalog.json or REMOTES_CATALOG, not its build', () => {
     const shell = service(compose, 'shell');
     const shellEnv = environment(shell);
-    expect(shellEnv).toEqual({ REMOTES_CATALOG: '', REMOTES_CATALOG_FILE: '/etc/task-manager/remotes-catalog.json' });
+    // REMOTE_OVERRIDES (issue #19): off as deploy/.env.example leaves it; the start-up script reads it (docker-images.test.ts).
+    expect(shellEnv).toEqual({ REMOTES_CATALOG: '', REMOTES_CATALOG_FILE: '/etc/task-manager/remotes-catalog.json', REMOTE_OVERRIDES: 'off' });
+    expect(environment(service(load({ ...env, REMOTE_OVERRIDES: 'on' }).compose, 'shell')).REMOTE_OVERRIDES).toBe('on');
     expect(shell.configs).toEqual([{ source: 'remotes-catalog', target: shellEnv.REMOTES_CATALOG_FILE }]);
     expect(path.resolve(deployDir, String(compose.configs?.['remotes-catalog']?.file))).toBe(REMOTES_CATALOG_FILE);
     const override = '{"remotes":{}}';

@@ -478,6 +478,69 @@ describe('shell image: Content-Security-Policy and remotes.json', () => {
       },
     );
 
+    describe('REMOTE_OVERRIDES (issue #19: a local remote against the deployed shell)', () => {
+      /** The real template, its script hashes filled as the image build fills them. */
+      function startWithRealTemplate(env: Record<string, string>) {
+        const template = path.join(work, 'real-csp.conf.template');
+        writeFileSync(template, readFileSync(path.join(dockerDir, 'nginx/shell-csp.conf.template'), 'utf8').replace('@SCRIPT_HASHES@', "'sha256-x'"));
+        const result = spawnSync('sh', [path.join(dockerDir, 'shell-entrypoint.sh')], {
+          env: { PATH: process.env.PATH, SHELL_RUNTIME_DIR: path.join(work, 'runtime-overrides'), SHELL_CSP_TEMPLATE: template, ...env },
+          encoding: 'utf8',
+        });
+        const read = (file: string) => readFileSync(path.join(work, 'runtime-overrides', file), 'utf8');
+        const directives = () =>
+          Object.fromEntries(
+            /"([^"]*)"/
+              .exec(read('csp.conf'))![1]!
+              .split(';')
+              .map((part) => part.trim().split(/\s+/))
+              .map(([name = '', ...values]) => [name, values]),
+          ) as Record<string, string[]>;
+        return { status: result.status, stderr: result.stderr, read, directives };
+      }
+
+      it('off (unset or "off"): the catalog as it is, and no other origin in the policy', () => {
+        for (const setting of [{}, { REMOTE_OVERRIDES: 'off' }] as Record<string, string>[]) {
+          const { status, read, directives } = startWithRealTemplate({ REMOTES_CATALOG_FILE, ...setting });
+          expect(status).toBe(0);
+          expect(JSON.parse(read('remotes.json'))).toEqual(JSON.parse(catalogText));
+          expect(directives()['script-src']).toEqual(["'self'", "'sha256-x'"]);
+          expect(directives()['connect-src']).toEqual(["'self'"]);
+        }
+      });
+
+      it('on, or a list: "overrides" in remotes.json with the origins the shell checks, and the policy allowing them', async () => {
+        // The contracts' own functions, from source (this project does not reference the package).
+        const { checkRemoteCatalog } = (await import(path.join(repo, 'packages/contracts/src/remote-catalog.ts'))) as { checkRemoteCatalog: (value: unknown) => unknown };
+        const { checkOverrideOrigins } = (await import(path.join(repo, 'packages/contracts/src/remote-overrides.ts'))) as { checkOverrideOrigins: (value: unknown) => unknown };
+        const { status, read, directives } = startWithRealTemplate({ REMOTES_CATALOG_FILE, REMOTE_OVERRIDES: 'on, https://preview.example.com' });
+        expect(status).toBe(0);
+        const origins = ['http://127.0.0.1:*', 'http://localhost:*', 'https://preview.example.com'];
+        const written = JSON.parse(read('remotes.json')) as { overrides?: unknown };
+        expect(written).toEqual({ ...JSON.parse(catalogText), overrides: { origins } });
+        // What the shell checks it with, and what the gateway would write for the same setting.
+        expect(checkRemoteCatalog(written)).toEqual({ ok: true, catalog: expect.objectContaining({ overrides: { origins } }) });
+        expect(checkOverrideOrigins(origins)).toEqual({ ok: true, origins });
+        const policy = directives();
+        expect(policy['script-src']).toEqual(["'self'", "'sha256-x'", ...origins]);
+        for (const name of ['style-src', 'img-src', 'font-src']) expect(policy[name]).toEqual(expect.arrayContaining(origins));
+        expect(policy['connect-src']).toEqual(["'self'", ...origins]);
+        expect(policy['media-src']).toEqual(["'self'"]);
+      });
+
+      it.each(['yes', 'http://preview.example.com', 'https://*.example.com', 'http://127.0.0.1:3101/mf-manifest.json', 'http://127.0.0.1:0'])('refuses REMOTE_OVERRIDES=%j (the container does not start)', (setting) => {
+        const { status, stderr } = startWithRealTemplate({ REMOTES_CATALOG_FILE, REMOTE_OVERRIDES: setting });
+        expect(status).not.toBe(0);
+        expect(stderr).toContain('REMOTE_OVERRIDES');
+      });
+
+      it('refuses a catalog that says "overrides" itself: only the setting turns them on', () => {
+        const { status, stderr } = startWithRealTemplate({ REMOTES_CATALOG: JSON.stringify({ ...cdnCatalog, overrides: { origins: ['https://evil.example'] } }) });
+        expect(status).not.toBe(0);
+        expect(stderr).toContain('must not say "overrides"');
+      });
+    });
+
     it.each(['', '[]', 'not json', '{"remotes": []}', '{"remotes": {"mfe_x": {"manifest": 5}}}', '{"remotes": {}}'])('refuses the catalog %j', (catalog) => {
       const { status, stderr } = start({ REMOTES_CATALOG: catalog, REMOTES_CATALOG_FILE: '/nonexistent' });
       expect(status).not.toBe(0);

@@ -150,6 +150,7 @@ describeInBrowser('remotes from the catalog in Chromium', () => {
       expect(await links.allTextContents()).toContain('Sign up');
       await signUp(page, 'Link Person');
       expect(await links.allTextContents()).toEqual(expectedLinks(served(), true));
+      console.info(`header links signed in, from the catalog: ${expectedLinks(served(), true).join(', ')}`);
       expect(await links.allTextContents()).toEqual(expect.arrayContaining(['Account', 'Tasks']));
       expect(await page.getByRole('link', { name: 'Tasks' }).getAttribute('aria-current')).toBe('page');
       await snapshot(page, `header-links-${width}`, { fullPage: false });
@@ -162,6 +163,26 @@ describeInBrowser('remotes from the catalog in Chromium', () => {
       expect(await seriousAxeViolations(page)).toEqual([]);
       await context.close();
     }
+  });
+
+  it('opens every screen the catalog links to, each with its title and without a fallback', async () => {
+    const { page, context, errors } = await openSession(browser());
+    await signUp(page, 'Every Link');
+    const catalog = (await (await page.request.get('/remotes.json')).json()) as Catalog;
+    const linked = Object.values(catalog.remotes)
+      .flatMap((remote) => remote.routes)
+      .filter((route) => route.headerLink && route.guard !== 'public');
+    expect(linked.length).toBeGreaterThan(0);
+    for (const route of linked) {
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: route.headerLink!.label, exact: true }).click();
+      await page.waitForURL((url) => url.pathname === route.path);
+      await page.locator('a[aria-current="page"]', { hasText: route.headerLink!.label }).waitFor();
+      await page.waitForFunction((title) => document.title.includes(title), route.title);
+      expect(await page.getByRole('alert').filter({ hasText: /could not be loaded/ }).count()).toBe(0);
+      console.info(`opened ${route.path} (${route.title}) from its header link`);
+    }
+    expect(errors.filter((text) => !text.includes('status of 401'))).toEqual([]);
+    await context.close();
   });
 
   it('gives a remote built against another major of React the fallback with Retry and logs why, and shares React with a compatible one', async () => {

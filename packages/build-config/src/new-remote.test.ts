@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { checkRemoteBuildInfo } from '@tm/contracts';
@@ -23,8 +23,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(args: string[], cwd: string, env: Record<string, string> = {}): { status: number | null; stderr: string; output: string } {
-  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, timeout: 90_000 });
+function run(args: string[], cwd: string, env: Record<string, string> = {}, timeout = 90_000): { status: number | null; stderr: string; output: string } {
+  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, timeout });
   return { status: result.status, stderr: result.stderr, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -109,4 +109,32 @@ describe('pnpm new:remote', () => {
     expect(test.output).toContain('Tests:       1 passed, 1 total');
     expect(test.status).toBe(0);
   }, 120_000);
+
+  // Issue #19: a team's new remote with a header link passes the browser suites without editing them. The
+  // catalog suites run against an app serving every built workspace remote plus the one just scaffolded.
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const inBrowser = existsSync(chromium) ? it : it.skip;
+  if (!existsSync(chromium)) console.warn(`new remote in the browser suites skipped: no Chromium at ${chromium}`);
+  inBrowser('passes the catalog browser suites with the new remote and its header link in the catalog', () => {
+    expect(existsSync(path.join(remote, 'dist/remote.json'))).toBe(true);
+    const remotesFile = path.join(scratch, 'remotes.json');
+    // Every built workspace remote, as `npm start` serves them (packages/build-config/workspace-remotes.mjs).
+    const served = Object.fromEntries(
+      readdirSync(ROOT)
+        .filter((folder) => /^mfe-[a-z0-9-]+$/.test(folder) && existsSync(path.join(ROOT, folder, 'dist/remote.json')))
+        .map((folder) => [folder.slice('mfe-'.length), path.join(ROOT, folder, 'dist')]),
+    );
+    writeFileSync(remotesFile, JSON.stringify({ ...served, stats: path.join(remote, 'dist') }));
+    const suites = run(
+      [bin('jest/bin/jest.js'), '--config', path.join(ROOT, 'config/jest/e2e.config.js'), '--ci', 'src/remotes.e2e.test.ts'],
+      ROOT,
+      { E2E_REMOTES_FILE: remotesFile },
+      240_000,
+    );
+    // The scaffold's link is among the links the suite found in the catalog, and its screen opened.
+    expect(suites.output).toMatch(/header links signed in, from the catalog: .*\bStats\b/);
+    expect(suites.output).toContain('opened /stats (Stats) from its header link');
+    expect(suites.output).toMatch(/Tests: +\d+ passed, \d+ total/);
+    expect(suites.status).toBe(0);
+  }, 260_000);
 });

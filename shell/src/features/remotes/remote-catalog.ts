@@ -3,8 +3,13 @@ import { takeEarlyResponse } from '@tm/api-client';
 import { checkRemoteCatalog, type RemoteCatalog, type RemoteRoute } from '@tm/contracts';
 import type { ExposedPageModule } from '@tm/remote-kit';
 import { RemoteFallback } from './remote-fallback';
+import { overridesAsked } from './override-keys';
+import type { PageOverrides } from './remote-overrides';
 
 export type { RemoteCatalog, RemoteRoute };
+
+/** The catalog of this page load, as this browser uses it (remote-overrides.ts: a local remote in place of one). */
+export type LoadedCatalog = PageOverrides;
 
 // Production reads /remotes.json (served by the gateway from its configuration, replaced per deployment
 // without rebuilding the shell); in development the dev server makes /remotes.dev.json from the workspace's remotes.
@@ -16,7 +21,16 @@ function shellProblems(catalog: RemoteCatalog): string[] {
   return guards.includes('signed-in') && !guards.includes('signed-out') ? ['a catalog with signed-in routes needs a signed-out route, where visitors sign in'] : [];
 }
 
-async function fetchCatalog(): Promise<RemoteCatalog> {
+/**
+ * The overrides of this page (issue #19, remote-overrides.ts): only those the catalog just sent allows. Their
+ * code is loaded only when this browser has or is asked for one; everyone else's first load has only the check.
+ */
+async function applyOverrides(deployed: RemoteCatalog): Promise<LoadedCatalog> {
+  if (!overridesAsked()) return { catalog: deployed, overrides: [], proposed: [] };
+  return (await import('./remote-overrides')).applyPageOverrides(deployed);
+}
+
+async function fetchCatalog(): Promise<LoadedCatalog> {
   let body: unknown;
   try {
     // issue #17: index.html asked for it before any bundle arrived (src/app/early-requests.ts).
@@ -33,16 +47,16 @@ async function fetchCatalog(): Promise<RemoteCatalog> {
     console.error(`The remote catalog ${CATALOG_URL} is not valid:\n- ${problems.join('\n- ')}`);
     throw new Error(`${CATALOG_URL} is not valid`);
   }
-  return check.catalog;
+  return applyOverrides(check.catalog);
 }
 
-let catalog: Promise<RemoteCatalog> | undefined;
+let catalog: Promise<LoadedCatalog> | undefined;
 
 /**
  * The catalog, fetched once per page load. A failed attempt is forgotten, so the next call (Retry) fetches
  * it again.
  */
-export function loadCatalog(): Promise<RemoteCatalog> {
+export function loadCatalog(): Promise<LoadedCatalog> {
   catalog ??= fetchCatalog().catch((error: unknown) => {
     catalog = undefined;
     throw error;
@@ -90,7 +104,7 @@ export function remoteModuleId(remote: string, route: Pick<RemoteRoute, 'module'
  * shell renders with no props), which every remote's exposed modules are checked against at type-check time.
  */
 export async function loadRemotePage(remote: string, route: Pick<RemoteRoute, 'module'>, retry: boolean): Promise<ExposedPageModule> {
-  const current = await loadCatalog();
+  const current = (await loadCatalog()).catalog;
   const description = current.remotes[remote];
   if (!description) throw new RemoteUnavailableError(remote, new Error(`${remote} is not in ${CATALOG_URL}`));
   register(current);

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { loadCatalog, type RemoteCatalog } from './remote-catalog';
+import { loadCatalog, type LoadedCatalog } from './remote-catalog';
 
 export type CatalogState =
   | { status: 'pending' }
-  | { status: 'ready'; catalog: RemoteCatalog }
+  /** The catalog as this browser uses it, with the remote overrides in force and proposed (remote-overrides.ts). */
+  | ({ status: 'ready' } & LoadedCatalog)
   /** Unreachable or not valid (the console says which, and lists the problems). */
   | { status: 'error' };
 
@@ -21,7 +22,7 @@ function start() {
   started = true;
   if (state.status === 'error') set({ status: 'pending' });
   loadCatalog().then(
-    (catalog) => set({ status: 'ready', catalog }),
+    (loaded) => set({ status: 'ready', ...loaded }),
     () => {
       started = false;
       set({ status: 'error' });
