@@ -57,6 +57,8 @@ const deployProject = {
   transform: { '^.+\\.tsx?$': swc(false) },
   moduleNameMapper,
   testMatch: ['<rootDir>/checks/**/*.test.ts'],
+  // The k6 runs measure latencies: `npm test` runs them alone, after this (config/jest/k6.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/checks/k6-run\\.test\\.ts$'],
   setupFiles: [path.join(support, 'setup.js')],
 };
 

@@ -12,8 +12,9 @@
 //     them all).
 // What changed: files changed since `--base` (default: the merge base with origin/main when there is one,
 // else HEAD), uncommitted and untracked files included; `--files` names them instead. `--dry-run` prints the
-// plan as JSON and runs nothing. A change outside every package (root config, scripts, docs) runs nothing
-// but says so: CI's full run covers it.
+// plan as JSON and runs nothing. A change to the measuring code (perf/, see perf/README.md) lints it and runs
+// the deploy checks, which run its soak, scale proof and capacity model. A change outside every package (root
+// config, scripts, docs) runs nothing but says so: CI's full run covers it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,7 +59,9 @@ export function plan(files, packages = workspace(), root = ROOT) {
   const owner = (file) => packages.filter((pkg) => file === pkg.dir || file.startsWith(`${pkg.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
   const changed = new Set(files.map(owner).filter(Boolean).map((pkg) => pkg.dir));
   const deployChanged = files.some((file) => file.startsWith('deploy/'));
-  const outside = files.filter((file) => !owner(file) && !file.startsWith('deploy/'));
+  // perf/'s scripts are run by deploy/checks (soak, scale proof, capacity): a change there runs those checks.
+  const perfChanged = files.some((file) => file.startsWith('perf/'));
+  const outside = files.filter((file) => !owner(file) && !file.startsWith('deploy/') && !file.startsWith('perf/'));
   // Dependents, followed to the end.
   const affected = new Set(changed);
   for (let grew = true; grew; ) {
@@ -75,7 +78,7 @@ export function plan(files, packages = workspace(), root = ROOT) {
   const web = list.filter(WEB);
   const node = list.filter((dir) => !WEB(dir) && existsSync(path.join(root, dir, 'tsconfig.json')));
   const projects = jestProjects(root);
-  const jest = [...list.filter((dir) => projects.has(dir)), ...(deployChanged ? ['deploy'] : [])];
+  const jest = [...list.filter((dir) => projects.has(dir)), ...(deployChanged || perfChanged ? ['deploy'] : [])];
   // Browser tests: the affected frontends' e2e files; the shell or a shared frontend package: all of them.
   const builds = web.filter((dir) => dir === 'shell' || dir.startsWith('mfe-'));
   const e2eDir = path.join(root, 'e2e/src');
@@ -92,7 +95,7 @@ export function plan(files, packages = workspace(), root = ROOT) {
     affected: list,
     outside,
     typecheck: { node, web: web.length > 0 },
-    lint: [...list, ...(deployChanged ? ['deploy'] : [])],
+    lint: [...list, ...(deployChanged ? ['deploy'] : []), ...(perfChanged ? ['perf'] : [])],
     jest: [...new Set(jest)],
     build: builds,
     e2e,

@@ -14,9 +14,10 @@ const TASKS = {
   // Build everything, then serve the app (gateway + services + built frontends) until Ctrl-C. The last
   // step runs without pnpm in between, so Ctrl-C ends with the processes' own clean exit, not an error.
   start: [['run', 'build'], ['script', 'serve']],
-  // Build (type-checks the Node code), type-check the frontends, lint, every jest suite, then the
-  // browser tests (they say clearly when no Chromium is installed and they were skipped).
-  test: [['run', 'build'], ['exec', 'tsc', '-p', 'tsconfig.web.json'], ['run', 'lint'], ['run', 'test:jest'], ['run', 'test:e2e']],
+  // Build (type-checks the Node code), type-check the frontends, lint, every jest suite, the k6 runs alone
+  // (latency thresholds: nothing else runs beside them), then the browser tests (they, and the k6 runs, say
+  // clearly when no Chromium or no k6 is installed and they were skipped).
+  test: [['run', 'build'], ['exec', 'tsc', '-p', 'tsconfig.web.json'], ['run', 'lint'], ['run', 'test:jest'], ['run', 'test:k6'], ['run', 'test:e2e']],
   dev: [['run', 'build'], ['run', 'dev:watch']],
   bench: [['run', 'build'], ['run', 'bench:run']],
 };

@@ -82,6 +82,8 @@ export default (env, argv) => {
     new rspack.DefinePlugin({
       'process.env.SHELL_VERSION': JSON.stringify(version),
       'process.env.SHELL_BUILD_ID': JSON.stringify(production ? buildId() : 'dev'),
+      // The share of page loads that report their Core Web Vitals (src/features/vitals/sampling.ts; empty: its default).
+      'process.env.RUM_SAMPLE_RATE': JSON.stringify(process.env.RUM_SAMPLE_RATE ?? ''),
     }),
   );
   // issue #17: repeat visits from cache (build/service-worker.mjs); production only.

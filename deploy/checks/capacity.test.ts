@@ -10,7 +10,9 @@ interface Point {
   concurrent: number;
   peakCalls: number;
   peakHashes: number;
-  processes: { gateway: number; gatewayForCpu: number; gatewayForStreams: number; todos: number; users: number };
+  processes: { gateway: number; gatewayForCpu: number; gatewayForStreams: number; todos: number; todosForCpu?: number; users: number };
+  streamCores: { gateway: number; todos: number };
+  streamMemoryMiB: { gateway: number; todos: number };
   redis: { sessions: number; sessionBytes: number };
   mongo: { todoDataBytes: number; todoIndexBytes: number; userBytes: number; eventBytes: number; bytes: number };
   cdn: { firstLoadBytes: number; coldLoadsPerDay: number; bytesPerDay: number };
@@ -18,6 +20,8 @@ interface Point {
 
 interface Model {
   limits: { gatewayMaxStreams: number; todosMaxStreams: number };
+  configured: { gateway: number; todos: number };
+  streamsSource: string | null;
   used: Record<string, { value: number; measured: boolean }>;
   points: Point[];
   crossings: { resource: string; atUsers: number }[];
@@ -25,6 +29,20 @@ interface Model {
 }
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/** The open-stream measurement (perf/capacity/streams.json) as perf/capacity/streams.mjs writes it, in part. */
+interface StreamsFile {
+  opened: number;
+  perStream: Record<'gateway' | 'todos', { rssKiB: number; heapKiB: number; cpuMsPerSPer1000: number }>;
+  caps: Record<'gateway' | 'todos', { value: number; limitedBy: string }>;
+}
+
+/** A made-up measurement: caps below any configured default, and streams that cost visible CPU and memory. */
+const STREAMS_FIXTURE: StreamsFile = {
+  opened: 20_000,
+  perStream: { gateway: { rssKiB: 10, heapKiB: 4, cpuMsPerSPer1000: 50 }, todos: { rssKiB: 20, heapKiB: 8, cpuMsPerSPer1000: 100 } },
+  caps: { gateway: { value: 500, limitedBy: 'cpu' }, todos: { value: 700, limitedBy: 'memory' } },
+};
 
 /** A small, made-up bench output: round figures so the expected arithmetic can be written out. */
 const FIXTURE = {
@@ -42,7 +60,7 @@ const FIXTURE = {
   },
 };
 
-describe('pnpm capacity (scripts/capacity.mjs): the capacity model from the bench figures', () => {
+describe('pnpm capacity (perf/capacity/capacity.mjs): the capacity model from the bench figures', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'tm-capacity-'));
@@ -50,8 +68,9 @@ describe('pnpm capacity (scripts/capacity.mjs): the capacity model from the benc
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const model = (): Model => {
-    const { report, status } = runScriptReport<Model>(['scripts/capacity.mjs', '--input', path.join(dir, 'benchmarks.json'), '--json'], { timeoutMs: 20_000 });
+  /** The model from the bench fixture; open streams as measured in `streams` (a file that does not exist: not measured). */
+  const model = (streams = path.join(dir, 'no-streams.json')): Model => {
+    const { report, status } = runScriptReport<Model>(['perf/capacity/capacity.mjs', '--input', path.join(dir, 'benchmarks.json'), '--streams', streams, '--json'], { timeoutMs: 20_000 });
     expect(status).toBe(0);
     return report;
   };
@@ -100,7 +119,7 @@ describe('pnpm capacity (scripts/capacity.mjs): the capacity model from the benc
 
     const sparse = path.join(dir, 'sparse.json');
     writeFileSync(sparse, JSON.stringify({ metrics: { 'cpu.gateway.msPerRequest': 2 } }));
-    const { report } = runScriptReport<Model>(['scripts/capacity.mjs', '--input', sparse, '--json'], { timeoutMs: 20_000 });
+    const { report } = runScriptReport<Model>(['perf/capacity/capacity.mjs', '--input', sparse, '--json'], { timeoutMs: 20_000 });
     expect(report.used['cpu.gateway.msPerRequest']).toEqual({ value: 2, measured: true });
     expect(report.used['signin.perSecPerCore']!.measured).toBe(false);
   });
@@ -108,12 +127,53 @@ describe('pnpm capacity (scripts/capacity.mjs): the capacity model from the benc
   it('rewrites only the tables between the markers of the document, keeping the prose', () => {
     const doc = path.join(dir, 'CAPACITY.md');
     writeFileSync(doc, '# Capacity\n\nHand-written prose.\n\n<!-- capacity:begin -->\nold tables\n<!-- capacity:end -->\n\nMore prose.\n');
-    const run = spawnSync(process.execPath, ['scripts/capacity.mjs', '--input', path.join(dir, 'benchmarks.json'), '--doc', doc], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['perf/capacity/capacity.mjs', '--input', path.join(dir, 'benchmarks.json'), '--doc', doc], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const text = readFileSync(doc, 'utf8');
     expect(text.startsWith('# Capacity\n\nHand-written prose.\n\n<!-- capacity:begin')).toBe(true);
     expect(text.endsWith('<!-- capacity:end -->\n\nMore prose.\n')).toBe(true);
     expect(text).not.toContain('old tables');
     expect(text).toMatch(/\| \*\*gateway processes\*\* \|( \*\*\d+\*\* \|){4}/);
+    // By default the measured open streams (perf/capacity/streams.json) are in the tables.
+    expect(text).toContain('Open streams, measured by `node perf/capacity/streams.mjs');
+    expect(text).not.toContain('Open streams: not measured');
+  });
+
+  it('sizes the processes by the open streams measured in the streams file: its caps, and the CPU of idle streams', () => {
+    const file = path.join(dir, 'streams.json');
+    writeFileSync(file, JSON.stringify(STREAMS_FIXTURE));
+    const without = model();
+    const measured = model(file);
+    expect(without.streamsSource).toBeNull();
+    expect(measured.streamsSource).toBe(path.relative(ROOT, file));
+    // Without a measurement the configured defaults are counted; with one, the measured caps (lower here).
+    expect(without.limits).toMatchObject({ gatewayMaxStreams: without.configured.gateway, todosMaxStreams: without.configured.todos });
+    expect(measured.limits).toMatchObject({ gatewayMaxStreams: 500, todosMaxStreams: 700 });
+    const million = measured.points.find((p) => p.users === 1_000_000)!;
+    const millionWithout = without.points.find((p) => p.users === 1_000_000)!;
+    expect(million.processes.gatewayForStreams).toBe(20); // 10 000 open streams / 500
+    expect(million.processes.todos).toBe(15); // ⌈10 000 / 700⌉
+    // 10 000 idle streams at 50 ms/s per 1 000 are half a core of gateway work, on top of 3 ms per call.
+    expect(million.streamCores).toEqual({ gateway: 0.5, todos: 1 });
+    expect(millionWithout.streamCores).toEqual({ gateway: 0, todos: 0 });
+    expect(million.processes.gatewayForCpu).toBe(Math.ceil(((million.peakCalls * 3) / 1000 + 0.5) / 0.6));
+    expect(million.processes.gatewayForCpu).toBe(2);
+    expect(millionWithout.processes.gatewayForCpu).toBe(1);
+    // Memory of the streams each process holds: 10 000 spread over 20 gateways × 10 KiB.
+    expect(million.streamMemoryMiB.gateway).toBeCloseTo((500 * 10) / 1024, 6);
+  });
+
+  it('reads the committed measurement by default, and no configured cap allows more streams than it measured', () => {
+    const committed = JSON.parse(readFileSync(path.join(ROOT, 'perf/capacity/streams.json'), 'utf8')) as StreamsFile;
+    const { report, status } = runScriptReport<Model>(['perf/capacity/capacity.mjs', '--input', path.join(dir, 'benchmarks.json'), '--json'], { timeoutMs: 20_000 });
+    expect(status).toBe(0);
+    expect(report.streamsSource).toBe('perf/capacity/streams.json');
+    expect(committed.caps.gateway.value).toBeGreaterThan(0);
+    expect(committed.caps.todos.value).toBeGreaterThan(0);
+    expect(committed.caps.gateway.value).toBeLessThanOrEqual(committed.opened);
+    expect(report.configured.gateway).toBeLessThanOrEqual(committed.caps.gateway.value);
+    expect(report.configured.todos).toBeLessThanOrEqual(committed.caps.todos.value);
+    expect(report.limits).toMatchObject({ gatewayMaxStreams: report.configured.gateway, todosMaxStreams: report.configured.todos });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Checks of the k6 scripts in deploy/k6, without k6 (not installable on the build machines):
+ * Checks of the k6 scripts in deploy/k6 that need no k6 (k6-run.test.ts runs them with k6 when it is on PATH):
  * - they type-check against @types/k6 (`tsc -p deploy/k6/tsconfig.json`: strict, checkJs);
  * - they parse as ES2017 modules (acorn), so none of the syntax older k6 runtimes reject slips in
  *   (`?.`, `??`, object spread, optional catch binding, class fields), and import only k6 built-ins and
@@ -364,7 +364,7 @@ describe('k6 scripts', () => {
       expect(Object.keys(scenarios).sort()).toEqual(['browse', 'login', 'streams']);
       expect(scenarios.streams).toMatchObject({ executor: 'constant-vus', exec: 'stream', vus: 20 });
       expect(scenarios.browse).toMatchObject({ executor: 'constant-arrival-rate', exec: 'browse' });
-      // Issue #10: 10 sign-ins a second on 2 cores (Argon2id), measured by `pnpm bench` (scripts/bench-hash.mjs).
+      // Issue #10: 10 sign-ins a second on 2 cores (Argon2id), measured by `pnpm bench` (perf/bench/bench-hash.mjs).
       expect(scenarios.login).toMatchObject({ executor: 'constant-arrival-rate', exec: 'signIn', rate: 10, timeUnit: '1s' });
       expect(scenarios.login?.exec).not.toBe(scenarios.browse?.exec);
     });

@@ -23,9 +23,9 @@ if (!redisUrl) {
     it('needs REDIS_URL', () => undefined);
   });
 } else {
-  describe('multi-instance proof on loopback (short run of scripts/scale-proof.mjs)', () => {
+  describe('multi-instance proof on loopback (short run of perf/scale-proof/scale-proof.mjs)', () => {
     it('restarts a gateway and a svc-todos under load with no lost write, no invalid session, < 0.1 % errors, no missed change event', () => {
-      const { report, status } = runScriptReport<Report>(['scripts/scale-proof.mjs', '--seconds', '12', '--rate', '200', '--users', '8', '--json'], {
+      const { report, status } = runScriptReport<Report>(['perf/scale-proof/scale-proof.mjs', '--seconds', '12', '--rate', '200', '--users', '8', '--json'], {
         env: { ...process.env, REDIS_URL: redisUrl },
         timeoutMs: 150_000,
       });

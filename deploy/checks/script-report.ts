@@ -4,7 +4,7 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * Runs one of the repository's load scripts (`scripts/*.mjs … --json`) to completion and returns the JSON
+ * Runs one of the repository's load scripts (`perf/<part>/<script>.mjs … --json`) to completion and returns the JSON
  * report it prints as its last line, with its exit status; a script that printed none fails the test with its
  * whole output. The caller names the report's shape (T): JSON.parse cannot check it.
  */

@@ -5,21 +5,14 @@
 // (REMOTES_ROOT), so that the workspace's own dist folders are never rebuilt under the other suites.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@tm/test-support';
 
 const repo = path.resolve(__dirname, '../..');
 const REMOTES = ['auth', 'tasks', 'insights'];
 const built = ['gateway', 'svc-users', 'svc-todos'].every((app) => existsSync(path.join(repo, app, 'dist/server.js'))) && REMOTES.every((key) => existsSync(path.join(repo, `mfe-${key}/dist/remote.json`)));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -43,9 +43,9 @@ interface Report {
 // bound here is 25 % (the script's --max-growth, which also sets its exit code), not the 10 % the 5-minute
 // run must meet: it still catches a leak of about 5 KiB per request or more. Errors and lost writes keep
 // full bounds.
-const ARGS = ['scripts/soak.mjs', '--seconds', '20', '--peak-seconds', '5', '--users', '8', '--cap', '20', '--max-growth', '25', '--json'];
+const ARGS = ['perf/soak/soak.mjs', '--seconds', '20', '--peak-seconds', '5', '--users', '8', '--cap', '20', '--max-growth', '25', '--json'];
 
-describe('soak through the gateway (short run of scripts/soak.mjs)', () => {
+describe('soak through the gateway (short run of perf/soak/soak.mjs)', () => {
   it('holds 70 % of peak with < 0.1 % errors, no lost acknowledged write and bounded memory growth', () => {
     const { report, status } = runScriptReport<Report>(ARGS, { timeoutMs: 100_000 });
     expect(report.peak.requests).toBeGreaterThan(200);

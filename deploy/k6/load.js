@@ -5,7 +5,7 @@
  *  - login: a fixed rate of full logins (visit, login, me, logout) on accounts made in setup(), 10 a second
  *    by default. Password hashing (Argon2id, ~15 ms of a core each since issue #10; scrypt took ~450 ms) is
  *    still the most expensive call: it has its own scenario and rate, so it neither starves nor hides the
- *    task calls. `pnpm bench` (scripts/bench-hash.mjs) measures this scenario's rate on 2 cores;
+ *    task calls. `pnpm bench` (perf/bench/bench-hash.mjs) measures this scenario's rate on 2 cores;
  *  - streams: STREAM_VUS signed-in pages holding the live event stream (GET /api/todo/events) open,
  *    STREAM_SECONDS at a time, so what open streams cost the gateway and svc-todos shows in the figures
  *    of the other two. Each held stream ends by its own timeout (k6 reads responses whole): the error-rate
@@ -54,7 +54,7 @@ const STREAM_SECONDS = envInteger('STREAM_SECONDS', 30);
 /**
  * p95 limits in milliseconds: task calls; login (one Argon2id hash); signup (one Argon2id hash and the
  * password-strength check, ~60 ms of svc-users' event loop each: the stream VUs all sign up at the start).
- * `pnpm bench` (scripts/bench-hash.mjs) measured on 2 cores: logins at this scenario's 10/s p95 69 ms, 20
+ * `pnpm bench` (perf/bench/bench-hash.mjs) measured on 2 cores: logins at this scenario's 10/s p95 69 ms, 20
  * signups at once p95 1.2 s. Before Argon2id, logins had 2 s.
  */
 const TODO_P95_MS = envNumber('TODO_P95_MS', 300);

@@ -1,27 +1,17 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { startStack, type RunningStack } from '@tm/test-support';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { useOwnApp } from './browser.js';
 import { addTask, describeInBrowser, openAccountPage, row, seriousAxeViolations, signIn, signUp, snapshot, toastWith } from './app.js';
 
 // Issue #8: the account page (docs/PRODUCT.md §10.10). This file runs its own app with the embedded stores
 // (sessions in SQLite even when REDIS_URL is set, as in CI), so it can read the stores' files afterwards and
 // prove the deleted data is gone.
 
-let browser: Browser;
-let stack: RunningStack;
-beforeAll(async () => {
-  if (process.env.E2E_SKIP) return;
-  [browser, stack] = await Promise.all([launchBrowser(), startStack({ web: true, env: { REDIS_URL: '' } })]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const app = useOwnApp({ web: true, env: { REDIS_URL: '' } });
 
 async function newContext(options: { width?: number; theme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: stack.url, viewport: { width: options.width ?? 1280, height: 800 } });
+  const context = await app.browser().newContext({ baseURL: app.stack().url, viewport: { width: options.width ?? 1280, height: 800 } });
   if (options.theme) await context.addInitScript((value) => localStorage.setItem('theme', value), options.theme);
   return { context, page: await context.newPage() };
 }
@@ -29,7 +19,7 @@ async function newContext(options: { width?: number; theme?: 'light' | 'dark' } 
 
 
 function countRows(file: string, sql: string, id: string): number {
-  const db = new Database(path.join(stack.dataDir, file), { fileMustExist: true, timeout: 5000 });
+  const db = new Database(path.join(app.stack().dataDir, file), { fileMustExist: true, timeout: 5000 });
   try {
     return (db.prepare(sql).get(id) as { n: number }).n;
   } finally {

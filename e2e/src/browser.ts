@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { startStack, type RunningStack, type StackOptions } from '@tm/test-support';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium (never a downloaded one); override with CHROMIUM_PATH. */
@@ -90,4 +91,27 @@ export function useBrowser(): () => Browser {
     if (!browser) throw new Error('the browser is not running');
     return browser;
   };
+}
+
+/**
+ * A Chromium and an app of the file's own (a suite that stops and starts services, reads its gateway's ops
+ * port or data files, or needs other settings than the run's app): both started before the tests, stopped
+ * after them; nothing is started when the browser tests are skipped. Returns getters, as {@link useBrowser}.
+ */
+export function useOwnApp(options: StackOptions = { web: true }): { browser: () => Browser; stack: () => RunningStack } {
+  let browser: Browser | undefined;
+  let stack: RunningStack | undefined;
+  beforeAll(async () => {
+    if (process.env.E2E_SKIP) return;
+    [browser, stack] = await Promise.all([launchBrowser(), startStack(options)]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  const running = <T>(value: T | undefined, what: string): T => {
+    if (!value) throw new Error(`${what} is not running`);
+    return value;
+  };
+  return { browser: () => running(browser, 'the browser'), stack: () => running(stack, 'the app') };
 }

@@ -8,7 +8,7 @@ import { baseUrl, openSession, useBrowser } from './browser.js';
 // browser"): compressed files and answers with the live stream untouched, the loading screen painted by the
 // HTML alone, the page's first requests started by the HTML, a large list over a slow link, and repeat visits
 // through the service worker with nothing personal kept on the device after sign-out. Behaviour only: the
-// figures are `pnpm bench`'s (scripts/bench-mobile.mjs).
+// figures are `pnpm bench`'s (perf/bench/bench-mobile.mjs).
 
 const browser = useBrowser();
 const LIST_PATH = '/api/todo/fetch-todo';

@@ -1,24 +1,14 @@
-import { startStack, type RunningStack } from '@tm/test-support';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
+import type { Page } from 'playwright-core';
+import { useOwnApp } from './browser.js';
 import { addTask, describeInBrowser, row, seriousAxeViolations, signUp, snapshot, toastWith } from './app.js';
 
 // Issue #7: a failing service is not a sign-out, and nothing is celebrated before the server confirms
 // (docs/PRODUCT.md §10.1, §10.6). This file runs its own app, so it can stop and restart the services.
 
-let browser: Browser;
-let stack: RunningStack;
-beforeAll(async () => {
-  if (process.env.E2E_SKIP) return;
-  [browser, stack] = await Promise.all([launchBrowser(), startStack({ web: true })]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const app = useOwnApp({ web: true });
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: stack.url, viewport: { width: 1280, height: 800 } });
+  const context = await app.browser().newContext({ baseURL: app.stack().url, viewport: { width: 1280, height: 800 } });
   return context.newPage();
 }
 
@@ -41,7 +31,7 @@ describeInBrowser('outages of a service', () => {
   it('keeps a signed-in user out of /login while svc-users is down, and recovers with Retry', async () => {
     const page = await newPage();
     await signUp(page, 'Still Signed In');
-    await stack.stopService('users');
+    await app.stack().stopService('users');
     try {
       await page.reload();
       const problem = page.getByRole('heading', { name: "Can't reach Task Manager" });
@@ -57,7 +47,7 @@ describeInBrowser('outages of a service', () => {
       await page.getByRole('button', { name: 'Retry' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
     } finally {
-      await stack.startService('users');
+      await app.stack().startService('users');
     }
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.getByText('Hello, Still Signed In!').waitFor();
@@ -77,7 +67,7 @@ describeInBrowser('outages of a service', () => {
     });
     await signUp(page, 'Unlucky Ticker');
     await addTask(page, 'Fragile task');
-    await stack.stopService('todos');
+    await app.stack().stopService('todos');
     try {
       // click(), not check(): the box is ticked at once and put back as soon as the 503 arrives, which may be
       // before Playwright looks at it again (check() would then report that the click changed nothing).
@@ -92,7 +82,7 @@ describeInBrowser('outages of a service', () => {
       await toastWith(page, /todos service is unavailable/).waitFor();
       await row(page, 'Fragile task').waitFor();
     } finally {
-      await stack.startService('todos');
+      await app.stack().startService('todos');
     }
     // Once the server takes it: the sound and the confetti.
     await row(page, 'Fragile task').getByRole('checkbox').check();

@@ -1,4 +1,6 @@
+import { withSpan } from '@tm/service-kit';
 import type { Context } from 'koa';
+import { Counter, type Registry } from 'prom-client';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { clientOf } from './client-address.js';
 import { createLimiter, limiterFailure } from './rate-limit.middleware.js';
@@ -11,6 +13,8 @@ export interface AccountThrottleOptions {
   /** How long a locked account answers 429. */
   lockoutSeconds: number;
   redis?: RedisClient;
+  /** Where the wrong-password, lock and refusal counters are registered (the process's /metrics). */
+  registry?: Registry;
 }
 
 /** Consecutive failures of one client against one account before each further try must wait. */
@@ -47,8 +51,9 @@ export class AccountThrottle {
   private readonly perDevice;
   private readonly consecutive;
   private readonly waits;
+  private readonly counters;
 
-  constructor({ failLimit, windowSeconds, lockoutSeconds, redis }: AccountThrottleOptions) {
+  constructor({ failLimit, windowSeconds, lockoutSeconds, redis, registry }: AccountThrottleOptions) {
     this.enabled = failLimit > 0;
     this.failLimit = failLimit;
     this.lockoutSeconds = lockoutSeconds;
@@ -56,6 +61,27 @@ export class AccountThrottle {
     this.perDevice = createLimiter({ points: Math.max(1, failLimit), windowSeconds, redis, keyPrefix: 'tm:rl:device' });
     this.consecutive = createLimiter({ points: 1_000_000, windowSeconds, redis, keyPrefix: 'tm:rl:acct-ip' });
     this.waits = createLimiter({ points: 1, windowSeconds: 1, redis, keyPrefix: 'tm:rl:acct-ip-wait' });
+    // For the sign-in alerts (deploy/prometheus/alerts.yml, docs/OPERATIONS.md): a spike of wrong passwords
+    // or of locks is guessing at accounts. Wrong passwords are counted even with the throttle off.
+    const registers = registry ? [registry] : [];
+    this.counters = {
+      wrong: new Counter({
+        name: 'gateway_wrong_passwords_total',
+        help: 'Wrong passwords given: failed sign-ins and failed password checks of the account page',
+        registers,
+      }),
+      locks: new Counter({
+        name: 'gateway_account_locks_total',
+        help: 'Locks applied after ACCOUNT_FAIL_LIMIT wrong passwords: of an account (unknown clients) or of one known device',
+        labelNames: ['scope'] as const,
+        registers,
+      }),
+      refused: new Counter({
+        name: 'gateway_account_throttled_total',
+        help: 'Password checks refused with 429 before reaching svc-users: the account or device is locked, or the client must wait',
+        registers,
+      }),
+    };
   }
 
   /**
@@ -64,28 +90,31 @@ export class AccountThrottle {
    */
   async check(ctx: Context, account: string, device?: string): Promise<void> {
     if (!this.enabled) return;
-    const [locked, waiting] = await this.guard(ctx, () =>
+    const [locked, waiting] = await this.guard(ctx, 'check', () =>
       Promise.all([device ? this.perDevice.get(deviceKey(account, device)) : this.perAccount.get(account), this.waits.get(clientKey(account, clientOf(ctx)))]),
     );
     const until = Math.max(
       locked && locked.consumedPoints >= this.failLimit ? locked.msBeforeNext : 0,
       waiting && waiting.consumedPoints > 1 ? waiting.msBeforeNext : 0,
     );
-    if (until > 0) throw limiterFailure(ctx, new RateLimiterRes(0, until));
+    if (until > 0) {
+      this.counters.refused.inc();
+      throw limiterFailure(ctx, new RateLimiterRes(0, until));
+    }
   }
 
   /** Counts a wrong password: against the known device that sent it, else against the account. */
   async failed(ctx: Context, account: string, device?: string): Promise<void> {
+    this.counters.wrong.inc();
     if (!this.enabled) return;
     const key = clientKey(account, clientOf(ctx));
     const [limiter, counted] = device ? [this.perDevice, deviceKey(account, device)] : [this.perAccount, account];
-    await this.guard(ctx, async () => {
+    await this.guard(ctx, 'failed', async () => {
       const [streak, total] = await Promise.all([this.consecutive.penalty(key), limiter.penalty(counted)]);
       const delay = delayAfterFailures(streak.consumedPoints, this.lockoutSeconds);
-      await Promise.all([
-        delay > 0 ? this.waits.block(key, delay) : undefined,
-        total.consumedPoints >= this.failLimit ? limiter.block(counted, this.lockoutSeconds) : undefined,
-      ]);
+      const lock = total.consumedPoints >= this.failLimit;
+      await Promise.all([delay > 0 ? this.waits.block(key, delay) : undefined, lock ? limiter.block(counted, this.lockoutSeconds) : undefined]);
+      if (lock) this.counters.locks.inc({ scope: device ? 'device' : 'account' });
     });
   }
 
@@ -94,15 +123,18 @@ export class AccountThrottle {
     if (!this.enabled) return;
     const key = clientKey(account, clientOf(ctx));
     const own = device ? this.perDevice.delete(deviceKey(account, device)) : this.perAccount.delete(account);
-    await this.guard(ctx, () => Promise.all([this.consecutive.delete(key), this.waits.delete(key), own]));
+    await this.guard(ctx, 'succeeded', () => Promise.all([this.consecutive.delete(key), this.waits.delete(key), own]));
   }
 
-  private async guard<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw limiterFailure(ctx, error);
-    }
+  /** Runs the counters' store calls of one step: a span `account-throttle.<step>` (docs/OPERATIONS.md "Traces"); a store failure is a 503. */
+  private guard<T>(ctx: Context, step: 'check' | 'failed' | 'succeeded', work: () => Promise<T>): Promise<T> {
+    return withSpan(`account-throttle.${step}`, async () => {
+      try {
+        return await work();
+      } catch (error) {
+        throw limiterFailure(ctx, error);
+      }
+    });
   }
 }
 

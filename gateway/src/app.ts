@@ -22,6 +22,7 @@ import type { GatewayConfig } from './config.js';
 import { LiveStreams } from './events.relay.js';
 import { API_PREFIX, forwardedHeader } from './forward.middleware.js';
 import { openApiRoutes } from './openapi.routes.js';
+import { rumRoutes } from './rum.routes.js';
 import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-connection.js';
@@ -30,6 +31,7 @@ import { sessionEndAnswers, SessionEnds } from './session-end.js';
 import { sessionLifetime, sessions } from './session.middleware.js';
 import { securityHeaders, staticSite, type WebSite } from './static.middleware.js';
 import type { SessionStore } from './session.repository.js';
+import { countUpstreamFailures } from './upstream-failures.js';
 import { createUpstream } from './upstream.proxy.js';
 import { xsrfProtection } from './xsrf.middleware.js';
 
@@ -50,7 +52,9 @@ export interface GatewayDeps {
     | 'signupRateLimit'
     | 'accountThrottle'
     | 'events'
-  >;
+  > &
+    /** `POST /api/rum` limits (rum.routes.ts); the defaults when absent. */
+    Partial<Pick<GatewayConfig, 'rum'>>;
   sessionStore: SessionStore;
   logger: Logger;
   /** When set, rate-limit counters are shared through Redis. */
@@ -158,7 +162,7 @@ const noStore: Middleware = async (ctx, next) => {
  * The gateway, middleware in one visible order: request id + logging → metrics → error handler → why a
  * session ended, in its 401 (session-end.ts) → header count limit → compression → health →
  * security headers → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit →
- * the OpenAPI document (public, cacheable: no session) → cross-site check → session → session lifetime →
+ * the OpenAPI document (public, cacheable: no session) → RUM reports (no session: beacons) → cross-site check → session → session lifetime →
  * XSRF → 404 (on the way back) → auth, account and todo routes (the services' answers checked before they
  * are sent on; the live stream relayed as a stream).
  */
@@ -174,7 +178,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   const todos = createUpstream({ name: 'todos', target: config.todosUrl, timeoutMs: config.upstreamTimeoutMs, forwardsHeader: forwardedHeader });
   const authRateLimit = rateLimit({ ...config.authRateLimit, redis, keyPrefix: 'tm:rl:auth' });
   const signupRateLimit = rateLimit({ ...config.signupRateLimit, redis, keyPrefix: 'tm:rl:signup' });
-  const throttle = new AccountThrottle({ ...config.accountThrottle, redis });
+  const throttle = new AccountThrottle({ ...config.accountThrottle, redis, registry: metrics.registry });
   const { internalSecret } = config;
   const ends = new SessionEnds(sessionStore, config.session);
   const streams = new LiveStreams({
@@ -188,6 +192,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(requestLogger({ logger, trustIncomingId: false }));
   app.use(metrics.middleware);
   app.use(errorHandler());
+  app.use(countUpstreamFailures(metrics.registry));
   app.use(sessionEndAnswers(ends));
   app.use(headerCountLimit(config.clients.maxHeaderCount));
   app.use(compressAnswers());
@@ -200,11 +205,13 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   ops.use(closeConnectionsWhileDraining(isDraining));
   ops.use(healthRoutes({ registry: metrics.registry, ready, draining: () => draining }).routes());
   ops.silent = true;
-  app.use(securityHeaders(web.shell));
+  app.use(securityHeaders(web.shell, web.overrideOrigins));
   app.use(staticSite(web));
   app.use(onlyUnderApi(noStore));
   app.use(onlyUnderApi(framedRequests(LIMITS.bodyBytes)));
   app.use(openApiRoutes().routes());
+  // Before the session and XSRF checks: a beacon cannot carry the XSRF header (rum.routes.ts).
+  app.use(rumRoutes({ registry: metrics.registry, limits: config.rum, allowedOrigins: config.allowedOrigins, redis }).routes());
   app.use(onlyUnderApi(crossSiteProtection({ allowedOrigins: config.allowedOrigins })));
   app.use(onlyUnderApi(sessions(app, { store: sessionStore, lifetime: config.session })));
   app.use(onlyUnderApi(sessionLifetime(config.session, ends.endExpired)));

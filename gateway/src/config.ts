@@ -1,8 +1,9 @@
-import { BaseEnv, loadConfig, localSecrets, optionalText, port, requireSecret, SERVICE_PORTS } from '@tm/service-kit';
+import { BaseEnv, loadConfig, localSecrets, optionalText, port, requireSecret, SERVICE_PORTS, startupBounds, type StartupBounds } from '@tm/service-kit';
 import path from 'node:path';
-import { checkRemoteCatalog, type RemoteCatalog } from '@tm/contracts';
+import { checkOriginPattern, checkRemoteCatalog, LOOPBACK_OVERRIDE_ORIGINS, type RemoteCatalog } from '@tm/contracts';
 import { z } from 'zod';
 import { parseRemoteList, type RemoteList } from './remote-folders.js';
+import { DEFAULT_RUM_LIMITS, type RumLimits } from './rum.routes.js';
 
 const absolute = (dir: string | undefined) => (dir ? path.resolve(dir) : undefined);
 
@@ -87,10 +88,25 @@ const GatewayEnv = BaseEnv.extend({
    */
   EVENTS_MAX_PER_USER: z.coerce.number().int().positive().default(10),
   EVENTS_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(100),
-  /** Live task streams this gateway process holds at most; more are answered 503 (another instance takes them). */
-  EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(1000),
+  /**
+   * Live task streams this gateway process holds at most; more are answered 503 (another instance takes them).
+   * Sized by measurement (docs/CAPACITY.md "Open streams, measured"; `node perf/capacity/streams.mjs`, figures in
+   * perf/capacity/streams.json): an idle stream costs the gateway about 34 KiB of resident memory (26 KiB of it
+   * V8 heap) and 5 ms of CPU a second per 1 000 (relayed pings, session checks). Memory binds first: half of
+   * the pod's 384 MiB (deploy/k8s/gateway.yaml) for streams is ~5 700 of them, the CPU budget (a quarter of a
+   * core) would allow ~50 000. It also stays below MAX_CONNECTIONS (each stream is a client connection) and
+   * half the open-files limit (each is two files, client and upstream).
+   */
+  EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(5_500),
   /** How often each open stream's session is looked up again, to end streams whose session ended elsewhere. */
   EVENTS_SESSION_CHECK_MS: z.coerce.number().int().positive().default(15_000),
+  /**
+   * `POST /api/rum` (rum.routes.ts, docs/OPERATIONS.md "What users feel (RUM)"): reports one client address may
+   * send per window (429 beyond; 0 turns the limit off), and the distinct routes kept as labels.
+   */
+  RUM_RATE_LIMIT: z.coerce.number().int().min(0).default(DEFAULT_RUM_LIMITS.rateLimit.points),
+  RUM_RATE_WINDOW_S: z.coerce.number().int().positive().default(DEFAULT_RUM_LIMITS.rateLimit.windowSeconds),
+  RUM_MAX_ROUTES: z.coerce.number().int().min(1).max(1000).default(DEFAULT_RUM_LIMITS.maxRoutes),
   /** Built frontends to serve in all-in-one mode (`pnpm start`); unset when nginx serves them. */
   SHELL_DIST: optionalText,
   /** The remotes to serve under /remotes/<key>/: `auth=mfe-auth/dist,tasks=mfe-tasks/dist` (relative to the working folder). */
@@ -119,6 +135,25 @@ const GatewayEnv = BaseEnv.extend({
     if (check.ok) return check.catalog;
     ctx.addIssue({ code: 'custom', message: check.problems.join('; ') });
     return z.NEVER;
+  }),
+  /**
+   * Lets a browser load a remote from a team's machine instead of the catalog's build, for that browser only
+   * (issue #19; docs/ADDING_A_REMOTE.md "Trying your remote against the real shell"): `off` (the default),
+   * `on` (from this machine: http://127.0.0.1:* and http://localhost:*), or a comma-separated list of origins
+   * (`on` among them adds those two). The gateway writes them into /remotes.json and the Content-Security-Policy.
+   */
+  REMOTE_OVERRIDES: optionalText.transform((text, ctx) => {
+    const items = listOf(text);
+    if (items.length === 0 || (items.length === 1 && items[0]?.toLowerCase() === 'off')) return undefined;
+    const origins: string[] = [];
+    for (const item of items) {
+      const checks = item.toLowerCase() === 'on' ? LOOPBACK_OVERRIDE_ORIGINS.map((origin) => checkOriginPattern(origin)) : [checkOriginPattern(item)];
+      for (const check of checks) {
+        if (!check.ok) ctx.addIssue({ code: 'custom', message: `${check.problem}; expected off, on, or a list of origins` });
+        else if (!origins.includes(check.pattern)) origins.push(check.pattern);
+      }
+    }
+    return origins;
   }),
 });
 
@@ -155,13 +190,18 @@ export interface GatewayConfig {
   signupRateLimit: { points: number; windowSeconds: number };
   accountThrottle: { failLimit: number; windowSeconds: number; lockoutSeconds: number };
   events: { maxPerSession: number; maxPerUser: number; maxPerAddress: number; maxStreams: number; sessionCheckMs: number };
+  rum: RumLimits;
   web: {
     shell?: string;
     /** `REMOTES_FILE` (read again when it changes) or else `REMOTES` (a fixed list); neither: no remotes are served. */
     remotes?: { list: RemoteList } | { file: string };
     catalog?: RemoteCatalog;
+    /** REMOTE_OVERRIDES: the origins a browser may load a remote from instead of the catalog's; none when off. */
+    overrideOrigins?: string[];
   };
   shutdownDrainMs: number;
+  /** STARTUP_STORE_TIMEOUT_MS, STARTUP_LISTEN_TIMEOUT_MS (service-kit startup.ts). */
+  startup: StartupBounds;
 }
 
 /** Reads and checks the gateway's environment; local runs get generated secrets from `DATA_DIR`. */
@@ -209,11 +249,14 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       maxStreams: parsed.EVENTS_MAX_STREAMS,
       sessionCheckMs: parsed.EVENTS_SESSION_CHECK_MS,
     },
+    rum: { rateLimit: { points: parsed.RUM_RATE_LIMIT, windowSeconds: parsed.RUM_RATE_WINDOW_S }, maxRoutes: parsed.RUM_MAX_ROUTES },
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
+    startup: startupBounds(parsed),
     web: {
       shell: absolute(parsed.SHELL_DIST),
       ...(parsed.REMOTES_FILE ? { remotes: { file: path.resolve(parsed.REMOTES_FILE) } } : parsed.REMOTES ? { remotes: { list: parsed.REMOTES } } : {}),
       ...(parsed.REMOTES_CATALOG ? { catalog: parsed.REMOTES_CATALOG } : {}),
+      ...(parsed.REMOTE_OVERRIDES ? { overrideOrigins: parsed.REMOTE_OVERRIDES } : {}),
     },
   };
 }

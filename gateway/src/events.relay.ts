@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { API, ErrorCode, EVENTS_AFTER_PARAM } from '@tm/contracts';
-import { HttpError, REQUEST_ID_HEADER, ServiceUnavailableError, signIdentity, UnauthorizedError, type Logger } from '@tm/service-kit';
+import { HttpError, openSpan, REQUEST_ID_HEADER, ServiceUnavailableError, signIdentity, UnauthorizedError, type Logger } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { clientOf } from './client-address.js';
@@ -91,6 +91,15 @@ export class LiveStreams {
         help: 'Live task streams (GET /api/todo/events) open in this process',
         registers: [options.registry],
         collect: () => gauge.set(this.size),
+      });
+      // The cap beside the count, for the saturation alert (deploy/prometheus/alerts.yml): past it, 503.
+      new Gauge({
+        name: 'gateway_live_streams_max',
+        help: 'Live task streams this process holds at most (EVENTS_MAX_STREAMS); more are refused with 503',
+        registers: [options.registry],
+        collect() {
+          this.set(options.limits.maxStreams);
+        },
       });
       this.refused = new Counter({
         name: 'gateway_live_streams_refused_total',
@@ -273,14 +282,25 @@ export function eventsRelay({ todos, internalSecret, streams }: EventsRelayOptio
     let endedBy: EndReason | undefined;
     /** The upstream answer once it is being relayed. */
     const relaying: { answer?: IncomingMessage } = {};
+    // The span `events.relay` (docs/OPERATIONS.md "Traces"): from here until the stream ends, with why it
+    // ended (`tm.stream.end_reason`); the call that opens svc-todos' stream inside it.
+    const span = openSpan('events.relay');
     const end = (reason: EndReason) => {
+      if (!endedBy) span.setAttribute('tm.stream.end_reason', reason);
       endedBy ??= reason;
+      span.end();
       abort.abort();
       const { answer } = relaying;
       answer?.unpipe(res);
       if (answer && !res.writableEnded) res.end();
     };
-    const stream = streams.admit(sessionId, userId, clientOf(ctx), end);
+    let stream: OpenStream;
+    try {
+      stream = streams.admit(sessionId, userId, clientOf(ctx), end);
+    } catch (refused) {
+      span.end(refused);
+      throw refused;
+    }
     const finish = (reason: EndReason) => () => {
       streams.release(stream);
       end(reason);
@@ -298,9 +318,10 @@ export function eventsRelay({ todos, internalSecret, streams }: EventsRelayOptio
     };
     let opened: IncomingMessage;
     try {
-      opened = await todos.open({ method: 'GET', path, headers }, abort.signal);
+      opened = await span.run(() => todos.open({ method: 'GET', path, headers }, abort.signal));
     } catch (error) {
       streams.release(stream);
+      span.end(error);
       return endedBeforeStart(ctx, endedBy, error);
     }
     if (endedBy) {
@@ -311,6 +332,8 @@ export function eventsRelay({ todos, internalSecret, streams }: EventsRelayOptio
     if (opened.statusCode !== 200) {
       // svc-todos refused (401, 400 for a bad cursor, 5xx): its answer is checked and sent on like any other.
       streams.release(stream);
+      span.setAttribute('http.response.status_code', opened.statusCode ?? 0);
+      span.end();
       const captured = await captureAnswer(todos.name, opened);
       checkAnswer(todos.name, captured, undefined);
       relay(ctx, captured);
@@ -319,7 +342,9 @@ export function eventsRelay({ todos, internalSecret, streams }: EventsRelayOptio
     if (!(opened.headers['content-type'] ?? '').startsWith('text/event-stream')) {
       streams.release(stream);
       opened.destroy();
-      throw invalidAnswer(todos.name);
+      const invalid = invalidAnswer(todos.name);
+      span.end(invalid);
+      throw invalid;
     }
 
     relaying.answer = opened;

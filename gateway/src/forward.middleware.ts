@@ -1,5 +1,5 @@
-import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode } from '@tm/contracts';
-import { IDENTITY_HEADERS, NotFoundError, REQUEST_ID_HEADER, signIdentity } from '@tm/service-kit';
+import { API, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode } from '@tm/contracts';
+import { IDENTITY_HEADERS, nameServerSpan, NotFoundError, REQUEST_ID_HEADER, signIdentity, TRACE_HEADERS, tracingEnabled } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import { checkAnswer, contractOf, relay } from './upstream-answer.js';
@@ -29,6 +29,8 @@ const FORWARDED_HEADERS: ReadonlySet<string> = new Set([
   REQUEST_ID_HEADER.toLowerCase(),
   CLIENT_ID_HEADER.toLowerCase(),
   ...Object.values(IDENTITY_HEADERS),
+  // The gateway's own trace context (upstream.proxy.ts writes it); a client's is dropped in prepareForUpstream.
+  ...TRACE_HEADERS,
 ]);
 
 /**
@@ -67,6 +69,8 @@ function prepareForUpstream(ctx: Context, secret: string, userId: string, option
   req.url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
   // Identity headers a client sent are replaced below; an X-Client-Id goes on only when wanted and well-formed.
   for (const header of Object.values(IDENTITY_HEADERS)) Reflect.deleteProperty(req.headers, header);
+  // A browser's trace context continues in the gateway's server span; only the gateway's goes on (or none).
+  for (const header of TRACE_HEADERS) Reflect.deleteProperty(req.headers, header);
   if (!(options.clientId && clientIdOf(ctx))) Reflect.deleteProperty(req.headers, CLIENT_ID_HEADER.toLowerCase());
   Object.assign(
     req.headers,
@@ -95,12 +99,31 @@ export async function callService(ctx: Context, upstream: Upstream, secret: stri
   return { answer, body: checkAnswer(upstream.name, answer, contract) };
 }
 
+/** The public API table's paths as the gateway serves them, for naming a forwarded request's span. */
+const TRACED_ROUTES = Object.values(API).map(({ method, path }) => ({
+  method,
+  route: `${API_PREFIX}${path}`,
+  pattern: new RegExp(`^${API_PREFIX}${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
+}));
+
+/**
+ * Names the server span of a forwarded request after its route in the API table (`PUT
+ * /api/todo/update-todo/:todoId`) rather than the catch-all it matched (`/api/todo/{*rest}`). Only when
+ * tracing is on.
+ */
+function nameForwardedSpan(ctx: Context): void {
+  if (!tracingEnabled()) return;
+  const found = TRACED_ROUTES.find(({ method, pattern }) => method === ctx.method && pattern.test(ctx.path));
+  if (found) nameServerSpan(ctx, found.route);
+}
+
 /**
  * Forwards the request to `upstream` as `userId` (or anonymously with ''), checks the answer against the
  * route's contract, and sends it on. HEAD answers carry no body to check.
  */
 export function forwardTo(upstream: Upstream, secret: string, userOf: (ctx: Context) => string, options: ForwardOptions = {}): Middleware {
   return async (ctx) => {
+    nameForwardedSpan(ctx);
     prepareForUpstream(ctx, secret, userOf(ctx), options);
     const answer = await upstream.capture(ctx.req, ctx.res);
     if (ctx.method === 'HEAD') {

@@ -1,4 +1,4 @@
-import { ServiceUnavailableError, TooManyRequestsError } from '@tm/service-kit';
+import { ServiceUnavailableError, TooManyRequestsError, withSpan } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { clientOf } from './client-address.js';
@@ -35,12 +35,17 @@ export function limiterFailure(ctx: Context, rejection: unknown): Error {
 export function rateLimit(options: LimiterOptions): Middleware {
   if (options.points === 0) return (_ctx, next) => next();
   const limiter = createLimiter(options);
-  return async (ctx, next) => {
+  const spanOptions = { attributes: { 'tm.limiter': options.keyPrefix } };
+  const consume = async (ctx: Context) => {
     try {
       await limiter.consume(clientOf(ctx));
     } catch (rejection) {
       throw limiterFailure(ctx, rejection);
     }
+  };
+  return async (ctx, next) => {
+    // The check alone is the span `rate-limit.check` (docs/OPERATIONS.md "Traces"), with the limiter's name.
+    await withSpan('rate-limit.check', () => consume(ctx), spanOptions);
     await next();
   };
 }

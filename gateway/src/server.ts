@@ -1,24 +1,30 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { createLogger, runMain, runServer } from '@tm/service-kit';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createLogger, runMain, runServer, startTracing, StartupWatch } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { limitConnectionsPerAddress } from './connection-limit.js';
 import { readGatewayConfig } from './config.js';
-import { openSessionStore } from './open-session.store.js';
+import { openSessionStore, sessionStoreWaitingOn } from './open-session.store.js';
 import { RemoteFolders } from './remote-folders.js';
 
 runMain('gateway', async () => {
   const config = readGatewayConfig();
   const logger = createLogger('gateway', config.logLevel);
-  const { shell, remotes, catalog } = config.web;
+  // Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set; else nothing is started (docs/OPERATIONS.md "Traces").
+  startTracing('gateway', logger);
+  const { shell, remotes, catalog, overrideOrigins } = config.web;
   // A bad REMOTES_FILE stops the start here, with what is wrong.
-  const web = { shell, catalog, ...(remotes ? { remotes: RemoteFolders.open({ ...remotes, logger }) } : {}) };
-  const { store, redis } = await openSessionStore({ redisUrl: config.redisUrl, dataDir: config.dataDir, logger });
+  const web = { shell, catalog, overrideOrigins, ...(remotes ? { remotes: RemoteFolders.open({ ...remotes, logger }) } : {}) };
+  if (overrideOrigins) logger.warn({ origins: overrideOrigins }, 'REMOTE_OVERRIDES is on: a browser may load a remote from these origins for itself');
+  // Opening the session store and binding each port have a bound; past it, one line says what was waited on (issue #20).
+  const startup = new StartupWatch({ name: 'gateway', logger, bounds: config.startup });
+  const sessions = { redisUrl: config.redisUrl, dataDir: config.dataDir };
+  const { store, redis } = await startup.openStore(sessionStoreWaitingOn(sessions), (opening) => openSessionStore({ ...sessions, logger, opening }));
   const gateway = createApp({ config, sessionStore: store, logger, redis, web });
   // Probes and Prometheus on their own port (issue #21): readiness and metrics are not the public's.
-  const ops = gateway.ops.listen(config.ops.port, config.ops.host);
-  await once(ops, 'listening');
-  logger.info({ port: (ops.address() as AddressInfo).port, host: config.ops.host }, 'ops listening');
+  // Koa's listener, as ops.listen() would pass it (a promise Node does not wait for); bound here, within the start-up's bound.
+  const ops = createServer(gateway.ops.callback() as (request: IncomingMessage, response: ServerResponse) => void);
+  const opsPort = await startup.listen(ops, { port: config.ops.port, host: config.ops.host, variable: 'OPS_PORT' });
+  logger.info({ port: opsPort, host: config.ops.host }, 'ops listening');
   await runServer({
     app: gateway.app,
     port: config.port,
@@ -26,6 +32,8 @@ runMain('gateway', async () => {
     logger,
     onDrain: gateway.drain,
     drainMs: config.shutdownDrainMs,
+    startup,
+    portVariable: 'PORT',
     // issue #21: a client cannot hold the gateway's sockets (slow or unfinished requests, too many at once).
     clientLimits: config.clients,
     prepare: (server) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { SessionEndReason } from '@tm/contracts';
-import { ServiceUnavailableError } from '@tm/service-kit';
+import { ServiceUnavailableError, withSpan } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { createSession } from 'koa-session';
 import type { SessionData, SessionStore } from './session.repository.js';
@@ -68,10 +68,12 @@ export function sessions(app: Koa, { store, lifetime }: SessionOptions): Middlew
       sameSite: 'lax',
       signed: true,
       rolling: false,
+      // Each a span of the request's trace when tracing is on (docs/OPERATIONS.md "Traces"): the look-up runs
+      // on every request that brings a session cookie, before anything else under /api.
       store: {
-        get: (id: string) => guarded(() => store.get(id)),
-        set: (id: string, data: SessionData, ttlMs: number) => guarded(() => store.set(id, data, ttlMs)),
-        destroy: (id: string) => guarded(() => store.destroy(id)),
+        get: (id: string) => withSpan('session.lookup', () => guarded(() => store.get(id))),
+        set: (id: string, data: SessionData, ttlMs: number) => withSpan('session.save', () => guarded(() => store.set(id, data, ttlMs))),
+        destroy: (id: string) => withSpan('session.destroy', () => guarded(() => store.destroy(id))),
       },
     },
     app,

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { closeSqlite, columnsOf, openSqlite, pingSqlite, StorageWatch, type SqliteDatabase, type StorageWatchOptions } from '@tm/service-kit/sqlite';
+import { closeSqlite, columnsOf, openSqlite, pingSqlite, StorageWatch, type OpenSqliteOptions, type SqliteDatabase, type StorageWatchOptions } from '@tm/service-kit/sqlite';
 import { SessionEndReason } from '@tm/contracts';
 import type { SessionData, SessionEnding, SessionStore } from './session.repository.js';
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
-const SQLITE_FILE = 'sessions.sqlite';
+export const SQLITE_FILE = 'sessions.sqlite';
 
 /** Times are milliseconds since the epoch, as in every SQLite file of the project (docs/ARCHITECTURE.md, "Storage"). */
 function setup(db: SqliteDatabase): void {
@@ -49,6 +49,8 @@ function prepareStatements(db: SqliteDatabase) {
 export interface SqliteSessionStoreOptions {
   /** Readiness numbers (free space, how long a failed write counts); the data folder is the store's own. */
   storage?: Omit<StorageWatchOptions, 'dataDir'>;
+  /** The start-up's bound on opening (server.ts; see openSqlite). */
+  opening?: OpenSqliteOptions['opening'];
 }
 
 /**
@@ -94,8 +96,8 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   /** Opens (creating if needed) `<dataDir>/sessions.sqlite` with its schema. */
-  static open(dataDir: string, { storage }: SqliteSessionStoreOptions = {}): SqliteSessionStore {
-    return new SqliteSessionStore(openSqlite(path.join(dataDir, SQLITE_FILE), { setup }), new StorageWatch({ ...storage, dataDir }));
+  static open(dataDir: string, { storage, opening }: SqliteSessionStoreOptions = {}): SqliteSessionStore {
+    return new SqliteSessionStore(openSqlite(path.join(dataDir, SQLITE_FILE), { setup, opening }), new StorageWatch({ ...storage, dataDir }));
   }
 
   /** Runs a write; a storage failure is remembered for readiness, and thrown on. */

@@ -18,6 +18,20 @@ export interface WebSite {
   remotes?: RemoteFolders;
   /** A whole catalog given as configuration (`REMOTES_CATALOG`): served as /remotes.json instead. */
   catalog?: RemoteCatalog;
+  /**
+   * `REMOTE_OVERRIDES` (issue #19): the origins a browser may load a remote from instead of the catalog's
+   * build, for itself only. Said in /remotes.json (`overrides`), which is what the shell goes by, and allowed
+   * by the Content-Security-Policy ({@link securityHeaders}). Unset: overrides are off.
+   */
+  overrideOrigins?: string[];
+}
+
+/**
+ * The catalog as served: its remotes, and `overrides` from this deployment's setting alone; a catalog given
+ * as configuration cannot turn overrides on by itself.
+ */
+function servedCatalog(catalog: RemoteCatalog, overrideOrigins: string[] | undefined): RemoteCatalog {
+  return { remotes: catalog.remotes, ...(overrideOrigins?.length ? { overrides: { origins: overrideOrigins } } : {}) };
 }
 
 interface Target {
@@ -119,7 +133,8 @@ export function staticSite(site: WebSite): Middleware {
     if (ctx.path === '/remotes.json' && (site.catalog || site.remotes)) {
       ctx.set('Cache-Control', 'no-cache');
       ctx.type = 'application/json';
-      ctx.body = site.catalog ?? (await site.remotes?.catalog());
+      const catalog = site.catalog ?? (await site.remotes?.catalog());
+      ctx.body = catalog && servedCatalog(catalog, site.overrideOrigins);
       return;
     }
     for (const target of await resolveTargets(ctx.path, site)) {
@@ -149,19 +164,23 @@ export function inlineScriptHashes(shellRoot: string | undefined): string[] {
 /**
  * Security headers (helmet) with a Content-Security-Policy that allows only this origin, plus the hashed
  * inline theme script. Styles allow inline because react-hot-toast and framer-motion set style attributes.
+ * With `REMOTE_OVERRIDES` (issue #19) the origins a local remote may come from are allowed too, for what a
+ * remote loads (scripts, styles, its manifest, images, fonts), and nothing else: without the setting, a
+ * stored override could not load a byte even if a shell were fooled into trying. (They are CSP host sources
+ * as they are: `http://127.0.0.1:*`, `https://preview.example.com`; gateway/src/config.ts checked them.)
  */
-export function securityHeaders(shellRoot: string | undefined): Middleware {
+export function securityHeaders(shellRoot: string | undefined, overrideOrigins: string[] = []): Middleware {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...inlineScriptHashes(shellRoot)],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        scriptSrc: ["'self'", ...inlineScriptHashes(shellRoot), ...overrideOrigins],
+        styleSrc: ["'self'", "'unsafe-inline'", ...overrideOrigins],
+        imgSrc: ["'self'", 'data:', 'blob:', ...overrideOrigins],
         mediaSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...overrideOrigins],
+        fontSrc: ["'self'", ...overrideOrigins],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -1,7 +1,8 @@
 import { API, ErrorBody, ErrorCode } from '@tm/contracts';
-import { HttpError } from '@tm/service-kit';
+import type { HttpError } from '@tm/service-kit';
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import { UpstreamFailure } from './upstream-failures.js';
 import type { CapturedResponse } from './upstream.proxy.js';
 
 interface Route {
@@ -31,7 +32,7 @@ export function contractOf(method: string, url: string): z.ZodType | undefined {
 
 /** 502: the service's answer is not one the gateway passes on. */
 export function invalidAnswer(service: string): HttpError {
-  return new HttpError(502, `The ${service} service gave an invalid answer`, ErrorCode.badGateway);
+  return new UpstreamFailure(service, 'invalid_answer', 502, `The ${service} service gave an invalid answer`, ErrorCode.badGateway);
 }
 
 /**

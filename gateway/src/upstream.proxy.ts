@@ -1,8 +1,9 @@
 import { Agent, request, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ErrorCode } from '@tm/contracts';
-import { HttpError } from '@tm/service-kit';
+import { injectTraceHeaders, SpanKind, tracingEnabled, withSpan, type HttpError } from '@tm/service-kit';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { UpstreamFailure } from './upstream-failures.js';
 
 /** A response read in full from an upstream, checked by the gateway before anything is sent on. */
 export interface CapturedResponse {
@@ -63,12 +64,45 @@ interface Pending {
 /** Maps a proxy failure to an honest status: 503 unreachable, 504 too slow, 502 anything else. */
 function upstreamError(name: string, error: NodeJS.ErrnoException): HttpError {
   if (error instanceof UpstreamTimeout) {
-    return new HttpError(504, `The ${name} service took too long to answer`, ErrorCode.upstreamTimeout);
+    return new UpstreamFailure(name, 'timeout', 504, `The ${name} service took too long to answer`, ErrorCode.upstreamTimeout);
   }
   if (error.code && UNREACHABLE.has(error.code)) {
-    return new HttpError(503, `The ${name} service is unavailable, please try again shortly`, ErrorCode.upstreamUnavailable);
+    return new UpstreamFailure(name, 'unreachable', 503, `The ${name} service is unavailable, please try again shortly`, ErrorCode.upstreamUnavailable);
   }
-  return new HttpError(502, `The ${name} service failed to answer`, ErrorCode.badGateway);
+  return new UpstreamFailure(name, 'failed', 502, `The ${name} service failed to answer`, ErrorCode.badGateway);
+}
+
+/**
+ * Runs one call to the service `name` as the span `upstream <name>` of the request's trace (a client span),
+ * its context written into `headers` as `traceparent` so the service's own spans join the trace
+ * (docs/OPERATIONS.md "Traces"). Tracing off: the call alone.
+ */
+function traced<T>(
+  name: string,
+  target: URL,
+  call: { method: string; path: string; headers: Record<string, unknown> },
+  statusOf: (answer: T) => number | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!tracingEnabled()) return work();
+  const attributes = {
+    'http.request.method': call.method,
+    'server.address': target.hostname,
+    'server.port': Number(target.port) || 80,
+    'url.path': call.path.split('?', 1)[0] ?? '/',
+    'tm.upstream': name,
+  };
+  return withSpan(
+    `upstream ${name}`,
+    async (span) => {
+      injectTraceHeaders(call.headers);
+      const answer = await work();
+      const status = statusOf(answer);
+      if (status !== undefined) span?.setAttribute('http.response.status_code', status);
+      return answer;
+    },
+    { kind: SpanKind.CLIENT, attributes },
+  );
 }
 
 /**
@@ -82,6 +116,8 @@ export function createUpstream({ name, target, timeoutMs, forwardsHeader }: Upst
   const streamAgent = new Agent({ keepAlive: false });
   const pending = new WeakMap<IncomingMessage, Pending>();
   const fail = (error: Error) => upstreamError(name, error);
+  const targetUrl = new URL(target);
+  const capturedStatus = (answer: CapturedResponse) => answer.status;
   const proxy = createProxyMiddleware({
     target,
     agent,
@@ -111,12 +147,15 @@ export function createUpstream({ name, target, timeoutMs, forwardsHeader }: Upst
   return {
     name,
     capture: (req, res) =>
-      new Promise<CapturedResponse>((resolve, reject) => {
-        pending.set(req, { resolve, reject });
-        void proxy(req, res, (error?: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
-      }),
-    call: ({ method, path, headers, body }) =>
-      new Promise<CapturedResponse>((resolve, reject) => {
+      traced(name, targetUrl, { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers }, capturedStatus, () =>
+        new Promise<CapturedResponse>((resolve, reject) => {
+          pending.set(req, { resolve, reject });
+          void proxy(req, res, (error?: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
+        }),
+      ),
+    // `headers` are built per call by the caller: the trace context is written into them.
+    call: ({ method, path, headers, body }) => {
+      return traced(name, targetUrl, { method, path, headers }, capturedStatus, () => new Promise<CapturedResponse>((resolve, reject) => {
         const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
         const outgoing = request(new URL(path, target), {
           method,
@@ -127,9 +166,10 @@ export function createUpstream({ name, target, timeoutMs, forwardsHeader }: Upst
         outgoing.on('response', (answer) => collect(answer, { resolve, reject }, fail));
         outgoing.on('error', (error) => reject(fail(error)));
         outgoing.end(payload);
-      }),
-    open: ({ method, path, headers }, signal) =>
-      new Promise<IncomingMessage>((resolve, reject) => {
+      }));
+    },
+    open: ({ method, path, headers }, signal) => {
+      return traced(name, targetUrl, { method, path, headers }, (answer: IncomingMessage) => answer.statusCode, () => new Promise<IncomingMessage>((resolve, reject) => {
         const outgoing = request(new URL(path, target), { method, agent: streamAgent, headers, signal });
         const timer = setTimeout(() => outgoing.destroy(new UpstreamTimeout('upstream timeout')), timeoutMs);
         outgoing.on('response', (answer) => {
@@ -141,7 +181,8 @@ export function createUpstream({ name, target, timeoutMs, forwardsHeader }: Upst
           reject(fail(error));
         });
         outgoing.end();
-      }),
+      }));
+    },
     close: () => {
       agent.destroy();
       streamAgent.destroy();

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
-import { ForbiddenError, UnauthorizedError } from '@tm/service-kit';
+import { ForbiddenError, UnauthorizedError, withSpan } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import { API_PREFIX } from './forward.middleware.js';
 import { newToken, sessionIdOf, sessionOf, setVisitorToken, visitorToken } from './session.middleware.js';
@@ -64,16 +64,21 @@ function endedSessionWrite(ctx: Context): boolean {
  */
 export function xsrfProtection(): Middleware {
   return async (ctx, next) => {
-    const token = await tokenOf(ctx);
-    if (ctx.cookies.get(XSRF_COOKIE) !== token) setXsrfCookie(ctx, token);
-    if (!SAFE_METHODS.has(ctx.method)) {
-      const header = ctx.get(XSRF_HEADER);
-      const cookie = ctx.cookies.get(XSRF_COOKIE) ?? '';
-      if (!header || !same(header, token) || !same(cookie, token)) {
-        if (endedSessionWrite(ctx)) throw new UnauthorizedError();
-        throw new ForbiddenError('Missing or invalid XSRF token', ErrorCode.xsrf);
-      }
-    }
+    // The check alone is the span `xsrf.check` (docs/OPERATIONS.md "Traces"), not the rest of the request.
+    await withSpan('xsrf.check', () => checkXsrf(ctx));
     await next();
   };
+}
+
+/** The double-submit check itself: throws 403 (or 401 for a write of an ended session), else sets the readable cookie. */
+async function checkXsrf(ctx: Context): Promise<void> {
+  const token = await tokenOf(ctx);
+  if (ctx.cookies.get(XSRF_COOKIE) !== token) setXsrfCookie(ctx, token);
+  if (SAFE_METHODS.has(ctx.method)) return;
+  const header = ctx.get(XSRF_HEADER);
+  const cookie = ctx.cookies.get(XSRF_COOKIE) ?? '';
+  if (!header || !same(header, token) || !same(cookie, token)) {
+    if (endedSessionWrite(ctx)) throw new UnauthorizedError();
+    throw new ForbiddenError('Missing or invalid XSRF token', ErrorCode.xsrf);
+  }
 }

@@ -1,7 +1,7 @@
 // The build's size check (issue #10, the first load): after each production build it sums the gzipped
 // JavaScript (level 6, as nginx and koa-compress send it) that the app adds to a cold load, and fails the
 // build when that is over the app's budget (`budgets.firstLoadGzipKiB` in the app's package.json). The
-// shell's share plus a remote's share is what Chromium fetches for a screen (`node scripts/bench-web.mjs`).
+// shell's share plus a remote's share is what Chromium fetches for a screen (`node perf/bench/bench-web.mjs`).
 // CommonJS so that both the ESM Rspack configuration and the jest test load it.
 const { gzipSync } = require('node:zlib');
 

@@ -4,6 +4,10 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { registerServiceWorker } from './features/offline-cache/service-worker';
+import { pageInSample } from './features/vitals/sampling';
+
+// Read before the app sends the page anywhere else: the route the vitals of this page load are filed under.
+const landingPath = location.pathname;
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
@@ -19,3 +23,11 @@ startTransition(() => {
   );
 });
 registerServiceWorker();
+// issue #20: a sampled share of page loads reports its Core Web Vitals (features/vitals). The reporter and
+// `web-vitals` load once the page has loaded, outside the first load (docs/DELIVERY.md).
+if (pageInSample(process.env.RUM_SAMPLE_RATE)) {
+  // A reporter that cannot load (offline, a release under way) is no matter for the page.
+  const report = () => setTimeout(() => void import('./app/report-vitals').then(({ reportVitals }) => reportVitals(landingPath), () => undefined));
+  if (document.readyState === 'complete') report();
+  else addEventListener('load', report, { once: true });
+}

@@ -1,4 +1,5 @@
 import { createServiceApp, type Logger, type ServiceApp, type ServiceAppOptions } from '@tm/service-kit';
+import { Gauge, type Registry } from 'prom-client';
 import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
 import { TodoEventStreams, type EventStreamOptions } from './todo-events.stream.js';
 import type { TodosRepository } from './todos.repository.js';
@@ -32,7 +33,7 @@ export function createApp({ repository, logger, internalSecret, bus = new InProc
   const service = new TodosService(repository);
   const streams = new TodoEventStreams(service, bus, logger, events);
   repository.onCommit((notice) => bus.publish(notice));
-  const { app, drain } = createServiceApp({
+  const { app, drain, registry } = createServiceApp({
     name: 'svc-todos',
     logger,
     internalSecret,
@@ -40,12 +41,37 @@ export function createApp({ repository, logger, internalSecret, bus = new InProc
     storage,
     routes: [todosRoutes(service, streams), internalTodosRoutes(service)],
   });
+  streamGauges(registry, streams);
   return {
     app,
+    registry,
     streams,
     drain: () => {
       drain();
       streams.closeAll();
     },
   };
+}
+
+/**
+ * The open live streams against their cap (`TODO_EVENTS_MAX_STREAMS`), for the saturation alert
+ * (deploy/prometheus/alerts.yml, docs/OPERATIONS.md): past the cap new streams are refused with 503.
+ */
+function streamGauges(registry: Registry, streams: TodoEventStreams): void {
+  new Gauge({
+    name: 'todo_live_streams',
+    help: 'Live task streams (GET /todo/events) open in this process',
+    registers: [registry],
+    collect() {
+      this.set(streams.size);
+    },
+  });
+  new Gauge({
+    name: 'todo_live_streams_max',
+    help: 'Live task streams this process holds at most (TODO_EVENTS_MAX_STREAMS); more are refused with 503',
+    registers: [registry],
+    collect() {
+      this.set(streams.maxStreams);
+    },
+  });
 }

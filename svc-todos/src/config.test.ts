@@ -31,7 +31,7 @@ describe('loadTodosConfig', () => {
       TODO_EVENTS_RETENTION_MS: 600_000,
       TODO_SWEEP_INTERVAL_MS: 30_000,
       TODO_EVENTS_HEARTBEAT_MS: 15_000,
-      TODO_EVENTS_MAX_STREAMS: 2_000,
+      TODO_EVENTS_MAX_STREAMS: 7_000,
     });
   });
 

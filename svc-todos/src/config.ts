@@ -16,8 +16,15 @@ const TodosEnv = z.object({
   TODO_SWEEP_INTERVAL_MS: milliseconds(30_000, 1_000, HOUR_MS),
   /** `: ping` comment interval on live streams. */
   TODO_EVENTS_HEARTBEAT_MS: milliseconds(15_000, 1_000, 5 * 60_000),
-  /** Live streams one process holds at most; more are answered 503. */
-  TODO_EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(2_000),
+  /**
+   * Live streams one process holds at most; more are answered 503 (another instance takes them). Sized by
+   * measurement (docs/CAPACITY.md "Open streams, measured"; `node perf/capacity/streams.mjs`, figures in
+   * perf/capacity/streams.json): an idle stream costs svc-todos about 26 KiB of resident memory (22 KiB of it V8
+   * heap) and 7 ms of CPU a second per 1 000 (a ping and a read of the user's feed every heartbeat). Memory
+   * binds first: half of the pod's 384 MiB (deploy/k8s/svc-todos.yaml) for streams is ~7 500 of them; the CPU
+   * budget (a quarter of a core) would allow ~37 000. Keep TodoEventStreams' own default equal.
+   */
+  TODO_EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(7_000),
 });
 
 export type TodosConfig = ServiceConfig & z.infer<typeof TodosEnv>;

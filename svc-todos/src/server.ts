@@ -1,21 +1,49 @@
-import { createLogger, runMain, runServer } from '@tm/service-kit';
+import path from 'node:path';
+import { createLogger, runMain, runServer, SERVICE_PORTS, startTracing, StartupWatch, startupBounds, traceMethods } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { loadTodosConfig } from './config.js';
 import { openTodosStore } from './open-todos.store.js';
+import { SQLITE_FILE } from './sqlite-todos.store.js';
 import { createTodoEventBus } from './todo-event-bus.js';
+import type { TodosRepository } from './todos.repository.js';
+
+/** The store calls a request makes, each a span `store.<call>` when tracing is on (sweep, ping and close are not a request's). */
+const TRACED_STORE_CALLS = [
+  'list',
+  'listJson',
+  'create',
+  'update',
+  'remove',
+  'restore',
+  'setAllCompleted',
+  'clearCompleted',
+  'restoreBulk',
+  'deleteAllForUser',
+  'eventsAfter',
+  'feedPosition',
+] as const satisfies readonly (keyof TodosRepository)[];
 
 runMain('svc-todos', async () => {
   const config = loadTodosConfig();
   const logger = createLogger('svc-todos', config.LOG_LEVEL);
+  // Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set; else nothing is started (docs/OPERATIONS.md "Traces").
+  startTracing('svc-todos', logger);
   // Never log MONGO_URL or REDIS_URL themselves: they may carry credentials.
   logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite', bus: config.REDIS_URL ? 'redis' : 'in-process' }, 'opening store');
-  const repository = await openTodosStore({
-    dataDir: config.DATA_DIR,
-    mongoUrl: config.MONGO_URL,
-    mongoDb: config.MONGO_DB,
-    restoreWindowMs: config.TODO_RESTORE_WINDOW_MS,
-    eventRetentionMs: config.TODO_EVENTS_RETENTION_MS,
-  });
+  // Opening the store and binding the port each have a bound; past it, one line says what was waited on (issue #20).
+  const startup = new StartupWatch({ name: 'svc-todos', logger, bounds: startupBounds(config) });
+  const waitingOn = config.MONGO_URL ? 'MongoDB (MONGO_URL: connecting, selecting a server)' : `the SQLite file ${path.resolve(config.DATA_DIR, SQLITE_FILE)}`;
+  const store = await startup.openStore(waitingOn, (opening) =>
+    openTodosStore({
+      dataDir: config.DATA_DIR,
+      mongoUrl: config.MONGO_URL,
+      mongoDb: config.MONGO_DB,
+      restoreWindowMs: config.TODO_RESTORE_WINDOW_MS,
+      eventRetentionMs: config.TODO_EVENTS_RETENTION_MS,
+      opening,
+    }),
+  );
+  const repository = traceMethods(store, 'store', TRACED_STORE_CALLS, { 'db.system.name': config.MONGO_URL ? 'mongodb' : 'sqlite' });
   const bus = createTodoEventBus(config.REDIS_URL, logger);
   const sweep = () => {
     repository.sweep().then(
@@ -42,5 +70,5 @@ runMain('svc-todos', async () => {
     await bus.close();
     await repository.close();
   };
-  await runServer({ app, port: config.PORT, host: config.HOST, logger, close, onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS });
+  await runServer({ app, port: config.PORT, host: config.HOST, logger, close, onDrain: drain, drainMs: config.SHUTDOWN_DRAIN_MS, startup, portVariable: SERVICE_PORTS.todos.variable });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ObjectId } from 'bson';
 import { ObjectIdString, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
-import { closeSqlite, columnsOf, openSqlite, pingSqlite, type SqliteDatabase } from '@tm/service-kit/sqlite';
+import { closeSqlite, columnsOf, openSqlite, pingSqlite, type OpenSqliteOptions, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { z } from 'zod';
 import {
   byListOrder,
@@ -354,6 +354,8 @@ export interface SqliteTodosOptions extends StoreOptions {
   dataDir: string;
   /** How long a write waits for another connection's lock before failing. */
   busyTimeoutMs?: number;
+  /** The start-up's bound on opening (server.ts; see openSqlite). */
+  opening?: OpenSqliteOptions['opening'];
 }
 
 /**
@@ -374,9 +376,10 @@ export class SqliteTodosStore implements TodosRepository {
   }
 
   /** Opens (creating if needed) `<dataDir>/todos.sqlite` with its schema, by the shared {@link openSqlite}. */
-  static open({ dataDir, busyTimeoutMs, ...options }: SqliteTodosOptions): SqliteTodosStore {
+  static open({ dataDir, busyTimeoutMs, opening, ...options }: SqliteTodosOptions): SqliteTodosStore {
     const db = openSqlite(path.join(dataDir, SQLITE_FILE), {
       busyTimeoutMs,
+      opening,
       setup: (db) => {
         db.exec(SCHEMA);
         migrate(db);

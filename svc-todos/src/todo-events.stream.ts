@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { ErrorCode, type StreamPosition, type TodoChangeEvent } from '@tm/contracts';
-import { ServiceUnavailableError, type Logger } from '@tm/service-kit';
+import { ServiceUnavailableError, untraced, type Logger } from '@tm/service-kit';
 import type { Context } from 'koa';
 import type { TodoEventBus } from './todo-event-bus.js';
 import type { ChangeNotice } from './todos.repository.js';
@@ -22,7 +22,8 @@ export interface EventStreamOptions {
 const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
   heartbeatMs: 15_000,
   retryMs: 2_000,
-  maxStreams: 2_000,
+  // TODO_EVENTS_MAX_STREAMS's default (config.ts), measured: docs/CAPACITY.md "Open streams, measured".
+  maxStreams: 7_000,
   pageSize: 200,
   maxBufferedBytes: 1024 * 1024,
 };
@@ -139,7 +140,9 @@ class TodoEventStream {
     if (notice && big(notice.id) <= this.position) return;
     this.again = true;
     if (!this.started || this.reading) return;
-    void this.pump();
+    // Not traced: a wake-up belongs to no request (a notice arrives inside the writer's request, a heartbeat
+    // inside the stream's own), and with tracing on every heartbeat of every stream would be a span.
+    void untraced(() => this.pump());
   }
 
   private async pump(): Promise<void> {
@@ -211,6 +214,11 @@ export class TodoEventStreams {
   /** How many streams are open now. */
   get size(): number {
     return this.open.size;
+  }
+
+  /** How many streams this process holds at most (`TODO_EVENTS_MAX_STREAMS`). */
+  get maxStreams(): number {
+    return this.options.maxStreams;
   }
 
   /**

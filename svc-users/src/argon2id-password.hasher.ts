@@ -9,7 +9,7 @@ const ARGON2ID: Algorithm = 2;
 /**
  * OWASP Password Storage Cheat Sheet, Argon2id: m = 19 MiB (19456 KiB), t = 2, p = 1, a 16-byte random salt
  * (the package's) and a 32-byte hash. About 15 ms of one core per hash or check, against ~450 ms for the
- * scrypt it replaces (issue #10; `pnpm bench` measures both in one run, scripts/bench-hash.mjs). Each runs
+ * scrypt it replaces (issue #10; `pnpm bench` measures both in one run, perf/bench/bench-hash.mjs). Each runs
  * on libuv's thread pool (the async API), never on the event loop, with a 19 MiB work area.
  */
 export const ARGON2ID_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1, outputLen: 32 } as const;

@@ -1,5 +1,5 @@
 import { MongoUsersStore } from './mongo-users.store.js';
-import { SqliteUsersStore } from './sqlite-users.store.js';
+import { SqliteUsersStore, type SqliteUsersOptions } from './sqlite-users.store.js';
 import type { UsersRepository } from './users.repository.js';
 
 export interface UsersStoreConfig {
@@ -8,10 +8,12 @@ export interface UsersStoreConfig {
   mongoDb: string;
   /** Folder of the SQLite file. */
   dataDir: string;
+  /** The start-up's bound on opening the SQLite file (server.ts). */
+  opening?: SqliteUsersOptions['opening'];
 }
 
 /** The configured users store: MongoDB when a URL is given (docs/ARCHITECTURE.md, "Storage"), else SQLite in `dataDir`. */
-export async function openUsersStore({ mongoUrl, mongoDb, dataDir }: UsersStoreConfig): Promise<UsersRepository> {
+export async function openUsersStore({ mongoUrl, mongoDb, dataDir, opening }: UsersStoreConfig): Promise<UsersRepository> {
   if (mongoUrl) return MongoUsersStore.open({ url: mongoUrl, dbName: mongoDb });
-  return SqliteUsersStore.open({ dataDir });
+  return SqliteUsersStore.open({ dataDir, opening });
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { PublicUser } from '@tm/contracts';
-import { closeSqlite, openSqlite, pingSqlite, type SqliteDatabase } from '@tm/service-kit/sqlite';
+import { closeSqlite, openSqlite, pingSqlite, type OpenSqliteOptions, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { ObjectId } from 'bson';
 import { z } from 'zod';
 import { DuplicateEmailError, type NewUser, type UserRecord, type UsersRepository, type UsersStoreOptions } from './users.repository.js';
@@ -69,6 +69,8 @@ function prepareStatements(db: SqliteDatabase) {
 export interface SqliteUsersOptions extends UsersStoreOptions {
   /** Folder holding `users.sqlite`; created when missing. */
   dataDir: string;
+  /** The start-up's bound on opening (server.ts; see openSqlite). */
+  opening?: OpenSqliteOptions['opening'];
 }
 
 /** Users in one SQLite file, `users.sqlite` under `dataDir`, opened by the shared {@link openSqlite}. */
@@ -83,8 +85,9 @@ export class SqliteUsersStore implements UsersRepository {
   }
 
   /** Opens (creating if needed) `<dataDir>/users.sqlite` with its schema, migrating an older file. */
-  static open({ dataDir, now = () => new Date() }: SqliteUsersOptions): SqliteUsersStore {
+  static open({ dataDir, now = () => new Date(), opening }: SqliteUsersOptions): SqliteUsersStore {
     const db = openSqlite(path.join(dataDir, SQLITE_FILE), {
+      opening,
       setup: (db) => {
         migrate(db);
         db.exec(SCHEMA);

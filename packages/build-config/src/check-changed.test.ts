@@ -58,4 +58,9 @@ describe('pnpm check:changed', () => {
     expect(planFor('deploy/compose.yaml')).toMatchObject({ affected: [], jest: ['deploy'], lint: ['deploy'], e2e: [] });
     expect(planFor('docs/PRODUCT.md').outside).toEqual(['docs/PRODUCT.md']);
   });
+
+  it('lints the measuring code and runs the deploy checks that run it (soak, scale proof, capacity) for a perf/ change', () => {
+    const plan = planFor('perf/capacity/capacity.mjs');
+    expect(plan).toMatchObject({ affected: [], outside: [], jest: ['deploy'], lint: ['perf'], e2e: [] });
+  });
 });

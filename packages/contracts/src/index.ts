@@ -8,4 +8,7 @@ export * from './users.js';
 export { API, INTERNAL_API, type ApiName, type ApiRequest, type ApiResponse } from './api.js';
 export { apiPath, type PathParams, type Route } from './api-path.js';
 export * as ROUTES from './routes.js';
-export { checkRemoteBuildInfo, checkRemoteCatalog, ROUTE_GUARDS, type BuildInfoCheck, type CatalogCheck, type RemoteBuildInfo, type RemoteCatalog, type RemoteDescription, type RemoteRoute, type RouteGuard } from './remote-catalog.js';
+export { checkRemoteBuildInfo, checkRemoteCatalog, ROUTE_GUARDS, type BuildInfoCheck, type CatalogCheck, type RemoteBuildInfo, type RemoteCatalog, type RemoteDescription, type RemoteOverridePolicy, type RemoteRoute, type RouteGuard } from './remote-catalog.js';
+export { checkOriginPattern, checkOverrideOrigins, LOOPBACK_OVERRIDE_ORIGINS, overrideOriginAllowed, type OriginPatternCheck } from './remote-overrides.js';
+export * from './rum.js';
+export * from './rum-limits.js';

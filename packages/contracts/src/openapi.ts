@@ -18,6 +18,7 @@ import { ObjectIdString } from './common.js';
 import { ErrorBody } from './errors.js';
 import * as contracts from './index.js';
 import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, LIMITS, XSRF_COOKIE, XSRF_HEADER } from './limits.js';
+import { RUM_LIMITS, RUM_PATH } from './rum-limits.js';
 import { EventCursor, StreamPosition, TodoChangeEvent } from './todos.js';
 
 /** Where the gateway serves the document, below {@link API_BASE}. */
@@ -313,6 +314,32 @@ export function createOpenApiDocument({ version = '0.1.0', sessionCookie = 'tm.s
       security: [],
       responses: {
         200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '5XX': errorRef('ServerError'),
+      },
+    },
+  };
+
+  paths[RUM_PATH] = {
+    post: {
+      operationId: 'reportWebVitals',
+      summary: 'Core Web Vitals of a page load, from the page (navigator.sendBeacon)',
+      description: [
+        'Real-user monitoring (docs/OPERATIONS.md "What users feel (RUM)"): the route pattern the page was loaded at and its',
+        'LCP, INP, CLS and TTFB, nothing else. No session and no XSRF token (a beacon cannot send the header); the',
+        `request must carry the app's own Origin (403 otherwise), be at most ${RUM_LIMITS.bodyBytes} bytes (413) and within`,
+        'the per-address budget (429).',
+      ].join(' '),
+      tags: ['meta'],
+      security: [],
+      requestBody: {
+        required: true,
+        content: { 'text/plain': { schema: ref('RumReport') }, 'application/json': { schema: ref('RumReport') } },
+      },
+      responses: {
+        204: { description: 'Taken into the histograms.' },
+        400: errorRef('BadRequest'),
+        403: errorRef('Forbidden'),
+        '4XX': errorRef('ClientError'),
         '5XX': errorRef('ServerError'),
       },
     },

@@ -50,19 +50,33 @@ export interface RemoteDescription {
   routes: RemoteRoute[];
 }
 
+/**
+ * The deployment lets a browser load a remote from elsewhere (a team's machine) for itself only (issue #19,
+ * REMOTE_OVERRIDES; remote-overrides.ts): only from these origins. Absent: overrides are refused. Written
+ * by whoever serves the catalog from its own setting (the gateway, the shell image), never taken from a
+ * catalog file.
+ */
+export interface RemoteOverridePolicy {
+  origins: string[];
+}
+
 /** `remotes` by federation name (`mfe_tasks`): the name the remote was built with. */
 export interface RemoteCatalog {
   remotes: Record<string, RemoteDescription>;
+  overrides?: RemoteOverridePolicy;
 }
 
 export type CatalogCheck = { ok: true; catalog: RemoteCatalog } | { ok: false; problems: string[] };
 
 const REMOTE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-const ROUTE_PATH = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
+/** A route of the catalog: an absolute path of plain segments (no parameters, no query). */
+export const ROUTE_PATH = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
 const EXPOSED_MODULE = /^\.\/[A-Za-z0-9_][A-Za-z0-9_/-]*$/;
 /** A read of this origin's API: a plain path, no query, no `..`. */
 const API_READ = /^\/api(?:\/[a-z0-9][a-z0-9_-]*)+$/;
 const MAX_PREFETCH = 4;
+/** The most origins `overrides` may name (remote-overrides.ts). */
+const MAX_OVERRIDE_ORIGINS = 10;
 const MAX_TEXT = 80;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -187,7 +201,17 @@ export function checkRemoteCatalog(value: unknown): CatalogCheck {
     });
     if (manifest) remotes[remoteName] = { manifest, ...(version ? { version } : {}), ...(buildId ? { buildId } : {}), routes };
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog: { remotes } };
+  // Only the shape: an origin that is not a valid pattern never matches (overrideOriginAllowed, loaded only
+  // when a browser asks for an override), and whoever writes `overrides` checked its own setting
+  // (checkOverrideOrigins); the first load of the shell carries no more than this.
+  let overrides: RemoteOverridePolicy | undefined;
+  if (value.overrides !== undefined) {
+    const origins = isRecord(value.overrides) ? value.overrides.origins : undefined;
+    if (Array.isArray(origins) && origins.length > 0 && origins.length <= MAX_OVERRIDE_ORIGINS && origins.every((origin) => typeof origin === 'string' && origin.length <= MAX_TEXT)) {
+      overrides = { origins: origins as string[] };
+    } else problems.push(`overrides must be an object with "origins", a list of 1 to ${MAX_OVERRIDE_ORIGINS} origins such as http://127.0.0.1:*`);
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog: { remotes, ...(overrides ? { overrides } : {}) } };
 }
 
 /**

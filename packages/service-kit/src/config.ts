@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { StartupFailure } from './startup.js';
 
 /**
  * Parses the environment with `schema`; on failure throws one readable error naming every bad variable,
@@ -44,6 +45,13 @@ export const BaseEnv = z.object({
    * upstream keep-alive idle timeout. 0 locally; a few seconds behind nginx or in Kubernetes.
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(8000).default(0),
+  /**
+   * Start-up bounds (startup.ts, issue #20): opening the store (an SQLite file and its schema, MongoDB, the
+   * gateway's Redis) and binding each port must finish within these, or the process logs which step did not,
+   * what it was waiting on, and exits 1. Their sum stays inside the Kubernetes startupProbe's 60 s.
+   */
+  STARTUP_STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  STARTUP_LISTEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 });
 
 const LocalSecrets = z.object({ internalSecret: z.string().min(32), sessionKeys: z.array(z.string().min(32)).min(1) });
@@ -130,11 +138,13 @@ export function loadServiceConfig(listen: ServicePort, env: NodeJS.ProcessEnv = 
 
 /**
  * Runs a process's `main`; any start-up failure (bad config, unreachable store) goes to stderr, which exists
- * even when the logger does not, and the process exits 1.
+ * even when the logger does not, unless it is a {@link StartupFailure} already logged; the process exits 1.
  */
 export function runMain(name: string, main: () => Promise<unknown>): void {
   main().catch((error: unknown) => {
-    process.stderr.write(`${name}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A start-up step that did not finish (startup.ts) has logged its own line already.
+    const logged = error instanceof StartupFailure && error.logged;
+    if (!logged) process.stderr.write(`${name}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
 }

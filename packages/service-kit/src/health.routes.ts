@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { apiRouter } from './router.js';
 
 /** A readiness report: whether this process can serve, and the state of each dependency it names. */
@@ -38,6 +38,7 @@ export function closeConnectionsWhileDraining(draining: () => boolean): Middlewa
  * to write, see createServiceApp; not draining), `/metrics`.
  */
 export function healthRoutes({ registry, ready, draining }: HealthOptions): Router {
+  readinessGauges({ registry, ready, draining });
   const router = apiRouter();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -65,4 +66,43 @@ export function healthRoutes({ registry, ready, draining }: HealthOptions): Rout
     ctx.body = await registry.metrics();
   });
   return router;
+}
+
+/**
+ * Readiness as Prometheus sees it (deploy/prometheus, docs/OPERATIONS.md "Signals"): `readiness_ready` is 1
+ * when `/readyz` would answer 200 (ready or degraded), 0 when not ready or draining; `readiness_check_up`
+ * gives each named dependency (1 up, 0 down). A load balancer's probe sees the same report, but only
+ * Prometheus keeps its history and pages on it. The report is made once per scrape: the two gauges are
+ * collected together and share it.
+ */
+function readinessGauges({ registry, ready, draining }: HealthOptions): void {
+  let report: Promise<Readiness & { draining: boolean }> | undefined;
+  const current = () =>
+    (report ??= (async () => {
+      if (draining()) return { ready: false, checks: {}, draining: true };
+      const answer = await ready().catch(() => false as const);
+      return typeof answer === 'boolean' ? { ready: answer, checks: {}, draining: false } : { ...answer, draining: false };
+    })().finally(() => {
+      report = undefined;
+    }));
+  new Gauge({
+    name: 'readiness_ready',
+    help: '1 when /readyz answers 200 (ready, or degraded with a dependency down), 0 when not ready or draining',
+    registers: [registry],
+    async collect() {
+      this.set((await current()).ready ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'readiness_check_up',
+    help: 'Each dependency /readyz names: 1 up, 0 down',
+    labelNames: ['check'] as const,
+    registers: [registry],
+    async collect() {
+      const { checks, draining: stopping } = await current();
+      if (stopping) return;
+      this.reset();
+      for (const [check, up] of Object.entries(checks)) this.set({ check }, up ? 1 : 0);
+    },
+  });
 }

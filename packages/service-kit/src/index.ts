@@ -13,3 +13,5 @@ export * from './server-runner.js';
 export * from './storage.js';
 export * from './validate.js';
 export * from './service-app.js';
+export * from './tracing.js';
+export * from './startup.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { context, trace } from '@opentelemetry/api';
 import type { Middleware } from 'koa';
 import { pino, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -56,6 +57,19 @@ function prettyStream(destination?: NodeJS.WritableStream) {
 }
 
 /**
+ * `trace_id` and `span_id` of the active span (tracing.ts), on every line logged while a traced request is
+ * served: from a log line to its trace, and back (docs/OPERATIONS.md "Traces"). With tracing off there is
+ * never an active span: the API's no-op context answers at once and the line is unchanged. (A new object
+ * each time: pino merges the line's own fields into it.)
+ */
+export function traceFields(): Record<string, string> {
+  const span = trace.getSpan(context.active());
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/**
  * The logger of one process; `LOG_LEVEL` picks the level (`silent` in tests) and {@link chooseLogFormat}
  * the form: JSON lines (what a log shipper reads, and what the tests parse) or readable lines.
  */
@@ -66,7 +80,7 @@ export function createLogger(
   /** Where the lines go: stdout unless a test collects them. */
   destination?: NodeJS.WritableStream,
 ): Logger {
-  const options = { name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = { name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime, mixin: traceFields };
   if (format === 'pretty') return pino(options, prettyStream(destination));
   return destination ? pino(options, destination) : pino(options);
 }

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { nameServerSpan } from './tracing.js';
 
 export interface Metrics {
   registry: Registry;
@@ -27,6 +28,8 @@ export function createMetrics(service: string): Metrics {
       // Label by route pattern, not raw path, so ids in paths cannot blow up the series count.
       const route = (ctx.state.metricsRoute as string | undefined) ?? (ctx._matchedRoute as string | undefined) ?? 'unmatched';
       const labels = { method: ctx.method, route };
+      // The same pattern names the request's span, unless the code that served it named it already.
+      nameServerSpan(ctx, route);
       if (ctx.respond === false && !ctx.res.writableFinished) {
         ctx.res.once('close', () => stop({ ...labels, status: String(ctx.res.statusCode) }));
       } else {

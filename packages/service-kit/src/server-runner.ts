@@ -1,10 +1,11 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ErrorCode } from '@tm/contracts';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
+import type { StartupWatch } from './startup.js';
+import { stopTracing, traceRequests } from './tracing.js';
 
 export interface RunOptions {
   app: Koa;
@@ -23,6 +24,13 @@ export interface RunOptions {
   clientLimits?: ClientLimits;
   /** Called with the server before it listens (to watch its connections). */
   prepare?: (server: Server) => void;
+  /**
+   * The process's start-up bounds (startup.ts): the port is bound within STARTUP_LISTEN_TIMEOUT_MS, a port
+   * already in use is said so, and once listening the start-up is over (the watchdog thread ends).
+   */
+  startup: StartupWatch;
+  /** The variable that sets `port` (`PORT`, `TODOS_PORT`…), named in the line when the port cannot be bound. */
+  portVariable: string;
 }
 
 /**
@@ -71,9 +79,10 @@ export interface RunningServer {
  * in-flight requests finished, then `close()`, then exit 0. Anything still open after the timeout is cut.
  */
 export async function runServer(options: RunOptions): Promise<RunningServer> {
-  const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000, drainMs = 0, clientLimits, prepare } = options;
-  // The listener Koa gives (a function returning a promise Node does not wait for), as app.listen passes it.
-  const listener = app.callback() as (request: IncomingMessage, response: ServerResponse) => void;
+  const { app, port, host, logger, close, onDrain, shutdownTimeoutMs = 9_000, drainMs = 0, clientLimits, prepare, startup, portVariable } = options;
+  // The listener Koa gives (a function returning a promise Node does not wait for), as app.listen passes it;
+  // each request inside its server span when tracing is on (tracing.ts), Koa's listener itself when not.
+  const listener = traceRequests(app.callback());
   const server = clientLimits
     ? createServer(
         {
@@ -93,10 +102,8 @@ export async function runServer(options: RunOptions): Promise<RunningServer> {
   if (clientLimits?.maxConnections) server.maxConnections = clientLimits.maxConnections;
   if (clientLimits) server.on('clientError', answerClientError);
   prepare?.(server);
-  server.listen(port, host);
-  await once(server, 'listening');
-  const address = server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const actualPort = await startup.listen(server, { port, host, variable: portVariable });
+  startup.done();
   logger.info({ port: actualPort, host }, 'listening');
 
   let stopping: Promise<void> | undefined;
@@ -152,5 +159,7 @@ async function shutdown(
     clearTimeout(deadline);
   }
   await close();
+  // The spans of the last requests, still queued for export, leave before the process does.
+  await stopTracing().catch((error: unknown) => logger.warn({ err: error }, 'could not send the last spans'));
   logger.info('stopped');
 }

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { errorHandler } from './error-handler.middleware.js';
 import { closeConnectionsWhileDraining, healthRoutes, type Readiness } from './health.routes.js';
 import { requireSignedIdentity } from './identity.js';
@@ -28,6 +29,8 @@ export interface ServiceApp {
   app: Koa;
   /** Turns readiness to 503 while the process drains before exit. */
   drain: () => void;
+  /** This process's metrics (`/metrics`), for the service's own gauges and counters. */
+  registry: Registry;
 }
 
 const PUBLIC_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
@@ -54,7 +57,7 @@ export function createServiceApp({ name, logger, internalSecret, ready, storage:
   for (const router of routes) app.use(router.routes()).use(router.allowedMethods({ throw: false }));
   // Keep Koa's default error printer quiet: our error handler already logged it with the request id.
   app.silent = true;
-  return { app, drain: () => { draining = true; } };
+  return { app, registry: metrics.registry, drain: () => { draining = true; } };
 }
 
 /**

@@ -31,6 +31,42 @@ describe('openSqlite', () => {
     closeSqlite(db);
   });
 
+  it('within a start-up bound, says what each step waits on and keeps the usual busy timeout once open', () => {
+    const file = path.join(dir, 'x.sqlite');
+    const said: string[] = [];
+    const db = openSqlite(file, { busyTimeoutMs: 2000, setup: () => undefined, opening: { deadline: Date.now() + 60_000, waitingOn: (what) => said.push(what) } });
+    try {
+      expect(said).toEqual([
+        `the file system, to open ${file}`,
+        `a lock on ${file} held by another connection (to switch it to WAL), or the disk`,
+        `the write lock of ${file} held by another connection (to create or migrate its schema), or the disk`,
+      ]);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(2000);
+    } finally {
+      closeSqlite(db);
+    }
+  });
+
+  it('within a start-up bound that has passed, a write lock held by another connection is not waited for, and is named', () => {
+    const file = path.join(dir, 'x.sqlite');
+    const other = openSqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    const said: string[] = [];
+    try {
+      let error: unknown;
+      try {
+        closeSqlite(openSqlite(file, { setup: () => undefined, opening: { deadline: Date.now() - 1, waitingOn: (what) => said.push(what) } }));
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toMatchObject({ code: 'SQLITE_BUSY' });
+      expect(said.at(-1)).toBe(`the write lock of ${file} held by another connection (to create or migrate its schema)`);
+    } finally {
+      other.exec('ROLLBACK');
+      closeSqlite(other);
+    }
+  });
+
   it('runs setup in one transaction: a failing setup leaves nothing behind and closes the database', () => {
     const file = path.join(dir, 'x.sqlite');
     expect(() =>

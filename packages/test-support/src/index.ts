@@ -86,3 +86,4 @@ export * from './tcp-relay.js';
 export * from './event-stream.js';
 export * from './sse-reader.js';
 export * from './small-disk.js';
+export * from './external-remote.js';

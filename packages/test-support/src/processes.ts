@@ -59,7 +59,10 @@ export async function startProcess(
   let opsPort: number | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${app} did not start in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
-    void exited.then((code) => reject(new Error(`${app} exited with ${code} before listening: ${stderr}`)));
+    // A start-up step that failed logs its one line (level 60, service-kit startup.ts) rather than on stderr;
+    // read once the output has closed, so that line has been parsed.
+    const fatal = () => logs.filter((entry) => typeof entry.level === 'number' && entry.level >= 60).map((entry) => String(entry.msg));
+    child.once('close', (code) => reject(new Error(`${app} exited with ${code} before listening: ${[...fatal(), stderr].join('\n')}`)));
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.on('line', (line) => {
       const entry = parseLine(line);

@@ -6,16 +6,21 @@ import { AppHeader } from '../features/header/app-header';
 import { LoadingScreen } from '../features/loading/loading-screen';
 import { Titled, usePageTitle } from '../features/page-title/page-title';
 import { CatalogProblem } from '../features/remotes/catalog-problem';
-import type { RemoteCatalog } from '../features/remotes/remote-catalog';
+import type { LoadedCatalog, RemoteCatalog } from '../features/remotes/remote-catalog';
 import { useRemoteCatalog } from '../features/remotes/use-remote-catalog';
 import { ThemeToggle } from '../features/theme/theme-toggle';
 import { accountMenuLinks, CatalogRoutes, headerLinks } from './catalog-routes';
 
 // Loaded when first opened: the About dialog costs the first load nothing.
 const About = lazy(() => import('./about'));
+// Loaded only while a local remote is in use or proposed (issue #19).
+const OverrideBanner = lazy(() => import('../features/remotes/override-banner'));
 
-/** The page around every screen: skip link, header, offline notice, main, and the About dialog when open. */
-function Frame({ catalog, children }: { catalog?: RemoteCatalog; children: ReactNode }) {
+/**
+ * The page around every screen: skip link, the local-remote banner while one is in use (issue #19), header,
+ * offline notice, main, and the About dialog when open.
+ */
+function Frame({ catalog, overrides, children }: { catalog?: RemoteCatalog; overrides?: Pick<LoadedCatalog, 'overrides' | 'proposed'>; children: ReactNode }) {
   const { user } = useCurrentUser();
   const [about, setAbout] = useState(false);
   return (
@@ -25,6 +30,11 @@ function Frame({ catalog, children }: { catalog?: RemoteCatalog; children: React
       </a>
       {/* One sticky block: the offline notice stays in view under the header while offline (issue #18). */}
       <div className="app-top">
+        {catalog && overrides && (overrides.overrides.length > 0 || overrides.proposed.length > 0) && (
+          <Suspense fallback={null}>
+            <OverrideBanner catalog={catalog} overrides={overrides.overrides} proposed={overrides.proposed} />
+          </Suspense>
+        )}
         <AppHeader user={user} themeToggle={<ThemeToggle />} links={headerLinks(catalog, user)} accountLinks={accountMenuLinks(catalog)} onAbout={() => setAbout(true)} />
         <OfflineBanner />
       </div>
@@ -73,7 +83,7 @@ export function AppRoutes() {
     );
   }
   return (
-    <Frame catalog={catalog.catalog}>
+    <Frame catalog={catalog.catalog} overrides={catalog}>
       <CatalogRoutes catalog={catalog.catalog} />
     </Frame>
   );
