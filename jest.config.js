@@ -95,4 +95,8 @@ module.exports = {
   globalSetup: path.join(support, 'global-setup.js'),
   globalTeardown: path.join(support, 'global-teardown.js'),
   testTimeout: 30_000,
+  // Two workers on the 2-core build machines (jest's default there is one): most suites wait on real
+  // processes, sockets and disks rather than compute, so two at a time nearly halve the run. The k6 runs,
+  // which measure latency, are not in this run (config/jest/k6.config.js), nor are the browser tests.
+  maxWorkers: 2,
 };

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -35,8 +36,13 @@ describe('pnpm check:changed', () => {
       lint: ['mfe-insights'],
       jest: ['mfe-insights'],
       build: ['mfe-insights'],
-      e2e: ['insights.e2e.test.ts'],
+      e2e: expect.arrayContaining(['insights.e2e.test.ts']) as string[],
     });
+    // The browser tests are those that name the remote (its own, and e.g. the local-remote test that serves
+    // a copy of it), not the whole suite.
+    const naming = readdirSync(path.join(ROOT, 'e2e/src')).filter((file) => file.endsWith('.e2e.test.ts') && /mfe-insights|'\/insights'|\*\*\/insights/.test(readFileSync(path.join(ROOT, 'e2e/src', file), 'utf8')));
+    expect(plan.e2e.sort()).toEqual(naming.sort());
+    expect(plan.e2e.length).toBeLessThan(readdirSync(path.join(ROOT, 'e2e/src')).filter((file) => file.endsWith('.e2e.test.ts')).length / 3);
   });
 
   it('follows a shared package to everything that depends on it, the services and every frontend', () => {
