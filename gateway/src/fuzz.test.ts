@@ -346,7 +346,7 @@ function send(wire: Wire): Promise<Answer> {
       incoming.on('end', () => {
         // Read as the client would: a request that accepted gzip or br may get a compressed answer (JSON over
         // 1 KiB, docs/DELIVERY.md), and the checks below are about what it says.
-        let body = Buffer.concat(chunks);
+        let body: Buffer = Buffer.concat(chunks);
         try {
           body = decodeBody(body, incoming.headers['content-encoding']);
         } catch (error) {
