@@ -9,7 +9,8 @@
 //   - tests: the affected jest projects (the names jest.config.js gives them);
 //   - browser tests: when a frontend is affected, it is built (`pnpm --filter … build`) and the e2e files
 //     that name one of its routes or its folder run (a change to the shell or a shared frontend package runs
-//     them all).
+//     them all);
+//   - a remote's package.json (its routes): the deploy checks of what `pnpm deploy:render` makes of them.
 // What changed: files changed since `--base` (default: the merge base with origin/main when there is one,
 // else HEAD), uncommitted and untracked files included; `--files` names them instead. `--dry-run` prints the
 // plan as JSON and runs nothing. A change to the measuring code (perf/, see perf/README.md) lints it and runs
@@ -33,6 +34,9 @@ function jestProjects(root) {
   const { projects } = createRequire(import.meta.url)(path.join(root, 'jest.config.js'));
   return new Set(projects.map((project) => project.displayName));
 }
+
+/** The deploy checks that hold what `pnpm deploy:render` makes of the remotes' declarations. */
+const REMOTE_DEPLOY_CHECKS = ['deploy/checks/workspace-remotes.test.ts', 'deploy/checks/compose.test.ts', 'deploy/checks/k8s.test.ts'];
 
 /** Every package of the workspace: its folder, name and `workspace:` dependencies. */
 export function workspace(root = ROOT) {
@@ -62,6 +66,10 @@ export function plan(files, packages = workspace(), root = ROOT) {
   // perf/'s scripts are run by deploy/checks (soak, scale proof, capacity): a change there runs those checks.
   const perfChanged = files.some((file) => file.startsWith('perf/'));
   const outside = files.filter((file) => !owner(file) && !file.startsWith('deploy/') && !file.startsWith('perf/'));
+  // A remote's package.json declares its routes, which `pnpm deploy:render` turns into the split deployments'
+  // catalog, compose service and Kubernetes entries: a change there runs the checks of that output (not the
+  // whole deploy project, which also runs the soak and the scale proof).
+  const declarationChanged = files.some((file) => /^mfe-[a-z0-9-]+\/package\.json$/.test(file));
   // Dependents, followed to the end.
   const affected = new Set(changed);
   for (let grew = true; grew; ) {
@@ -97,6 +105,7 @@ export function plan(files, packages = workspace(), root = ROOT) {
     typecheck: { node, web: web.length > 0 },
     lint: [...list, ...(deployChanged ? ['deploy'] : []), ...(perfChanged ? ['perf'] : [])],
     jest: [...new Set(jest)],
+    deployChecks: declarationChanged && !jest.includes('deploy') ? REMOTE_DEPLOY_CHECKS : [],
     build: builds,
     e2e,
   };
@@ -141,6 +150,7 @@ function main() {
   if (p.typecheck.web) step('type-check (frontends)', bin('tsc'), ['-p', 'tsconfig.web.json']);
   if (p.lint.length > 0) step('lint', bin('eslint'), p.lint);
   if (p.jest.length > 0) step('tests', bin('jest'), ['--selectProjects', ...p.jest]);
+  if (p.deployChecks.length > 0) step('deploy checks of the remotes', bin('jest'), ['--selectProjects', 'deploy', '--testPathPatterns', p.deployChecks.join('|')]);
   if (p.e2e.length > 0) {
     step('build', 'pnpm', ['--silent', ...p.build.flatMap((dir) => ['--filter', `./${dir}`]), 'run', 'build']);
     step('compile the browser tests', bin('tsc'), ['-b', 'e2e']);

@@ -227,23 +227,23 @@ function main() {
   );
 }
 
-/** What the compose and Kubernetes deployments need for remote `folder` (mfe-<key>), as docs/DEPLOY.md "The remote catalog" says. */
+/**
+ * What the compose and Kubernetes deployments need for remote `folder` (mfe-<key>): nothing written by hand.
+ * `pnpm deploy:render` makes its catalog entry, compose service and Kubernetes manifests from the workspace
+ * (docs/DEPLOY.md "The remote catalog").
+ */
 export function deploySteps(folder) {
   const key = folder.replace(/^mfe-/, '');
   const tag = `${folder.toUpperCase().replaceAll('-', '_')}_TAG`;
   return [
-    'Split deployments (docs/DEPLOY.md "The remote catalog"; deploy/checks fail until each is done):',
-    `  deploy/remotes-catalog.json            "${folder.replaceAll('-', '_')}": { "manifest": "/remotes/${key}/mf-manifest.json", "routes": [...] }`,
-    '  deploy/k8s/configmap.yaml              the same catalog in shell-config REMOTES_CATALOG',
-    '  deploy/compose.yaml, under services:',
-    `    ${folder}:`,
-    '      <<: *remote',
-    `      build: { <<: *remote-build, args: { REMOTE: ${folder} } }`,
-    `      image: \${IMAGE_REGISTRY:-task-manager}/${folder}:\${${tag}:-\${IMAGE_TAG:-local}}`,
-    `  deploy/.env.example                    ${tag}=`,
-    `  node deploy/k8s/new-remote.mjs ${folder}   # writes deploy/k8s/${folder}.yaml, prints its kustomization.yaml and ingress.yaml lines`,
+    'Split deployments (docs/DEPLOY.md "The remote catalog"): nothing to add by hand for compose or Kubernetes.',
+    `  pnpm deploy:render                     # writes its catalog entry (/remotes/${key}/mf-manifest.json), compose service`,
+    '                                         # and Kubernetes manifests into deploy/generated/ (not committed), as for every remote',
+    '  pnpm exec jest --selectProjects deploy # the deploy checks render it too and hold it to the deployment rules',
+    `  compose:    pnpm deploy:render, then \`up -d --build --no-deps ${folder}\` and \`up -d --no-deps shell\``,
+    `              (its own image tag, optional: ${tag}=<tag> in deploy/.env)`,
+    '  Kubernetes: pnpm deploy:render, then kubectl apply -k deploy/k8s and a restart of deployment/shell',
     '  nothing in deploy/nginx/lb.conf or deploy/docker/: one location and one Dockerfile serve every remote',
-    '  pnpm exec jest --selectProjects deploy',
   ];
 }
 

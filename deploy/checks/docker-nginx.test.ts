@@ -16,13 +16,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { freePort } from '@tm/test-support';
-import { deployedRemotes, REMOTES_CATALOG_FILE } from './deployed-remotes';
+import { renderRemotes } from './deployed-remotes';
 
 const repo = path.resolve(__dirname, '../..');
 const nginxDir = path.join(repo, 'deploy/docker/nginx');
 const lbFile = path.join(repo, 'deploy/nginx/lb.conf');
-/** The remotes of deploy/remotes-catalog.json: each has its image, all with the one remote.conf. */
-const REMOTES = deployedRemotes();
+/** What `pnpm deploy:render` writes for the workspace's remotes (deployed-remotes.ts). */
+const rendered = renderRemotes();
+afterAll(() => rendered.remove());
+/** The catalog file a deployment gives the shell (deploy/generated/remotes-catalog.json; here, its twin). */
+const REMOTES_CATALOG_FILE = rendered.catalogFile;
+/** The remotes of the catalog: each has its image, all with the one remote.conf. */
+const REMOTES = rendered.remotes;
 /** The image configs: deploy/docker/nginx/shell.conf and remote.conf (every remote image). */
 const IMAGES = ['shell', 'remote'];
 type Image = string;

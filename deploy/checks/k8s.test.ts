@@ -1,16 +1,17 @@
 /**
- * Checks of the Kubernetes manifests in deploy/k8s, without a cluster:
+ * Checks of the Kubernetes manifests in deploy/k8s, without a cluster, together with the remotes' component
+ * that `pnpm deploy:render` writes into deploy/generated/k8s (run here into a temporary folder,
+ * deployed-remotes.ts): its resources join the others and its patches are applied as kustomize applies them.
  * - every YAML document is validated against the Kubernetes OpenAPI schema of its kind (kubernetes-models),
  *   and checked for fields its kind does not have (the typed models, through the TypeScript compiler: the
  *   schemas alone accept unknown fields, a real API server with `--validate=strict` does not);
- * - the kustomization lists exactly the manifests present, and `kubectl kustomize` renders it (when kubectl
- *   is installed);
+ * - the kustomization lists exactly the manifests present and the component, and `kubectl kustomize` renders
+ *   them (when kubectl is installed), to what these checks model;
  * - cross-references a schema cannot see: selectors, Service ports, Ingress backends, HPA/PDB targets,
  *   Secret/ConfigMap references, probes, resources, security settings, shutdown timing.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
@@ -32,18 +33,27 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { Service } from 'kubernetes-models/v1/Service';
-import { deployedRemotes, remotesCatalog } from './deployed-remotes';
+import { GENERATED, GENERATED_DIR, renderRemotes } from './deployed-remotes';
 
 const REPO = path.resolve(__dirname, '../..');
 const K8S_DIR = path.join(REPO, 'deploy/k8s');
 const EXAMPLE_SECRET = 'secret.example.yaml';
 const KUSTOMIZATION = 'kustomization.yaml';
+/** What `pnpm deploy:render` writes for the workspace's remotes (and DEPLOY_EXTRA_REMOTES). */
+const rendered = renderRemotes();
+afterAll(() => rendered.remove());
+/** The remotes' kustomize Component, as written into deploy/generated/k8s (here, its temporary twin). */
+const COMPONENT_DIR = rendered.k8sDir;
+/** How kustomization.yaml names it: deploy/generated/k8s, relative to deploy/k8s. */
+const COMPONENT_REF = path.relative(K8S_DIR, path.join(GENERATED_DIR, GENERATED.k8s));
+/** The component's files are reported as generated/k8s/<file>. */
+const COMPONENT_LABEL = `generated/${GENERATED.k8s}/`;
 
 const NODE_PROCESSES = ['gateway', 'svc-users', 'svc-todos'] as const;
 /** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
-/** The remotes of deploy/remotes-catalog.json: a Deployment, Service and Ingress path each. */
-const REMOTES = deployedRemotes();
+/** The remotes of the generated catalog: a Deployment, Service and Ingress path each. */
+const REMOTES = rendered.remotes;
 const FRONTENDS = ['shell', ...REMOTES.map((remote) => remote.service)];
 const COMPONENTS = [...NODE_PROCESSES, ...FRONTENDS];
 const SCALED = NODE_PROCESSES; // HPAs and replicas >= 2
@@ -79,28 +89,106 @@ function parseYamlStream(text: string, where: string): unknown[] {
   });
 }
 
-function loadManifests(file: string): Manifest[] {
-  return parseYamlStream(readFileSync(path.join(K8S_DIR, file), 'utf8'), file).map((object, index) => {
+/** The documents of a file of deploy/k8s, or (`dir` COMPONENT_DIR) of the component, named `label`. */
+function loadManifests(file: string, dir = K8S_DIR, label = file): Manifest[] {
+  return parseYamlStream(readFileSync(path.join(dir, file), 'utf8'), label).map((object, index) => {
     if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-      throw new Error(`${file}#${index + 1} is not a mapping`);
+      throw new Error(`${label}#${index + 1} is not a mapping`);
     }
-    return { where: `${file}#${index + 1}`, file, object: object as Manifest['object'] };
+    return { where: `${label}#${index + 1}`, file: label, object: object as Manifest['object'] };
   });
+}
+
+type ImageEntry = { name: string; newName?: string; newTag?: string; digest?: string };
+interface Patch {
+  path: string;
+  target?: { group?: string; version?: string; kind?: string; name?: string };
+}
+interface JsonPatchOperation {
+  op: string;
+  path: string;
+  value?: unknown;
 }
 
 const yamlFiles = readdirSync(K8S_DIR)
   .filter((name) => /\.ya?ml$/.test(name))
   .sort();
 const manifestFiles = yamlFiles.filter((name) => name !== KUSTOMIZATION && name !== EXAMPLE_SECRET);
-const manifests = manifestFiles.flatMap(loadManifests);
-const exampleSecretDocs = loadManifests(EXAMPLE_SECRET);
 const kustomization = parseYamlStream(readFileSync(path.join(K8S_DIR, KUSTOMIZATION), 'utf8'), KUSTOMIZATION)[0] as {
   apiVersion?: unknown;
   kind?: unknown;
   namespace?: unknown;
   resources?: unknown;
-  images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
+  components?: unknown;
+  images?: ImageEntry[];
 } & Record<string, unknown>;
+const component = parseYamlStream(readFileSync(path.join(COMPONENT_DIR, KUSTOMIZATION), 'utf8'), `${COMPONENT_LABEL}${KUSTOMIZATION}`)[0] as {
+  apiVersion?: unknown;
+  kind?: unknown;
+  resources?: string[];
+  images?: ImageEntry[];
+  patches?: Patch[];
+} & Record<string, unknown>;
+/** The component's resources: one file per remote. */
+const componentFiles = component.resources ?? [];
+const componentSources = componentFiles.map((file) => ({ label: `${COMPONENT_LABEL}${file}`, docs: loadManifests(file, COMPONENT_DIR, `${COMPONENT_LABEL}${file}`) }));
+
+/** Adds `op.value` at `op.path` (RFC 6902 `add`: an object member set, an array item inserted, `-` appended). */
+function jsonPatchAdd(object: unknown, op: JsonPatchOperation, where: string): void {
+  if (op.op !== 'add') throw new Error(`${where}: "${op.op}" is not modelled by these checks (only add)`);
+  const tokens = op.path.split('/').slice(1).map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const last = tokens.pop();
+  let node = object;
+  for (const token of tokens) {
+    node = Array.isArray(node) ? (node as unknown[])[Number(token)] : (node as Record<string, unknown> | undefined)?.[token];
+    if (typeof node !== 'object' || node === null) throw new Error(`${where}: ${op.path} names nothing (at ${token})`);
+  }
+  if (last === undefined) throw new Error(`${where}: ${op.path} is not a path`);
+  if (Array.isArray(node)) {
+    const index = last === '-' ? node.length : Number(last);
+    if (!Number.isInteger(index) || index < 0 || index > node.length) throw new Error(`${where}: ${op.path}: no index ${last}`);
+    node.splice(index, 0, op.value);
+  } else {
+    (node as Record<string, unknown>)[last] = op.value;
+  }
+}
+
+/**
+ * The component's patches, applied to the documents as kustomize applies them (the `kubectl kustomize` check
+ * compares): a patch with a target is a JSON 6902 patch (add operations only), one without a strategic merge
+ * patch (a ConfigMap's data only, which merges key by key). Anything else fails: it is not modelled here.
+ */
+function applyPatches(docs: Manifest[], patches: Patch[]): Manifest[] {
+  const out = structuredClone(docs);
+  for (const patch of patches) {
+    const where = `${COMPONENT_LABEL}${patch.path}`;
+    const [body] = parseYamlStream(readFileSync(path.join(COMPONENT_DIR, patch.path), 'utf8'), where);
+    const matching = (test: (object: Manifest['object']) => boolean) => {
+      const found = out.filter((m) => test(m.object));
+      if (found.length !== 1) throw new Error(`${where}: its target matches ${found.length} documents`);
+      return found[0]!.object;
+    };
+    if (patch.target) {
+      const { group, version, kind, name } = patch.target;
+      const target = matching((o) => o.apiVersion === (group ? `${group}/${version}` : version) && o.kind === kind && o.metadata?.name === name);
+      if (!Array.isArray(body)) throw new Error(`${where}: a JSON 6902 patch is a list of operations`);
+      for (const op of body as JsonPatchOperation[]) jsonPatchAdd(target, op, where);
+    } else {
+      const merge = body as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; data?: Record<string, string> } & Record<string, unknown>;
+      const extra = Object.keys(merge).filter((key) => !['apiVersion', 'kind', 'metadata', 'data'].includes(key));
+      if (merge.kind !== 'ConfigMap' || extra.length > 0 || Object.keys(merge.metadata ?? {}).join() !== 'name') {
+        throw new Error(`${where}: only a strategic merge patch of a ConfigMap's data is modelled by these checks`);
+      }
+      const target = matching((o) => o.apiVersion === merge.apiVersion && o.kind === 'ConfigMap' && o.metadata?.name === merge.metadata?.name) as { data?: Record<string, string> };
+      target.data = { ...target.data, ...merge.data };
+    }
+  }
+  return out;
+}
+
+/** Every document kustomize applies: deploy/k8s's, then the component's, patched by the component. */
+const manifests = applyPatches([...manifestFiles.flatMap((file) => loadManifests(file)), ...componentSources.flatMap((source) => source.docs)], component.patches ?? []);
+const exampleSecretDocs = loadManifests(EXAMPLE_SECRET);
 const readme = readFileSync(path.join(K8S_DIR, 'README.md'), 'utf8');
 
 const ofKind = <T>(kind: string) => manifests.filter((m) => m.object.kind === kind).map((m) => m.object as unknown as T);
@@ -170,22 +258,38 @@ const literal = (env: Map<string, EnvValue>, name: string) => {
 
 // ---------------------------------------------------------------------------------------------- schema
 
+/** The problems of documents against the schemas of their kinds (none: valid). */
+function schemaProblems(docs: Manifest[]): string[] {
+  return docs.flatMap(({ where, object }) => {
+    const Model = modelOf(object.apiVersion, object.kind);
+    if (!Model) return [`${where}: unknown apiVersion/kind ${String(object.apiVersion)}/${String(object.kind)} (add its model to MODELS)`];
+    if (typeof object.metadata?.name !== 'string' || object.metadata.name === '') return [`${where}: metadata.name missing`];
+    try {
+      new Model(object as never).validate();
+      return [];
+    } catch (error) {
+      return [`${where} (${String(object.kind)} ${object.metadata.name}): ${(error as Error).message}`];
+    }
+  });
+}
+
 describe('Kubernetes manifests (deploy/k8s): schemas', () => {
-  it.each([...manifestFiles, EXAMPLE_SECRET])('%s: every document validates against its Kubernetes schema', (file) => {
-    const docs = loadManifests(file);
+  const sources: [string, Manifest[]][] = [
+    ...manifestFiles.map((file): [string, Manifest[]] => [file, loadManifests(file)]),
+    ...componentSources.map(({ label, docs }): [string, Manifest[]] => [label, docs]),
+    [EXAMPLE_SECRET, exampleSecretDocs],
+  ];
+  it.each(sources)('%s: every document validates against its Kubernetes schema', (_file, docs) => {
     expect(docs.length).toBeGreaterThan(0);
-    const problems = docs.flatMap(({ where, object }) => {
-      const Model = modelOf(object.apiVersion, object.kind);
-      if (!Model) return [`${where}: unknown apiVersion/kind ${String(object.apiVersion)}/${String(object.kind)} (add its model to MODELS)`];
-      if (typeof object.metadata?.name !== 'string' || object.metadata.name === '') return [`${where}: metadata.name missing`];
-      try {
-        new Model(object as never).validate();
-        return [];
-      } catch (error) {
-        return [`${where} (${String(object.kind)} ${object.metadata.name}): ${(error as Error).message}`];
-      }
-    });
-    expect(problems).toEqual([]);
+    expect(schemaProblems(docs)).toEqual([]);
+  });
+
+  it('every document still validates once the component has patched it (its Ingress paths, the catalog in shell-config)', () => {
+    expect(schemaProblems(manifests)).toEqual([]);
+    // The check can fail: a path the Ingress schema refuses.
+    const broken = structuredClone(manifests.filter((m) => m.object.kind === 'Ingress'));
+    jsonPatchAdd(broken[0]!.object, { op: 'add', path: '/spec/rules/0/http/paths/-', value: { path: '/x', pathType: 'Sometimes', backend: {} } }, 'test');
+    expect(schemaProblems(broken)).not.toEqual([]);
   });
 
   it('no document has a field its kind does not define (as `kubectl apply --validate=strict` would refuse)', () => {
@@ -239,17 +343,40 @@ describe('Kubernetes manifests (deploy/k8s): schemas', () => {
 // ---------------------------------------------------------------------------------------------- kustomize
 
 describe('Kubernetes manifests (deploy/k8s): kustomization', () => {
-  it('lists exactly the manifests present, each once, and not the example Secret', () => {
+  it('lists exactly the manifests present, each once, and not the example Secret; the remotes come from the generated component', () => {
     expect(kustomization.apiVersion).toBe('kustomize.config.k8s.io/v1beta1');
     expect(kustomization.kind).toBe('Kustomization');
-    const known = ['apiVersion', 'kind', 'namespace', 'labels', 'commonAnnotations', 'resources', 'images', 'patches'];
+    const known = ['apiVersion', 'kind', 'namespace', 'labels', 'commonAnnotations', 'resources', 'components', 'images', 'patches'];
     expect(Object.keys(kustomization).filter((key) => !known.includes(key))).toEqual([]);
     const resources = kustomization.resources as string[];
     expect(Array.isArray(resources)).toBe(true);
     expect(new Set(resources).size).toBe(resources.length);
     expect([...resources].sort()).toEqual(manifestFiles);
     expect(resources).not.toContain(EXAMPLE_SECRET);
-    expect(readdirSync(K8S_DIR).filter((name) => !/\.ya?ml$/.test(name) && !['README.md', 'remote.yaml.template', 'new-remote.mjs'].includes(name))).toEqual([]);
+    expect(readdirSync(K8S_DIR).filter((name) => !/\.ya?ml$/.test(name) && !['README.md', 'remote.yaml.template'].includes(name))).toEqual([]);
+    expect(kustomization.components).toEqual([COMPONENT_REF]);
+    expect(COMPONENT_REF).toBe('../generated/k8s');
+  });
+
+  it('the component `pnpm deploy:render` writes holds every remote: its manifests, image tag, Ingress path and the catalog', () => {
+    expect([component.apiVersion, component.kind]).toEqual(['kustomize.config.k8s.io/v1alpha1', 'Component']);
+    expect(Object.keys(component).sort()).toEqual(['apiVersion', 'images', 'kind', 'patches', 'resources']);
+    expect([...componentFiles].sort()).toEqual(REMOTES.map((remote) => `${remote.service}.yaml`).sort());
+    expect(readdirSync(COMPONENT_DIR).sort()).toEqual([...componentFiles, 'ingress-paths.yaml', KUSTOMIZATION, 'shell-config.yaml'].sort());
+    expect(component.images).toEqual(REMOTES.map((remote) => ({ name: `task-manager/${remote.service}`, newTag: 'local' })));
+    expect(component.patches).toEqual([
+      { path: 'ingress-paths.yaml', target: { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', name: 'task-manager' } },
+      { path: 'shell-config.yaml' },
+    ]);
+    // Each file of the component is one remote's: its Deployment, Service and PodDisruptionBudget, named after it.
+    for (const { label, docs } of componentSources) {
+      expect([label, docs.map((m) => `${String(m.object.kind)} ${nameOf(m.object)}`)]).toEqual([
+        label,
+        ['Deployment', 'Service', 'PodDisruptionBudget'].map((kind) => `${kind} ${path.basename(label, '.yaml')}`),
+      ]);
+    }
+    // The ingress patch's target is the one Ingress there is, and the first of its rules is the one it has.
+    expect(manifests.filter((m) => m.object.kind === 'Ingress').map((m) => nameOf(m.object))).toEqual(['task-manager']);
   });
 
   it('puts everything in the Namespace it defines', () => {
@@ -260,7 +387,8 @@ describe('Kubernetes manifests (deploy/k8s): kustomization', () => {
 
   it('sets a tag for every image the Deployments use, and every image entry is used', () => {
     const used = deployments.flatMap((d) => containersOf(d).map((c) => String(c.image)));
-    const entries = kustomization.images ?? [];
+    // The component's entries (the remotes), then this kustomization's, which apply after them.
+    const entries = [...(component.images ?? []), ...(kustomization.images ?? [])];
     expect(used.filter((image) => !entries.some((entry) => entry.name === image))).toEqual([]);
     expect(entries.filter((entry) => !used.includes(entry.name)).map((entry) => entry.name)).toEqual([]);
     expect(entries.filter((entry) => !entry.newTag && !entry.digest).map((entry) => entry.name)).toEqual([]);
@@ -273,13 +401,17 @@ describe('Kubernetes manifests (deploy/k8s): kustomization', () => {
     .map((dir) => path.join(dir, 'kubectl'))
     .find((candidate) => candidate.startsWith('/') && existsSync(candidate));
   if (!kubectl) console.info('kubectl not found on PATH: the `kubectl kustomize deploy/k8s` render check is skipped');
-  (kubectl ? it : it.skip)('renders with `kubectl kustomize`: namespaced, labelled, images tagged, still valid', () => {
-    const rendered = parseYamlStream(
-      execFileSync(kubectl ?? 'kubectl', ['kustomize', K8S_DIR], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+  (kubectl ? it : it.skip)('renders with `kubectl kustomize`: namespaced, labelled, images tagged, still valid, patched as modelled here', () => {
+    // deploy/k8s as it is, beside the component (its kustomization names ../generated/k8s).
+    const base = path.join(rendered.parent, 'k8s');
+    mkdirSync(base, { recursive: true });
+    for (const file of yamlFiles) copyFileSync(path.join(K8S_DIR, file), path.join(base, file));
+    const rendering = parseYamlStream(
+      execFileSync(kubectl ?? 'kubectl', ['kustomize', base], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
       'kubectl kustomize',
     ) as Manifest['object'][];
-    expect(rendered).toHaveLength(manifests.length);
-    const problems = rendered.flatMap((object) => {
+    expect(rendering).toHaveLength(manifests.length);
+    const problems = rendering.flatMap((object) => {
       const label = `${String(object.kind)} ${nameOf(object)}`;
       const metadata = object.metadata as { namespace?: string; labels?: Record<string, string> };
       const out: string[] = [];
@@ -303,6 +435,15 @@ describe('Kubernetes manifests (deploy/k8s): kustomization', () => {
       return out;
     });
     expect(problems).toEqual([]);
+    // The same documents as modelled here, and the patches give what the model gives.
+    const ids = (objects: Manifest['object'][]) => objects.map((object) => `${String(object.kind)} ${nameOf(object)}`).sort();
+    expect(ids(rendering)).toEqual(ids(manifests.map((m) => m.object)));
+    const pathsOf = (objects: Manifest['object'][]) =>
+      (objects.find((object) => object.kind === 'Ingress') as IIngress | undefined)?.spec?.rules?.map((rule) => rule.http?.paths.map((p) => `${p.path} ${p.backend.service?.name}`).sort());
+    expect(pathsOf(rendering)).toEqual(pathsOf(manifests.map((m) => m.object)));
+    const shellConfig = (objects: Manifest['object'][]) => (objects.find((object) => object.kind === 'ConfigMap' && nameOf(object) === 'shell-config') as IConfigMap | undefined)?.data;
+    expect(shellConfig(rendering)).toEqual(shellConfig(manifests.map((m) => m.object)));
+    expect(JSON.parse(shellConfig(rendering)?.REMOTES_CATALOG ?? 'null')).toEqual(rendered.catalog);
   });
 });
 
@@ -311,33 +452,16 @@ describe('Kubernetes manifests (deploy/k8s): kustomization', () => {
 describe('Kubernetes manifests (deploy/k8s): one generated file per remote', () => {
   const template = readFileSync(path.join(K8S_DIR, 'remote.yaml.template'), 'utf8');
   const fill = (service: string) => template.replaceAll('@SERVICE@', service).replaceAll('@KEY@', service.replace(/^mfe-/, ''));
-  const script = path.join(K8S_DIR, 'new-remote.mjs');
 
-  it('has mfe-<key>.yaml for every remote of the catalog, exactly the template filled in, and no other', () => {
-    expect(yamlFiles.filter((name) => name.startsWith('mfe-'))).toEqual(REMOTES.map((remote) => `${remote.service}.yaml`).sort());
+  it('has mfe-<key>.yaml in the component for every remote of the catalog, exactly the template filled in, and none in deploy/k8s', () => {
+    expect([...componentFiles].sort()).toEqual(REMOTES.map((remote) => `${remote.service}.yaml`).sort());
     for (const remote of REMOTES) {
-      // A difference: run `node deploy/k8s/new-remote.mjs --all` (the template is the one to edit).
-      expect([remote.service, readFileSync(path.join(K8S_DIR, `${remote.service}.yaml`), 'utf8')]).toEqual([remote.service, fill(remote.service)]);
+      // A difference: the generator (deploy/render-remotes.mjs) fills the template otherwise than described.
+      expect([remote.service, readFileSync(path.join(COMPONENT_DIR, `${remote.service}.yaml`), 'utf8')]).toEqual([remote.service, fill(remote.service)]);
     }
     expect(template).not.toMatch(/mfe-(?!@)|\/remotes\/(?!@KEY@)/);
-  });
-
-  it('new-remote.mjs writes a new remote from the template, rewrites every remote with --all, and prints the lines to add', () => {
-    const work = mkdtempSync(path.join(tmpdir(), 'tm-k8s-remote-'));
-    try {
-      const output = execFileSync(process.execPath, [script, 'mfe-stats', '--dir', work], { encoding: 'utf8' });
-      expect(readFileSync(path.join(work, 'mfe-stats.yaml'), 'utf8')).toBe(fill('mfe-stats'));
-      expect(output).toContain('- mfe-stats.yaml');
-      expect(output).toContain('- name: task-manager/mfe-stats');
-      expect(output).toContain('- path: /remotes/stats');
-      execFileSync(process.execPath, [script, '--all', '--dir', work], { encoding: 'utf8' });
-      for (const remote of REMOTES) {
-        expect(readFileSync(path.join(work, `${remote.service}.yaml`), 'utf8')).toBe(readFileSync(path.join(K8S_DIR, `${remote.service}.yaml`), 'utf8'));
-      }
-      expect(() => execFileSync(process.execPath, [script, 'shell', '--dir', work], { stdio: 'pipe' })).toThrow();
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    // Nothing per remote is committed: every remote's manifests are rendered from the workspace.
+    expect(yamlFiles.filter((name) => name.startsWith('mfe-'))).toEqual([]);
   });
 });
 
@@ -481,9 +605,9 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     expect(effectiveEnv(mainContainer('svc-users')).has('REDIS_URL')).toBe(false);
     expect(effectiveEnv(mainContainer('svc-todos')).has('REDIS_URL')).toBe(true);
     expect(effectiveEnv(mainContainer('gateway')).has('MONGO_URL')).toBe(false);
-    // The shell writes /remotes.json from REMOTES_CATALOG: the catalog of deploy/remotes-catalog.json.
+    // The shell writes /remotes.json from REMOTES_CATALOG: the generated catalog (deploy/generated/remotes-catalog.json).
     const shellEnv = effectiveEnv(mainContainer('shell'));
-    expect(JSON.parse(literal(shellEnv, 'REMOTES_CATALOG') ?? 'null')).toEqual(remotesCatalog());
+    expect(JSON.parse(literal(shellEnv, 'REMOTES_CATALOG') ?? 'null')).toEqual(rendered.catalog);
   });
 
   it("the gateway's USERS_URL and TODOS_URL name the services' Services and ports", () => {
@@ -662,6 +786,7 @@ describe('Kubernetes manifests (deploy/k8s): the Secret template and the README'
     expect(create).not.toBeNull();
     for (const key of keys) expect(create?.[1]).toContain(`--from-literal=${key}=`);
     for (const text of [
+      'pnpm deploy:render',
       'kubectl apply -k deploy/k8s',
       'kustomize edit set image',
       'kubectl -n task-manager rollout restart deployment/mfe-tasks',

@@ -4,7 +4,7 @@
 #   docker build -f deploy/docker/remote.Dockerfile --build-arg REMOTE=mfe-tasks -t task-manager/mfe-tasks .
 # Deployed on its own: the shell finds it through remotes.json and its mf-manifest.json, never through a rebuild.
 # The path segment is the package name without `mfe-` (mfe-tasks → /remotes/tasks/), the convention the
-# catalog, lb.conf and the Ingress follow too (deploy/checks/deployed-remotes.ts).
+# catalog, lb.conf and the Ingress follow too (deploy/render-remotes.mjs, deploy/checks/deployed-remotes.ts).
 
 FROM node:24-bookworm-slim AS build
 # The version in package.json's "packageManager" (no corepack).

@@ -3,7 +3,8 @@
 # unprivileged nginx user, before nginx starts). Writes what this deployment decides, not the build:
 #   remotes.json  the remote catalog (which remotes, their manifests, their routes), taken whole from
 #                 REMOTES_CATALOG (JSON text) or else from the file REMOTES_CATALOG_FILE names
-#                 (deploy/remotes-catalog.json in compose; docs/DEPLOY.md "The remote catalog");
+#                 (deploy/generated/remotes-catalog.json in compose, written by `pnpm deploy:render`;
+#                 docs/DEPLOY.md "The remote catalog");
 #   csp.conf      the Content-Security-Policy header: the build's script hashes, plus the origins of remotes
 #                 served from another origin (a CDN), which the browser would block otherwise.
 # With REMOTE_OVERRIDES (issue #19, as the gateway's; docs/ADDING_A_REMOTE.md "Trying your remote against the
@@ -14,7 +15,7 @@
 # Both go to /tmp, the one place the unprivileged image writes anyway (works with a read-only root file system).
 # The image has no JSON tool: this checks the shape the shell relies on (an object with "remotes", every
 # manifest a path on this origin or an http(s) URL); the shell checks the rest on each page load, and
-# deploy/checks check the committed catalog with the same function.
+# deploy/checks check the generated catalog with the same function.
 # SHELL_RUNTIME_DIR and SHELL_CSP_TEMPLATE exist for the tests (deploy/checks); deployments leave them alone.
 set -eu
 # No pathname expansion: origins such as http://127.0.0.1:* are split into words below.

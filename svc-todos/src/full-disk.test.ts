@@ -2,11 +2,10 @@
 // server.ts wires it, over real HTTP on 127.0.0.1) keeps its SQLite file on a 4 MiB tmpfs mounted for the
 // test, which a filler file then fills. Needs root to mount; anywhere else the suite says why it skipped.
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { ObjectId } from 'bson';
 import { API, ErrorBody, ErrorCode, TodoResponse, TodosResponse, type Todo } from '@tm/contracts';
 import { createLogger, DEFAULT_MIN_FREE_BYTES, STORAGE_FULL_MESSAGE } from '@tm/service-kit';
-import { listen, mountSmallDisk, signedCall, smallDiskUnavailableReason, TEST_SECRET, type CallResult, type SmallDisk, type Started } from '@tm/test-support';
+import { listen, mountSmallDisk, jsonLogSink, readiness, readinessWithin, signedCall, smallDiskUnavailableReason, TEST_SECRET, type CallResult, type SmallDisk, type Started } from '@tm/test-support';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { createApp } from './app.js';
@@ -32,17 +31,10 @@ if (unavailable) {
     let disk: SmallDisk | undefined;
     let store: SqliteTodosStore | undefined;
     let server: Started | undefined;
-    const logs: Record<string, unknown>[] = [];
+    const { stream: out, lines: logs } = jsonLogSink();
 
     beforeAll(async () => {
       disk = mountSmallDisk(DISK_BYTES, 'svc-todos-full-disk-');
-      const out = new PassThrough();
-      let pending = '';
-      out.on('data', (chunk: Buffer) => {
-        const parts = (pending + chunk.toString()).split('\n');
-        pending = parts.pop() ?? '';
-        for (const part of parts) if (part) logs.push(JSON.parse(part) as Record<string, unknown>);
-      });
       store = SqliteTodosStore.open({ dataDir: disk.dir });
       const app = createApp({
         repository: store,
@@ -65,10 +57,7 @@ if (unavailable) {
 
     const url = () => server?.url ?? '';
     const add = (title: string) => signedCall(url(), { method: API.addTodo.method, path: API.addTodo.path, userId: ALICE, body: { title } });
-    const readyz = async () => {
-      const answer = await fetch(`${url()}/readyz`);
-      return { status: answer.status, body: await answer.json() };
-    };
+    const readyz = () => readiness(url());
     async function fetchTodos(): Promise<Todo[]> {
       const answer = await signedCall(url(), { path: API.fetchTodos.path, userId: ALICE });
       expect(answer.status).toBe(200);
@@ -120,12 +109,7 @@ if (unavailable) {
 
       // Space back: readiness returns by itself (no write needed), then adds work again.
       disk!.release();
-      const freedAt = Date.now();
-      let ready = await readyz();
-      while (ready.status !== 200 && Date.now() - freedAt < FAILURE_HOLD_MS + 5000) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        ready = await readyz();
-      }
+      const ready = await readinessWithin(url(), FAILURE_HOLD_MS + 5000);
       expect(ready).toEqual({ status: 200, body: { status: 'ready', checks: { store: 'up', writes: 'up' } } });
       expect(logs.some((line) => line.level === 30 && line.msg === 'storage takes writes again')).toBe(true);
       await addAcknowledged('After the space came back');

@@ -3,10 +3,9 @@
 // answers an honest 503; readiness says the store cannot write; every account acknowledged before still
 // signs in; freeing the space brings it all back. Needs root to mount; anywhere else the suite says why it skipped.
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { API, ErrorBody, ErrorCode, UserResponse, type PublicUser } from '@tm/contracts';
 import { createLogger, DEFAULT_MIN_FREE_BYTES, STORAGE_FULL_MESSAGE } from '@tm/service-kit';
-import { listen, mountSmallDisk, newUser, signedCall, smallDiskUnavailableReason, TEST_SECRET, type CallResult, type NewUser, type SmallDisk, type Started } from '@tm/test-support';
+import { listen, mountSmallDisk, newUser, jsonLogSink, readiness, readinessWithin, signedCall, smallDiskUnavailableReason, TEST_SECRET, type CallResult, type NewUser, type SmallDisk, type Started } from '@tm/test-support';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { createApp } from './app.js';
@@ -31,17 +30,10 @@ if (unavailable) {
     let disk: SmallDisk | undefined;
     let store: SqliteUsersStore | undefined;
     let server: Started | undefined;
-    const logs: Record<string, unknown>[] = [];
+    const { stream: out, lines: logs } = jsonLogSink();
 
     beforeAll(async () => {
       disk = mountSmallDisk(DISK_BYTES, 'svc-users-full-disk-');
-      const out = new PassThrough();
-      let pending = '';
-      out.on('data', (chunk: Buffer) => {
-        const parts = (pending + chunk.toString()).split('\n');
-        pending = parts.pop() ?? '';
-        for (const part of parts) if (part) logs.push(JSON.parse(part) as Record<string, unknown>);
-      });
       store = SqliteUsersStore.open({ dataDir: disk.dir });
       const { app } = createApp({
         repository: store,
@@ -66,10 +58,7 @@ if (unavailable) {
     const url = () => server?.url ?? '';
     const signup = (account: NewUser) => signedCall(url(), { method: API.signup.method, path: API.signup.path, body: account });
     const login = ({ email, password }: NewUser) => signedCall(url(), { method: API.login.method, path: API.login.path, body: { email, password } });
-    const readyz = async () => {
-      const answer = await fetch(`${url()}/readyz`);
-      return { status: answer.status, body: await answer.json() };
-    };
+    const readyz = () => readiness(url());
 
     it('a signup answers 503 "Storage is full", readiness fails, every acknowledged account still signs in, and it all comes back once space is freed', async () => {
       const acknowledged: { account: NewUser; user: PublicUser }[] = [];
@@ -111,12 +100,7 @@ if (unavailable) {
 
       // Space back: readiness returns by itself, then signups work again.
       disk!.release();
-      const freedAt = Date.now();
-      let ready = await readyz();
-      while (ready.status !== 200 && Date.now() - freedAt < FAILURE_HOLD_MS + 5000) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        ready = await readyz();
-      }
+      const ready = await readinessWithin(url(), FAILURE_HOLD_MS + 5000);
       expect(ready).toEqual({ status: 200, body: { status: 'ready', checks: { store: 'up', writes: 'up' } } });
       const late = newUser('After the space came back');
       await signupAcknowledged(await signup(late), late);

@@ -12,6 +12,7 @@ interface Plan {
   typecheck: { node: string[]; web: boolean };
   lint: string[];
   jest: string[];
+  deployChecks: string[];
   build: string[];
   e2e: string[];
 }
@@ -35,6 +36,7 @@ describe('pnpm check:changed', () => {
       typecheck: { node: [], web: true },
       lint: ['mfe-insights'],
       jest: ['mfe-insights'],
+      deployChecks: [],
       build: ['mfe-insights'],
       e2e: expect.arrayContaining(['insights.e2e.test.ts']) as string[],
     });
@@ -43,6 +45,15 @@ describe('pnpm check:changed', () => {
     const naming = readdirSync(path.join(ROOT, 'e2e/src')).filter((file) => file.endsWith('.e2e.test.ts') && /mfe-insights|'\/insights'|\*\*\/insights/.test(readFileSync(path.join(ROOT, 'e2e/src', file), 'utf8')));
     expect(plan.e2e.sort()).toEqual(naming.sort());
     expect(plan.e2e.length).toBeLessThan(readdirSync(path.join(ROOT, 'e2e/src')).filter((file) => file.endsWith('.e2e.test.ts')).length / 3);
+  });
+
+  it("runs the deploy checks of the rendered remotes when a remote's declaration (its package.json) changes", () => {
+    const plan = planFor('mfe-insights/package.json');
+    expect(plan).toMatchObject({ jest: ['mfe-insights'], build: ['mfe-insights'] });
+    expect(plan.deployChecks).toEqual(['deploy/checks/workspace-remotes.test.ts', 'deploy/checks/compose.test.ts', 'deploy/checks/k8s.test.ts']);
+    for (const file of plan.deployChecks) expect(readdirSync(path.join(ROOT, 'deploy/checks'))).toContain(path.basename(file));
+    // With the whole deploy project already chosen (a deploy/ change), not again.
+    expect(planFor('mfe-insights/package.json', 'deploy/compose.yaml')).toMatchObject({ jest: ['mfe-insights', 'deploy'], deployChecks: [] });
   });
 
   it('follows a shared package to everything that depends on it, the services and every frontend', () => {

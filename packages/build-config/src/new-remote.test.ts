@@ -56,10 +56,21 @@ describe('pnpm new:remote', () => {
   it('scaffolds a remote that type-checks, builds with its remote.json and manifest, and passes its test', async () => {
     const scaffold = run([SCRIPT, 'stats', '--route', '/stats', '--dir', scratch], ROOT);
     expect(scaffold.output).toContain('mfe_stats, exposing ./StatsPage at /stats (signed-in), dev port 3003');
-    // The split deployments' steps (docs/DEPLOY.md "The remote catalog").
-    expect(scaffold.output).toContain('build: { <<: *remote-build, args: { REMOTE: mfe-stats } }');
-    expect(scaffold.output).toContain('node deploy/k8s/new-remote.mjs mfe-stats');
+    // The split deployments' steps (docs/DEPLOY.md "The remote catalog"): none by hand, `pnpm deploy:render` writes them.
+    expect(scaffold.output).toContain('nothing to add by hand for compose or Kubernetes');
+    expect(scaffold.output).toContain('pnpm deploy:render');
+    expect(scaffold.output).not.toMatch(/<<: \*remote|deploy\/k8s\/new-remote\.mjs|deploy\/remotes-catalog\.json/);
     expect(scaffold.status).toBe(0);
+    // And so it does: given the scratch folder as its workspace (--root), the generator writes the scaffold's
+    // catalog entry, compose service, Kubernetes manifests, image tag and Ingress path.
+    const rendered = path.join(scratch, 'deploy-generated');
+    expect(run([path.join(ROOT, 'deploy/render-remotes.mjs'), '--root', scratch, '--out', rendered], ROOT)).toMatchObject({ status: 0, output: expect.stringContaining('1 remote(s)') });
+    const generated = (file: string) => readFileSync(path.join(rendered, file), 'utf8');
+    expect(JSON.parse(generated('remotes-catalog.json'))).toMatchObject({ remotes: { mfe_stats: { manifest: '/remotes/stats/mf-manifest.json', routes: [{ path: '/stats' }] } } });
+    expect(generated('compose.remotes.yaml')).toMatch(/^ {2}mfe-stats:\n(?: {4}.*\n)*? {8}REMOTE: mfe-stats\n {4}image: .*\/mfe-stats:\$\{MFE_STATS_TAG:-/m);
+    expect(generated('k8s/kustomization.yaml')).toMatch(/^ {2}- mfe-stats\.yaml\n[\s\S]*^ {2}- name: task-manager\/mfe-stats\n/m);
+    expect(generated('k8s/ingress-paths.yaml')).toMatch(/^ {4}path: \/remotes\/stats\n[\s\S]*?^ {8}name: mfe-stats\n/m);
+    expect(generated('k8s/mfe-stats.yaml')).toMatch(/^kind: Deployment\nmetadata:\n {2}name: mfe-stats\n/m);
     symlinkSync(path.join(ROOT, 'mfe-tasks/node_modules'), path.join(remote, 'node_modules'));
     const pkg = JSON.parse(readFileSync(path.join(remote, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const template = JSON.parse(readFileSync(path.join(ROOT, 'mfe-tasks/package.json'), 'utf8')) as { dependencies: Record<string, string> };

@@ -86,4 +86,5 @@ export * from './tcp-relay.js';
 export * from './event-stream.js';
 export * from './sse-reader.js';
 export * from './small-disk.js';
+export * from './service-probes.js';
 export * from './external-remote.js';
