@@ -219,7 +219,7 @@ function main() {
       `  pnpm exec jest --selectProjects ${p.folder}`,
       `  pnpm --filter ${p.folder} build       # dist/ with mf-manifest.json and remote.json`,
       '  pnpm typecheck && pnpm lint',
-      `  npm start serves it from its next start (it serves the remotes built when it starts);`,
+      `  a running npm start serves it from the next page load once it is built (no restart; pnpm remotes:list shows its releases);`,
       `  a deployment with REMOTES_FILE takes it without a restart: add "${p.folder.slice(4)}": "<published dist folder>" to that file.`,
       '',
       ...deploySteps(p.folder),
