@@ -13,7 +13,7 @@
 // BENCH_LIST_SIZES=10,100 narrows the sizes).
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { ApiClient, startStack } from '@tm/test-support';
+import { addTodos, signUp, startStack } from '@tm/test-support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -31,30 +31,10 @@ const median = (values) => {
 };
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-async function signUp(baseUrl, label) {
-  const api = new ApiClient(baseUrl);
-  await api.get('/api/user/me'); // the first visit sets the XSRF cookie
-  const email = `bench-list-${label}-${Date.now()}-${process.pid}@example.com`;
-  // A password hash takes a while on a busy machine: a sign-up that timed out at the gateway is tried again.
-  for (let attempt = 1; ; attempt += 1) {
-    const answer = await api.post('/api/user/signup', { fullName: `List ${label}`, email, password: 'correct horse battery' });
-    if (answer.status === 201) return api;
-    if (attempt === 3 || answer.status < 500) throw new Error(`signup answered ${answer.status}`);
-  }
-}
-
 /** Adds `count` tasks, `SEED_CONCURRENCY` requests at a time; returns how long it took. */
 async function seed(api, count) {
   const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      next += 1;
-      const answer = await api.post('/api/todo/add-todo', { title: `Task number ${next} of ${count}` });
-      if (answer.status !== 201) throw new Error(`add-todo answered ${answer.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
+  await addTodos(api, count, { concurrency: SEED_CONCURRENCY });
   return performance.now() - started;
 }
 
@@ -127,7 +107,8 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS })
 const results = [];
 try {
   for (const size of SIZES) {
-    const api = await signUp(app.url, size);
+    // A password hash takes a while on a busy machine: a sign-up that timed out at the gateway is tried again.
+    const { client: api } = await signUp(app.url, { name: `List ${size}`, attempts: 3 });
     const seedMs = await seed(api, size);
     console.log(`seeded ${size} tasks through the API in ${Math.round(seedMs)} ms`);
     const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });

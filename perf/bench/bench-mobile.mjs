@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { ApiClient, startStack } from '@tm/test-support';
+import { addTodos, signUp, startStack } from '@tm/test-support';
 import { emulateEverywhere } from './slow-network.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,27 +43,11 @@ const median = (values) => {
 const round = (value, digits = 0) => (value === undefined ? undefined : Math.round(value * 10 ** digits) / 10 ** digits);
 const seconds = (ms) => (ms === undefined ? '–' : (ms / 1000).toFixed(1));
 
-async function signUp(baseUrl, label) {
-  const api = new ApiClient(baseUrl);
-  await api.get('/api/user/me'); // the first visit sets the XSRF cookie
-  const email = `bench-mobile-${label}-${Date.now()}-${process.pid}@example.com`;
-  for (let attempt = 1; ; attempt += 1) {
-    const answer = await api.post('/api/user/signup', { fullName: `Mobile ${label}`, email, password: 'correct horse battery' });
-    if (answer.status === 201) return api;
-    if (attempt === 3 || answer.status < 500) throw new Error(`signup answered ${answer.status}`);
-  }
-}
-
-async function seed(api, count) {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      next += 1;
-      const answer = await api.post('/api/todo/add-todo', { title: `Task number ${next} of ${count}: something to do today` });
-      if (answer.status !== 201) throw new Error(`add-todo answered ${answer.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
+/** A new user with `count` tasks, signed in through the API (a sign-up that timed out on a busy machine is tried again). */
+async function userWithTasks(baseUrl, label, count) {
+  const { client } = await signUp(baseUrl, { name: `Mobile ${label}`, attempts: 3 });
+  await addTodos(client, count, { concurrency: SEED_CONCURRENCY, title: (n) => `Task number ${n} of ${count}: something to do today` });
+  return client;
 }
 
 const cookiesFor = (api, url) => [...api.cookies].map(([name, value]) => ({ name, value, url }));
@@ -431,12 +415,9 @@ function report(lh, slow) {
 
 const app = await startStack({ web: true, keepLogs: false });
 try {
-  const thirty = await signUp(app.url, 'thirty');
-  await seed(thirty, 30);
-  const thousand = PARTS.has('lighthouse') ? await signUp(app.url, 'thousand') : undefined;
-  if (thousand) await seed(thousand, 1000);
-  const tenThousand = PARTS.has('slow') ? await signUp(app.url, 'ten-thousand') : undefined;
-  if (tenThousand) await seed(tenThousand, 10_000);
+  const thirty = await userWithTasks(app.url, 'thirty', 30);
+  const thousand = PARTS.has('lighthouse') ? await userWithTasks(app.url, 'thousand', 1000) : undefined;
+  const tenThousand = PARTS.has('slow') ? await userWithTasks(app.url, 'ten-thousand', 10_000) : undefined;
   console.log('[mobile] users seeded: 30, 1 000 and 10 000 tasks');
 
   let lh;
