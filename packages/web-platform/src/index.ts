@@ -12,3 +12,4 @@ export { endSession } from './session.js';
 export { TAB_CHANNEL } from './tab-sync.js';
 export { useLogout, useSessionEndingMutation } from './use-logout.js';
 export { ModalDialog } from './modal-dialog.js';
+export { DEFAULT_PREFERENCES, readPreferences, savePreferences, usePreferences, type Preferences } from './preferences.js';
