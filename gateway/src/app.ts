@@ -22,6 +22,7 @@ import type { GatewayConfig } from './config.js';
 import { LiveStreams } from './events.relay.js';
 import { API_PREFIX, forwardedHeader } from './forward.middleware.js';
 import { openApiRoutes } from './openapi.routes.js';
+import { passwordResetRoutes } from './password-reset.routes.js';
 import { rumRoutes } from './rum.routes.js';
 import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
@@ -53,8 +54,8 @@ export interface GatewayDeps {
     | 'accountThrottle'
     | 'events'
   > &
-    /** `POST /api/rum` limits (rum.routes.ts); the defaults when absent. */
-    Partial<Pick<GatewayConfig, 'rum'>>;
+    /** `POST /api/rum` limits (rum.routes.ts); the defaults when absent. PUBLIC_URL (password-reset.routes.ts). */
+    Partial<Pick<GatewayConfig, 'rum' | 'publicUrl'>>;
   sessionStore: SessionStore;
   logger: Logger;
   /** When set, rate-limit counters are shared through Redis. */
@@ -160,8 +161,8 @@ const noStore: Middleware = async (ctx, next) => {
 
 /**
  * The gateway, middleware in one visible order: request id + logging → metrics → error handler → why a
- * session ended, in its 401 (session-end.ts) → header count limit → compression → health →
- * security headers → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit →
+ * session ended, in its 401 (session-end.ts) → header count limit → compression → security headers →
+ * health → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit →
  * the OpenAPI document (public, cacheable: no session) → RUM reports (no session: beacons) → cross-site check → session → session lifetime →
  * XSRF → 404 (on the way back) → auth, account and todo routes (the services' answers checked before they
  * are sent on; the live stream relayed as a stream).
@@ -198,7 +199,6 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(compressAnswers());
   app.use(closeConnectionsWhileDraining(isDraining));
   const ready = readiness({ sessionStore, services: { users: config.usersUrl, todos: config.todosUrl } });
-  app.use(aliveOnly());
   const ops = new Koa();
   ops.use(requestLogger({ logger, trustIncomingId: false }));
   ops.use(errorHandler());
@@ -206,12 +206,16 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   ops.use(healthRoutes({ registry: metrics.registry, ready, draining: () => draining }).routes());
   ops.silent = true;
   app.use(securityHeaders(web.shell, web.overrideOrigins));
+  // After the security headers: the public /healthz carries them like every other answer.
+  app.use(aliveOnly());
   app.use(staticSite(web));
   app.use(onlyUnderApi(noStore));
   app.use(onlyUnderApi(framedRequests(LIMITS.bodyBytes)));
   app.use(openApiRoutes().routes());
   // Before the session and XSRF checks: a beacon cannot carry the XSRF header (rum.routes.ts).
-  app.use(rumRoutes({ registry: metrics.registry, limits: config.rum, allowedOrigins: config.allowedOrigins, redis }).routes());
+  const { catalog, remotes } = web;
+  const servedCatalog = catalog ? async () => catalog : remotes ? () => remotes.catalog() : undefined;
+  app.use(rumRoutes({ registry: metrics.registry, limits: config.rum, allowedOrigins: config.allowedOrigins, redis, catalog: servedCatalog }).routes());
   app.use(onlyUnderApi(crossSiteProtection({ allowedOrigins: config.allowedOrigins })));
   app.use(onlyUnderApi(sessions(app, { store: sessionStore, lifetime: config.session })));
   app.use(onlyUnderApi(sessionLifetime(config.session, ends.endExpired)));
@@ -219,6 +223,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(notFound());
   app.use(authRoutes({ users, internalSecret, authRateLimit, signupRateLimit, throttle, streams, ends }).routes());
   app.use(accountRoutes({ users, todos, internalSecret, ends, throttle, streams }).routes());
+  app.use(passwordResetRoutes({ users, internalSecret, authRateLimit, redis, publicUrl: config.publicUrl, ends, streams, throttle }).routes());
   app.use(otherUserRoutes(users, internalSecret).routes());
   app.use(todoRoutes(todos, internalSecret, streams).routes());
   app.silent = true;

@@ -107,6 +107,12 @@ const GatewayEnv = BaseEnv.extend({
   RUM_RATE_LIMIT: z.coerce.number().int().min(0).default(DEFAULT_RUM_LIMITS.rateLimit.points),
   RUM_RATE_WINDOW_S: z.coerce.number().int().positive().default(DEFAULT_RUM_LIMITS.rateLimit.windowSeconds),
   RUM_MAX_ROUTES: z.coerce.number().int().min(1).max(1000).default(DEFAULT_RUM_LIMITS.maxRoutes),
+  /**
+   * The app's address as people reach it (`https://tasks.example.com`): the password reset links in mails
+   * point there (password-reset.routes.ts). Unset: the address the gateway listens on, as the socket says
+   * (never the request's Host header, which a caller chooses). Set it wherever a proxy or TLS is in front.
+   */
+  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
   /** Built frontends to serve in all-in-one mode (`pnpm start`); unset when nginx serves them. */
   SHELL_DIST: optionalText,
   /** The remotes to serve under /remotes/<key>/: `auth=mfe-auth/dist,tasks=mfe-tasks/dist` (relative to the working folder). */
@@ -191,6 +197,8 @@ export interface GatewayConfig {
   accountThrottle: { failLimit: number; windowSeconds: number; lockoutSeconds: number };
   events: { maxPerSession: number; maxPerUser: number; maxPerAddress: number; maxStreams: number; sessionCheckMs: number };
   rum: RumLimits;
+  /** PUBLIC_URL without a trailing slash; undefined: the address the gateway listens on. */
+  publicUrl: string | undefined;
   web: {
     shell?: string;
     /** `REMOTES_FILE` (read again when it changes) or else `REMOTES` (a fixed list); neither: no remotes are served. */
@@ -250,6 +258,7 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       sessionCheckMs: parsed.EVENTS_SESSION_CHECK_MS,
     },
     rum: { rateLimit: { points: parsed.RUM_RATE_LIMIT, windowSeconds: parsed.RUM_RATE_WINDOW_S }, maxRoutes: parsed.RUM_MAX_ROUTES },
+    publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     startup: startupBounds(parsed),
     web: {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
-import { API, type TodoResponse, type UserResponse } from '@tm/contracts';
+import { API, API_BASE, ErrorBody, ErrorCode, type TodoResponse, type UserResponse } from '@tm/contracts';
 import { openApiPath, type OpenApiDocument } from '@tm/contracts/openapi';
 import { createLogger } from '@tm/service-kit';
 import { ApiClient, newUser, openRawEventStream, REPO_ROOT, type RunningStack, startStack, tempDir } from '@tm/test-support';
@@ -27,11 +27,11 @@ afterAll(async () => {
 
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
 
-/** Every (METHOD, /api path) the document names, paths written as the router writes them (`:todoId`). */
+/** Every (METHOD, /api path) the document names (its paths are below its server, `/api`), written as the router writes them (`:todoId`). */
 function documented(): Set<string> {
   const routes = new Set<string>();
   for (const [route, item] of Object.entries(doc.paths)) {
-    for (const method of METHODS) if (item[method]) routes.add(`${method.toUpperCase()} ${route.replace(/\{(\w+)\}/g, ':$1')}`);
+    for (const method of METHODS) if (item[method]) routes.add(`${method.toUpperCase()} ${API_BASE}${route.replace(/\{(\w+)\}/g, ':$1')}`);
   }
   return routes;
 }
@@ -80,7 +80,7 @@ describe('GET /api/openapi.json', () => {
     const result = await validate(doc);
     expect(result).toEqual({ valid: true, version: '3.1' });
     const broken = structuredClone(doc);
-    (broken.paths['/api/user/me']?.get?.responses['200'] as Record<string, unknown>).content = { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } };
+    (broken.paths['/user/me']?.get?.responses['200'] as Record<string, unknown>).content = { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } };
     expect((await validate(broken)).valid).toBe(false);
   });
 
@@ -104,7 +104,7 @@ describe('GET /api/openapi.json', () => {
     for (const response of Object.values(doc.components.responses)) {
       expect(response).toEqual(expect.objectContaining({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } }));
     }
-    const events = doc.paths['/api/todo/events']?.get;
+    const events = doc.paths['/todo/events']?.get;
     expect((events?.parameters ?? []).map((parameter) => parameter.name)).toEqual(['after', 'Last-Event-ID']);
     expect(Object.keys(events?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '429', '503']));
     expect(doc.components.schemas.TodoChangeEvent).toBeDefined();
@@ -153,10 +153,11 @@ describe('GET /api/openapi.json', () => {
     await client.get('/api/user/me');
     expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
     const named = documented();
+    expect(doc.servers).toEqual([{ url: API_BASE, description: expect.any(String) }]);
     for (const route of Object.keys(doc.paths)) {
-      const concrete = route.replace('{todoId}', 'a'.repeat(24));
+      const concrete = API_BASE + route.replace('{todoId}', 'a'.repeat(24));
       for (const method of METHODS) {
-        if (named.has(`${method.toUpperCase()} ${route.replace('{todoId}', ':todoId')}`)) continue;
+        if (named.has(`${method.toUpperCase()} ${API_BASE}${route.replace('{todoId}', ':todoId')}`)) continue;
         const answer = await client.request(method.toUpperCase(), concrete, method === 'get' || method === 'delete' ? {} : { body: {} });
         expect([`${method} ${route}`, answer.status]).toEqual([`${method} ${route}`, expect.any(Number)]);
         expect([404, 405]).toContain(answer.status);
@@ -174,6 +175,10 @@ describe('GET /api/openapi.json', () => {
       login: (user) => user,
       changePassword: (user) => ({ currentPassword: user.password, newPassword: 'another good pass phrase 9' }),
       deleteAccount: (user) => ({ password: user.password }),
+      updateProfile: () => ({ fullName: 'Renamed' }),
+      forgotPassword: (user) => ({ email: user.email }),
+      // No link was mailed in this test: the call answers, as documented, that this one does not work.
+      resetPassword: () => ({ token: 'not-a-link-token', newPassword: 'another good pass phrase 9' }),
       addTodo: () => ({ title: 'documented' }),
       updateTodo: () => ({ updateData: { completed: true } }),
       completeAll: () => ({ completed: true }),
@@ -196,7 +201,7 @@ describe('GET /api/openapi.json', () => {
           await client.put(`/api/todo/update-todo/${task._id}`, { updateData: { completed: true } });
           undoToken = (await client.delete<{ undoToken?: string }>('/api/todo/clear-completed')).body.undoToken;
         }
-        const concrete = route.replace('{todoId}', task._id);
+        const concrete = API_BASE + route.replace('{todoId}', task._id);
         let status: number;
         let code: unknown;
         if (operation.operationId === 'todoEvents') {
@@ -212,6 +217,11 @@ describe('GET /api/openapi.json', () => {
           code = answer.body?.code;
         }
         statuses.push(`${method.toUpperCase()} ${route} ${status}`);
+        if (operation.operationId === 'resetPassword') {
+          expect([status, code]).toEqual([400, ErrorCode.resetLinkInvalid]);
+          expect(declares(operation.operationId, status, code)).toBe(true);
+          continue;
+        }
         expect(`${operation.operationId} ${status}`).toBe(`${operation.operationId} ${documentedSuccess(operation.responses)}`);
         expect(code).not.toBe('ROUTE.NOT_FOUND');
       }
@@ -225,3 +235,178 @@ describe('GET /api/openapi.json', () => {
 function documentedSuccess(responses: Record<string, unknown>): string {
   return Object.keys(responses).find((status) => /^2\d\d$/.test(status)) ?? 'none';
 }
+
+/** The document's operation named `operationId`. */
+function operationNamed(operationId: string): OpenApiDocument['paths'][string][string] {
+  const found = Object.values(doc.paths)
+    .flatMap((item) => Object.values(item))
+    .find((operation) => operation.operationId === operationId);
+  if (!found) throw new Error(`the document has no operation ${operationId}`);
+  return found;
+}
+
+interface DeclaredResponse {
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: { allOf?: { properties?: { code?: { enum?: string[] } } }[] } }>;
+}
+
+/** Whether the operation declares this status itself (not only a 4XX/5XX range), with `code` among its codes. */
+function declares(operationId: string, status: number, code: unknown): boolean {
+  const response = operationNamed(operationId).responses[String(status)] as DeclaredResponse | undefined;
+  const codes = response?.content?.['application/json']?.schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+  return typeof code === 'string' && codes.includes(code);
+}
+
+describe('every refusal a call really answers is declared under it, with its code', () => {
+  /** Its method and path under /api, for a task id. */
+  const call = (name: keyof typeof API, todoId = 'a'.repeat(24)) => ({ method: API[name].method, path: API_BASE + API[name].path.replace(':todoId', todoId) });
+
+  /** The answer is the refusal expected, and the document declares it under the call (Retry-After with a rate limit). */
+  function expectDeclared(operationId: string, what: string, answer: { status: number; body: unknown; headers: Headers }, status: number, code: string): void {
+    const body = ErrorBody.parse(answer.body);
+    expect([operationId, what, answer.status, body.code]).toEqual([operationId, what, status, code]);
+    expect([operationId, what, status, code, declares(operationId, status, code)]).toEqual([operationId, what, status, code, true]);
+    if (code !== ErrorCode.rateLimited) return;
+    expect([operationId, Number(answer.headers.get('retry-after')) >= 1]).toEqual([operationId, true]);
+    expect((operationNamed(operationId).responses['429'] as DeclaredResponse).headers?.['Retry-After']).toBeDefined();
+  }
+
+  /** A signed-in user with one task, on `url`. */
+  async function signedIn(url = stack.gateway.url) {
+    const client = new ApiClient(url);
+    await client.get('/api/user/me');
+    const user = newUser('Refused');
+    expect((await client.post<UserResponse>('/api/user/signup', user)).status).toBe(201);
+    const task = (await client.post<TodoResponse>('/api/todo/add-todo', { title: 'a task' })).body.todo;
+    return { client, user, task };
+  }
+
+  async function visitor(url = stack.gateway.url): Promise<ApiClient> {
+    const client = new ApiClient(url);
+    await client.get('/api/user/me');
+    return client;
+  }
+
+  it('the refusals every call of its kind shares: 401, 403 (XSRF, another site), 413, 415, 400 (not JSON, not the shape)', async () => {
+    const { client, task } = await signedIn();
+    const anonymous = await visitor();
+    for (const name of Object.keys(API) as (keyof typeof API)[]) {
+      const { method, path: route } = call(name, task._id);
+      const needsSession = operationNamed(name).security.some((requirement) => 'session' in requirement);
+      const caller = needsSession ? client : anonymous;
+      if (needsSession) expectDeclared(name, 'no session', await anonymous.request(method, route, method === 'GET' ? {} : { body: {} }), 401, ErrorCode.unauthenticated);
+      if (method === 'GET') continue;
+      expectDeclared(name, 'no XSRF token', await caller.request(method, route, { body: {}, xsrf: false }), 403, ErrorCode.xsrf);
+      expectDeclared(name, 'another site', await caller.request(method, route, { body: {}, headers: { origin: 'https://elsewhere.example' } }), 403, ErrorCode.crossSite);
+      const large = await caller.request(method, route, { rawBody: JSON.stringify({ title: 'x'.repeat(17 * 1024) }), headers: { 'content-type': 'application/json' } });
+      expectDeclared(name, 'too large', large, 413, ErrorCode.bodyTooLarge);
+      // logout and logout-all read no body (and would end the session): they have nothing of this to refuse.
+      if (name === 'logout' || name === 'logoutAll') continue;
+      expectDeclared(name, 'text', await caller.request(method, route, { rawBody: '{}', headers: { 'content-type': 'text/plain' } }), 415, ErrorCode.unsupportedMediaType);
+      expectDeclared(name, 'not JSON', await caller.request(method, route, { rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, ErrorCode.malformedJson);
+      if ('request' in API[name]) expectDeclared(name, 'not the shape', await caller.request(method, route, { body: { nothing: true } }), 400, ErrorCode.validation);
+    }
+  });
+
+  it("each call's own refusals: wrong credentials, a taken email, a wrong password, an unknown task, too many streams", async () => {
+    const { client, user, task } = await signedIn();
+    const other = await signedIn();
+    const anonymous = await visitor();
+    expectDeclared('login', 'wrong password', await anonymous.post('/api/user/login', { email: user.email, password: 'not the password' }), 401, ErrorCode.invalidCredentials);
+    expectDeclared('signup', 'taken email', await anonymous.post('/api/user/signup', { ...newUser(), email: user.email }), 409, ErrorCode.emailTaken);
+    expectDeclared('changePassword', 'wrong password', await client.put('/api/user/password', { currentPassword: 'not the password', newPassword: 'another good pass phrase 9' }), 403, ErrorCode.wrongPassword);
+    expectDeclared('deleteAccount', 'wrong password', await client.delete('/api/user/account', { body: { password: 'not the password' } }), 403, ErrorCode.wrongPassword);
+    const profile = call('updateProfile');
+    expectDeclared('updateProfile', 'wrong password', await client.request(profile.method, profile.path, { body: { email: newUser().email, currentPassword: 'not the password' } }), 403, ErrorCode.wrongPassword);
+    expectDeclared('updateProfile', 'taken email', await client.request(profile.method, profile.path, { body: { email: other.user.email, currentPassword: user.password } }), 409, ErrorCode.emailTaken);
+    const reset = call('resetPassword');
+    expectDeclared('resetPassword', 'unknown link', await anonymous.request(reset.method, reset.path, { body: { token: 'x'.repeat(43), newPassword: 'another good pass phrase 9' } }), 400, ErrorCode.resetLinkInvalid);
+
+    const unknown = 'b'.repeat(24);
+    expectDeclared('updateTodo', 'unknown task', await client.put(`/api/todo/update-todo/${unknown}`, { updateData: { completed: true } }), 404, ErrorCode.todoNotFound);
+    expectDeclared('updateTodo', "another user's task", await other.client.put(`/api/todo/update-todo/${task._id}`, { updateData: { completed: true } }), 404, ErrorCode.todoNotFound);
+    expectDeclared('updateTodo', 'not an id', await client.put('/api/todo/update-todo/not-an-id', { updateData: { completed: true } }), 400, ErrorCode.validation);
+    expectDeclared('deleteTodo', 'unknown task', await client.delete(`/api/todo/delete-todo/${unknown}`), 404, ErrorCode.todoNotFound);
+    expectDeclared('restoreTodo', 'never deleted', await client.post(`/api/todo/restore-todo/${task._id}`), 404, ErrorCode.todoNotRestorable);
+    expectDeclared('restoreBulk', 'unknown token', await client.post('/api/todo/restore-bulk', { undoToken: 'no-such-token' }), 404, ErrorCode.todoNotRestorable);
+
+    expectDeclared('todoEvents', 'bad cursor', await client.get('/api/todo/events?after=x'), 400, ErrorCode.validation);
+    const streams = await Promise.all(Array.from({ length: 5 }, () => openRawEventStream(`${stack.gateway.url}/api/todo/events`, { cookie: client.cookieHeader() })));
+    try {
+      expect(streams.map((live) => live.status)).toEqual([200, 200, 200, 200, 200]);
+      expectDeclared('todoEvents', 'a sixth stream', await client.get('/api/todo/events'), 429, ErrorCode.tooManyStreams);
+    } finally {
+      for (const live of streams) live.close();
+    }
+
+    const beacon = (body: string, headers: Record<string, string> = {}) =>
+      anonymous.request('POST', '/api/rum', { rawBody: body, headers: { origin: stack.gateway.url, 'content-type': 'text/plain', ...headers } });
+    const report = JSON.stringify({ route: '/', metrics: [{ name: 'LCP', value: 1200 }] });
+    expectDeclared('reportWebVitals', 'another site', await beacon(report, { origin: 'https://elsewhere.example' }), 403, ErrorCode.crossSite);
+    expectDeclared('reportWebVitals', 'not JSON', await beacon('{'), 400, ErrorCode.malformedJson);
+    expectDeclared('reportWebVitals', 'implausible', await beacon(JSON.stringify({ route: '/', metrics: [{ name: 'LCP', value: 3_600_000 }] })), 400, ErrorCode.validation);
+    expectDeclared('reportWebVitals', 'html', await beacon(report, { 'content-type': 'text/html' }), 415, ErrorCode.unsupportedMediaType);
+    expectDeclared('reportWebVitals', 'too large', await beacon(JSON.stringify({ route: '/', metrics: [], pad: 'x'.repeat(5000) })), 413, ErrorCode.bodyTooLarge);
+  });
+
+  it('rate limits: 429 with Retry-After, declared with the header, on every call that has one', async () => {
+    const started: TestGateway[] = [];
+    const gatewayWith = async (overrides: Parameters<typeof inProcessGateway>[0]) => {
+      const gateway = await inProcessGateway(overrides)({ dataDir: stack.dataDir, usersUrl: stack.users.url, todosUrl: stack.todos.url });
+      started.push(gateway);
+      return gateway;
+    };
+    try {
+      // Sign-ups per address.
+      const signups = await gatewayWith({ signupRateLimit: { points: 1, windowSeconds: 60 } });
+      const first = await visitor(signups.url);
+      expect((await first.post('/api/user/signup', newUser())).status).toBe(201);
+      expectDeclared('signup', 'signups per address', await (await visitor(signups.url)).post('/api/user/signup', newUser()), 429, ErrorCode.rateLimited);
+
+      // Sign-in attempts per address: login, signup and both password reset calls count together.
+      const attempts = await gatewayWith({ authRateLimit: { points: 1, windowSeconds: 60 } });
+      const guest = await visitor(attempts.url);
+      expect((await guest.post('/api/user/login', { email: newUser().email, password: 'whatever it is' })).status).toBe(401);
+      expectDeclared('login', 'attempts per address', await guest.post('/api/user/login', { email: newUser().email, password: 'whatever it is' }), 429, ErrorCode.rateLimited);
+      expectDeclared('signup', 'attempts per address', await guest.post('/api/user/signup', newUser()), 429, ErrorCode.rateLimited);
+      const forgot = call('forgotPassword');
+      const reset = call('resetPassword');
+      expectDeclared('forgotPassword', 'attempts per address', await guest.request(forgot.method, forgot.path, { body: { email: newUser().email } }), 429, ErrorCode.rateLimited);
+      expectDeclared('resetPassword', 'attempts per address', await guest.request(reset.method, reset.path, { body: { token: 'x'.repeat(43), newPassword: 'another good pass phrase 9' } }), 429, ErrorCode.rateLimited);
+
+      // Reset links asked for one email (5 an hour, whatever the address asking).
+      const asker = await visitor();
+      const email = newUser().email;
+      for (let i = 0; i < 5; i += 1) expect((await asker.request(forgot.method, forgot.path, { body: { email } })).status).toBe(200);
+      expectDeclared('forgotPassword', 'links per email', await asker.request(forgot.method, forgot.path, { body: { email } }), 429, ErrorCode.rateLimited);
+
+      // Wrong passwords against one account: from the third in a row, each next try waits.
+      const throttled = await gatewayWith({ accountThrottle: { failLimit: 10, windowSeconds: 900, lockoutSeconds: 900 } });
+      const { user } = await signedIn(throttled.url);
+      const owner = new ApiClient(throttled.url);
+      await owner.get('/api/user/me');
+      expect((await owner.post('/api/user/login', { email: user.email, password: user.password })).status).toBe(200);
+      const wrong = { currentPassword: 'not the password', newPassword: 'another good pass phrase 9' };
+      for (let i = 0; i < 3; i += 1) expect((await owner.put('/api/user/password', wrong)).status).toBe(403);
+      expectDeclared('changePassword', 'wrong passwords in a row', await owner.put('/api/user/password', wrong), 429, ErrorCode.rateLimited);
+      expectDeclared('deleteAccount', 'wrong passwords in a row', await owner.delete('/api/user/account', { body: { password: 'not the password' } }), 429, ErrorCode.rateLimited);
+      const profile = call('updateProfile');
+      expectDeclared('updateProfile', 'wrong passwords in a row', await owner.request(profile.method, profile.path, { body: { email: newUser().email, currentPassword: 'not the password' } }), 429, ErrorCode.rateLimited);
+      const stranger = await visitor(throttled.url);
+      for (let i = 0; i < 3; i += 1) expect((await stranger.post('/api/user/login', { email: user.email, password: 'not the password' })).status).toBe(401);
+      expectDeclared('login', 'wrong passwords in a row', await stranger.post('/api/user/login', { email: user.email, password: 'not the password' }), 429, ErrorCode.rateLimited);
+
+      // Vitals reports per address.
+      const reports = await gatewayWith({ rum: { rateLimit: { points: 1, windowSeconds: 60 }, maxRoutes: 50 } });
+      const beacon = () =>
+        new ApiClient(reports.url).request('POST', '/api/rum', {
+          rawBody: JSON.stringify({ route: 'other', metrics: [{ name: 'TTFB', value: 80 }] }),
+          headers: { origin: reports.url, 'content-type': 'text/plain' },
+        });
+      expect((await beacon()).status).toBe(204);
+      expectDeclared('reportWebVitals', 'reports per address', await beacon(), 429, ErrorCode.rateLimited);
+    } finally {
+      await Promise.all(started.map((gateway) => gateway.close()));
+    }
+  });
+});

@@ -7,10 +7,11 @@
 // one). What guards it instead: the Origin must be the app's own (a beacon is a same-origin POST, and every
 // browser sends Origin with a POST), the body is small (413 past RUM_LIMITS.bodyBytes), each client address
 // has a budget of reports (429), and the body must be exactly the RumReport shape (400): strict objects, so
-// nothing else (a user id, a URL, a user agent) is ever stored. The route label is a catalog route pattern,
-// and a process keeps at most `maxRoutes` distinct ones: a client inventing routes cannot grow the series.
+// nothing else (a user id, a URL, a user agent) is ever stored, and each value within its vital's plausible
+// range (RUM_LIMITS.maxValue). The route must be one the remote catalog declares, or `other` (400 for any
+// other): a client inventing routes cannot grow the series; a process also keeps at most `maxRoutes` labels.
 import type { Context, Middleware } from 'koa';
-import { ErrorCode, RUM_LIMITS, RUM_OTHER_ROUTE, RUM_PATH, RumReport, type RumMetricName } from '@tm/contracts';
+import { ErrorCode, RUM_LIMITS, RUM_OTHER_ROUTE, RUM_PATH, RumReport, type RemoteCatalog, type RumMetricName } from '@tm/contracts';
 import { apiRouter, ForbiddenError, HttpError, PayloadTooLargeError, ServiceUnavailableError, TooManyRequestsError, UnsupportedMediaTypeError, ValidationError } from '@tm/service-kit';
 import type Router from '@koa/router';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -37,6 +38,17 @@ export interface RumRoutesOptions {
   allowedOrigins: readonly string[];
   /** Shared rate-limit counters across gateway instances; in memory when absent. */
   redis?: RedisClient;
+  /**
+   * The remote catalog this gateway serves as /remotes.json (read at each report; RemoteFolders caches it):
+   * its routes are the only ones a report may name. Absent where the gateway serves no frontends (nginx does,
+   * docs/DEPLOY.md): it cannot tell a real route from a made-up one, and files every report under `other`.
+   */
+  catalog?: () => Promise<RemoteCatalog | undefined>;
+}
+
+/** The route patterns a catalog declares (`/`, `/login`, `/insights`…). */
+function catalogRoutes(catalog: RemoteCatalog): Set<string> {
+  return new Set(Object.values(catalog.remotes).flatMap((remote) => remote.routes.map((route) => route.path)));
 }
 
 /**
@@ -90,7 +102,7 @@ function isReportType(ctx: Context): boolean {
   return ctx.is('text/plain', 'application/json') !== false;
 }
 
-export function rumRoutes({ registry, limits = DEFAULT_RUM_LIMITS, allowedOrigins, redis }: RumRoutesOptions): Router {
+export function rumRoutes({ registry, limits = DEFAULT_RUM_LIMITS, allowedOrigins, redis, catalog }: RumRoutesOptions): Router {
   const histograms = Object.fromEntries(
     Object.entries(VITALS).map(([metric, { name, help, buckets }]) => [metric, new Histogram({ name, help, buckets, labelNames: ['route'] as const, registers: [registry] })]),
   ) as Record<RumMetricName, Histogram<'route'>>;
@@ -143,6 +155,16 @@ export function rumRoutes({ registry, limits = DEFAULT_RUM_LIMITS, allowedOrigin
     await next();
   };
 
+  /** The report's route as a label: a route of the catalog, or `other`; anything else is refused (400). */
+  const knownRoute = async (route: string): Promise<string> => {
+    if (route === RUM_OTHER_ROUTE) return route;
+    const served = await catalog?.();
+    if (!served) return RUM_OTHER_ROUTE;
+    const routes = catalogRoutes(served);
+    if (routes.has(route)) return route;
+    throw new ValidationError([{ path: ['route'], message: `route must be a route of the app (${[...routes].sort().join(', ')}) or ${RUM_OTHER_ROUTE}` }]);
+  };
+
   const receive: Middleware = async (ctx) => {
     if (ctx.request.length && ctx.request.length > RUM_LIMITS.bodyBytes) throw new PayloadTooLargeError(RUM_LIMITS.bodyBytes);
     if (!isReportType(ctx)) throw new UnsupportedMediaTypeError('A report must be JSON, sent as text/plain or application/json');
@@ -155,7 +177,7 @@ export function rumRoutes({ registry, limits = DEFAULT_RUM_LIMITS, allowedOrigin
     }
     const parsed = RumReport.safeParse(body);
     if (!parsed.success) throw ValidationError.fromZod(parsed.error);
-    const route = routeLabel(parsed.data.route);
+    const route = routeLabel(await knownRoute(parsed.data.route));
     for (const { name, value } of parsed.data.metrics) histograms[name].observe({ route }, value * VITALS[name].scale);
     ctx.status = 204;
   };

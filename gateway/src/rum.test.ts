@@ -1,11 +1,16 @@
-import { RUM_LIMITS } from '@tm/contracts';
-import { startServices, type RunningServices, upstreamsOf } from '@tm/test-support';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { RUM_LIMITS, type RemoteBuildInfo } from '@tm/contracts';
+import { createLogger } from '@tm/service-kit';
+import { startServices, tempDir, type RunningServices, upstreamsOf } from '@tm/test-support';
 import { startGateway, type TestGateway } from './gateway.test-helpers.js';
+import { RemoteFolders } from './remote-folders.js';
 
 /**
  * `POST /api/rum` over real HTTP (rum.routes.ts, docs/OPERATIONS.md "What users feel (RUM)"): what a beacon
  * from the app's own page gets (204, no session, no XSRF token needed), what everything else gets (403, 400,
- * 413, 415, 429 with a message), and the gateway's histograms moving on `/metrics` of its ops port.
+ * 413, 415, 429 with a message), routes held to those of the remote catalog the gateway serves, values to
+ * each vital's plausible range, and the gateway's histograms moving on `/metrics` of its ops port.
  */
 
 interface Sent {
@@ -47,16 +52,63 @@ const VITALS = [
   { name: 'TTFB', value: 120 },
 ];
 
+/** The remotes' remote.json as their builds write them: the routes the catalog declares. */
+const REMOTES: Record<string, RemoteBuildInfo> = {
+  auth: {
+    name: 'mfe_auth',
+    routes: [
+      { path: '/login', module: './LoginPage', guard: 'signed-out', title: 'Sign in', name: 'sign-in screen' },
+      { path: '/signup', module: './SignupPage', guard: 'signed-out', title: 'Sign up', name: 'sign-up screen' },
+    ],
+  },
+  tasks: { name: 'mfe_tasks', routes: [{ path: '/', module: './TaskListPage', guard: 'signed-in', title: 'Tasks', name: 'task list' }] },
+  insights: { name: 'mfe_insights', routes: [{ path: '/insights', module: './InsightsPage', guard: 'signed-in', title: 'Insights', name: 'insights page' }] },
+};
+const STATS: RemoteBuildInfo = { name: 'mfe_stats', routes: [{ path: '/stats', module: './StatsPage', guard: 'signed-in', title: 'Statistics', name: 'statistics page' }] };
+
+let services: RunningServices;
+let data: ReturnType<typeof tempDir>;
+/** The gateway's REMOTES_FILE: which remote folders it serves (and so which routes its catalog has). */
+let remotesFile: string;
+
+/** Points REMOTES_FILE at remote folders holding these remote.json files (as a deploy step would). */
+function serveRemotes(remotes: Record<string, RemoteBuildInfo>): void {
+  const list: Record<string, string> = {};
+  for (const [key, info] of Object.entries(remotes)) {
+    const folder = path.join(data.dir, 'remotes', `${key}-${info.routes.length}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'remote.json'), JSON.stringify(info));
+    writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify({ name: info.name }));
+    list[key] = folder;
+  }
+  writeFileSync(`${remotesFile}.tmp`, JSON.stringify(list));
+  renameSync(`${remotesFile}.tmp`, remotesFile);
+}
+
+/** A gateway serving the remotes of REMOTES_FILE (all-in-one mode), with these RUM limits. */
+function gatewayWithCatalog(rum: { rateLimit: { points: number; windowSeconds: number }; maxRoutes: number }): Promise<TestGateway> {
+  const remotes = RemoteFolders.open({ file: remotesFile, logger: createLogger('rum-test', 'silent'), recheckMs: 0 });
+  return startGateway(upstreamsOf(services), { rum }, undefined, undefined, { remotes });
+}
+
+beforeAll(async () => {
+  services = await startServices();
+  data = tempDir('tm-rum-');
+  remotesFile = path.join(data.dir, 'remotes.json');
+  serveRemotes(REMOTES);
+});
+afterAll(async () => {
+  await services.stop();
+  data.remove();
+});
+
 describe('POST /api/rum', () => {
-  let services: RunningServices;
   let gateway: TestGateway;
   beforeAll(async () => {
-    services = await startServices();
-    gateway = await startGateway(upstreamsOf(services), { rum: { rateLimit: { points: 0, windowSeconds: 60 }, maxRoutes: 3 } });
+    gateway = await gatewayWithCatalog({ rateLimit: { points: 0, windowSeconds: 60 }, maxRoutes: 3 });
   });
   afterAll(async () => {
     await gateway.close();
-    await services.stop();
   });
 
   it('takes a beacon from the app’s own page without a session or XSRF token, and the histograms move', async () => {
@@ -127,34 +179,102 @@ describe('POST /api/rum', () => {
     expect(form).toMatchObject({ status: 415, body: { message: 'A report must be JSON, sent as text/plain or application/json' } });
   });
 
+  it('refuses a route the catalog does not declare with 400 naming the field, and records nothing of it', async () => {
+    const before = await samples(gateway, 'web_vitals_');
+    for (const route of ['/admin', '/login/extra', '/insights2', '/a', '/b']) {
+      const sent = await beacon(gateway, report(route, VITALS));
+      expect({ route, status: sent.status }).toEqual({ route, status: 400 });
+      expect(sent.body).toEqual({
+        message: 'route must be a route of the app (/, /insights, /login, /signup) or other',
+        code: 'VALIDATION_FAILED',
+        issues: [{ path: ['route'], message: 'route must be a route of the app (/, /insights, /login, /signup) or other' }],
+      });
+    }
+    expect(await samples(gateway, 'web_vitals_')).toEqual(before);
+    // `other` (a page the catalog does not name, which the shell sends on to `/`) is always taken.
+    expect((await beacon(gateway, report('other', [{ name: 'TTFB', value: 90 }]))).status).toBe(204);
+  });
+
+  it('takes each vital up to its plausible largest value and refuses one beyond (400 naming the field), recording nothing of that report', async () => {
+    const largest = [
+      { name: 'LCP', value: RUM_LIMITS.maxValue.LCP },
+      { name: 'INP', value: RUM_LIMITS.maxValue.INP },
+      { name: 'CLS', value: RUM_LIMITS.maxValue.CLS },
+      { name: 'TTFB', value: RUM_LIMITS.maxValue.TTFB },
+    ];
+    expect(largest.map((metric) => metric.value)).toEqual([60_000, 10_000, 10, 60_000]);
+    expect((await beacon(gateway, report('/signup', largest))).status).toBe(204);
+    const before = await samples(gateway, 'web_vitals_');
+    const cases: [{ name: string; value: number }, string][] = [
+      [{ name: 'LCP', value: 60_001 }, 'the LCP value must be at most 60000 ms'],
+      [{ name: 'LCP', value: 3_600_000 }, 'the LCP value must be at most 60000 ms'],
+      [{ name: 'TTFB', value: 61_000 }, 'the TTFB value must be at most 60000 ms'],
+      [{ name: 'INP', value: 10_001 }, 'the INP value must be at most 10000 ms'],
+      [{ name: 'CLS', value: 10.5 }, 'the CLS value must be at most 10'],
+    ];
+    for (const [metric, message] of cases) {
+      // The bad value second: the good one before it is not recorded either.
+      const sent = await beacon(gateway, report('/signup', [{ name: 'TTFB', value: 120 }, metric]));
+      expect({ metric, status: sent.status }).toEqual({ metric, status: 400 });
+      expect(sent.body).toEqual({ message, code: 'VALIDATION_FAILED', issues: [{ path: ['metrics', 1, 'value'], message }] });
+    }
+    expect(await samples(gateway, 'web_vitals_')).toEqual(before);
+  });
+
   it('keeps at most RUM_MAX_ROUTES routes as labels: further ones count under `other`', async () => {
-    // This gateway keeps 3: `/login` and `/` are taken above.
-    for (const route of ['/insights', '/a', '/b']) expect((await beacon(gateway, report(route, [{ name: 'CLS', value: 0 }]))).status).toBe(204);
+    // This gateway keeps 3: `/login`, `/` and `other` are taken above.
+    const before = (await samples(gateway, 'web_vitals_cls_count')).get('web_vitals_cls_count{route="other"}') ?? 0;
+    for (const route of ['/insights', '/insights']) expect((await beacon(gateway, report(route, [{ name: 'CLS', value: 0 }]))).status).toBe(204);
     const counts = await samples(gateway, 'web_vitals_cls_count');
-    expect(counts.get('web_vitals_cls_count{route="/insights"}')).toBe(1);
-    expect(counts.has('web_vitals_cls_count{route="/a"}')).toBe(false);
-    expect(counts.get('web_vitals_cls_count{route="other"}')).toBe(2);
+    expect(counts.has('web_vitals_cls_count{route="/insights"}')).toBe(false);
+    expect(counts.get('web_vitals_cls_count{route="other"}')).toBe(before + 2);
   });
 
   it('counts the refusals by reason', async () => {
     const refused = await samples(gateway, 'gateway_rum_reports_refused_total');
     expect(refused.get('gateway_rum_reports_refused_total{reason="cross_site"}')).toBe(3);
-    expect(refused.get('gateway_rum_reports_refused_total{reason="malformed"}')).toBe(9);
+    expect(refused.get('gateway_rum_reports_refused_total{reason="malformed"}')).toBe(9 + 5 + 5);
     expect(refused.get('gateway_rum_reports_refused_total{reason="too_large"}')).toBe(1);
     expect(refused.get('gateway_rum_reports_refused_total{reason="media_type"}')).toBe(1);
   });
 });
 
+describe('POST /api/rum, the routes of the catalog as it is now', () => {
+  it('takes a route as soon as a remote that declares it is served, without a restart', async () => {
+    const gateway = await gatewayWithCatalog({ rateLimit: { points: 0, windowSeconds: 60 }, maxRoutes: 50 });
+    try {
+      expect((await beacon(gateway, report('/stats', VITALS))).status).toBe(400);
+      serveRemotes({ ...REMOTES, stats: STATS });
+      expect((await beacon(gateway, report('/stats', VITALS))).status).toBe(204);
+      expect((await samples(gateway, 'web_vitals_lcp_seconds_count')).get('web_vitals_lcp_seconds_count{route="/stats"}')).toBe(1);
+    } finally {
+      serveRemotes(REMOTES);
+      await gateway.close();
+    }
+  });
+
+  it('files every report under `other` on a gateway that serves no catalog (nginx serves the frontends)', async () => {
+    const gateway = await startGateway(upstreamsOf(services), { rum: { rateLimit: { points: 0, windowSeconds: 60 }, maxRoutes: 50 } });
+    try {
+      for (const route of ['/login', '/made-up']) expect((await beacon(gateway, report(route, VITALS))).status).toBe(204);
+      const counts = await samples(gateway, 'web_vitals_lcp_seconds_count');
+      expect([...counts.keys()]).toEqual(['web_vitals_lcp_seconds_count{route="other"}']);
+      expect(counts.get('web_vitals_lcp_seconds_count{route="other"}')).toBe(2);
+      // The shape and the values are held to the same rules.
+      expect((await beacon(gateway, report('/login', [{ name: 'LCP', value: 70_000 }]))).status).toBe(400);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('POST /api/rum, rate-limited per client address', () => {
-  let services: RunningServices;
   let gateway: TestGateway;
   beforeAll(async () => {
-    services = await startServices();
-    gateway = await startGateway(upstreamsOf(services), { rum: { rateLimit: { points: 3, windowSeconds: 60 }, maxRoutes: 50 } });
+    gateway = await gatewayWithCatalog({ rateLimit: { points: 3, windowSeconds: 60 }, maxRoutes: 50 });
   });
   afterAll(async () => {
     await gateway.close();
-    await services.stop();
   });
 
   it('answers 429 with Retry-After past the budget, and takes nothing from the refused report', async () => {

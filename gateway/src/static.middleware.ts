@@ -92,7 +92,8 @@ function cacheControl(file: string): string {
  */
 async function sendFile(ctx: Parameters<Middleware>[0], target: Target): Promise<boolean> {
   try {
-    await send(ctx, target.file, {
+    // A folder (`/assets/`, `/remotes/auth/`) is not a file: nothing sent, and the caller answers 404.
+    const sent = await send(ctx, target.file, {
       root: target.root,
       index: false,
       hidden: false,
@@ -103,6 +104,7 @@ async function sendFile(ctx: Parameters<Middleware>[0], target: Target): Promise
         res.setHeader('ETag', etag(stats, { weak: true }));
       },
     });
+    if (!sent) return false;
     ctx.remove('Last-Modified');
     ctx.vary('Accept-Encoding');
     if (ctx.fresh) {
@@ -162,15 +164,46 @@ export function inlineScriptHashes(shellRoot: string | undefined): string[] {
 }
 
 /**
+ * The powerful browser features the app never uses, each turned off for the page and anything it could
+ * embed (`feature=()`): a script that got in still cannot ask for the camera, the microphone, the location,
+ * a payment or a device. The app needs none of them: its sounds play after a click (no autoplay needed),
+ * and notifications and push, which reminders will use, are not Permissions-Policy features (the browser
+ * asks the person). Only names Chromium knows, so it logs no warning for the header.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'local-fonts',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/**
  * Security headers (helmet) with a Content-Security-Policy that allows only this origin, plus the hashed
- * inline theme script. Styles allow inline because react-hot-toast and framer-motion set style attributes.
+ * inline theme script; framing denied by both CSP `frame-ancestors 'none'` and `X-Frame-Options: DENY`; and
+ * the {@link PERMISSIONS_POLICY}. Styles allow inline because react-hot-toast and framer-motion set style attributes.
  * With `REMOTE_OVERRIDES` (issue #19) the origins a local remote may come from are allowed too, for what a
  * remote loads (scripts, styles, its manifest, images, fonts), and nothing else: without the setting, a
  * stored override could not load a byte even if a shell were fooled into trying. (They are CSP host sources
  * as they are: `http://127.0.0.1:*`, `https://preview.example.com`; gateway/src/config.ts checked them.)
  */
 export function securityHeaders(shellRoot: string | undefined, overrideOrigins: string[] = []): Middleware {
-  return helmet({
+  const headers = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -188,5 +221,11 @@ export function securityHeaders(shellRoot: string | undefined, overrideOrigins: 
       },
     },
     crossOriginEmbedderPolicy: false,
+    // The same rule as frame-ancestors 'none', for browsers that only know this header.
+    xFrameOptions: { action: 'deny' },
   });
+  return async (ctx, next) => {
+    ctx.res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+    await headers(ctx, next);
+  };
 }

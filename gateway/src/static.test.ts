@@ -52,10 +52,10 @@ afterAll(async () => {
 
 const get = (urlPath: string, accept = 'text/html') => fetch(server.url + urlPath, { headers: { accept } });
 
-/** The bytes as sent (fetch would decode them). */
+/** The bytes as sent (fetch would decode them), each answer on a connection of its own (no pooled socket). */
 function raw(urlPath: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    request(server.url + urlPath, { headers }, (response) => {
+    request(server.url + urlPath, { headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
@@ -162,6 +162,83 @@ describe('the frontends served by the gateway (all-in-one mode)', () => {
     expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).toMatch(/frame-ancestors 'none'/);
     expect((await get('/')).headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('security headers on every answer (SECURITY.md "Headers")', () => {
+  const ANSWERS: [string, string, number][] = [
+    ['the page', '/', 200],
+    ['a client route', '/insights', 200],
+    ['a built file', '/assets/main.0123456789.js', 200],
+    ['a remote\'s file', '/remotes/auth/mf-manifest.json', 200],
+    ['the catalog', '/remotes.json', 200],
+    ['the health check', '/healthz', 200],
+    ['a missing file', '/nope.js', 404],
+    ['an API answer', '/api/user/me', 401],
+    ['an unknown API path', '/api/nope', 404],
+  ];
+
+  it.each(ANSWERS)('%s (%s) carries them all, framing denied the same way twice', async (_what, urlPath, status) => {
+    const response = await get(urlPath, 'text/html,*/*');
+    expect(response.status).toBe(status);
+    const headers = response.headers;
+    // Framing: CSP frame-ancestors 'none' and X-Frame-Options: DENY say the same thing.
+    expect(headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(headers.get('x-frame-options')).toBe('DENY');
+    expect(headers.get('x-content-type-options')).toBe('nosniff');
+    expect(headers.get('referrer-policy')).toBe('no-referrer');
+    expect(headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    const policy = headers.get('permissions-policy') ?? '';
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'display-capture']) {
+      expect(policy).toContain(`${feature}=()`);
+    }
+    // Every feature listed is denied outright: nothing is allowed, not even to this origin.
+    expect(policy.split(', ').every((entry) => /^[a-z-]+=\(\)$/.test(entry))).toBe(true);
+  });
+});
+
+describe('404s: a file that is not there gets the JSON error body, a navigation the app\'s page', () => {
+  const MISSING_FILES = [
+    '/nope.js',
+    '/assets/missing.css',
+    '/favicon.ico',
+    '/assets/',
+    '/assets',
+    '/remotes/',
+    '/remotes/auth/',
+    '/remotes/auth/assets/',
+    '/remotes/auth/nope.js',
+    '/remotes/nope/mf-manifest.json',
+    '/remotes/auth',
+    '/sounds/nope.mp3',
+    '/svgs/',
+  ];
+
+  it.each(MISSING_FILES)('%s, even asked for as a page, is a 404 with {message, code}', async (urlPath) => {
+    for (const accept of ['text/html', '*/*', 'application/json']) {
+      const response = await get(urlPath, accept);
+      expect({ urlPath, accept, status: response.status }).toEqual({ urlPath, accept, status: 404 });
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({ message: `No route for GET ${urlPath}`, code: 'ROUTE.NOT_FOUND' });
+    }
+    const head = await fetch(server.url + urlPath, { method: 'HEAD', headers: { accept: 'text/html' } });
+    expect(head.status).toBe(404);
+  });
+
+  it('under /api it is the same body', async () => {
+    const response = await get('/api/nope', 'application/json');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: 'No route for GET /api/nope', code: 'ROUTE.NOT_FOUND' });
+  });
+
+  it('a navigation (no file extension, a page asked for) to any other path gets the app\'s page, as a client route', async () => {
+    for (const route of ['/nowhere', '/insights/2024', '/tasks/today']) {
+      const response = await get(route, 'text/html,application/xhtml+xml,*/*;q=0.8');
+      expect({ route, status: response.status }).toEqual({ route, status: 200 });
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toContain('shell');
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 // GET /todo/events (docs/PRODUCT.md §10.11.5) over real HTTP against listening svc-todos apps on real SQLite
 // files: the wire format, replay, reset, live changes, heartbeats, origin, resume without gaps, caps, drain.
+import { randomUUID } from 'node:crypto';
+import { request, type IncomingMessage } from 'node:http';
 import { ObjectId } from 'bson';
 import {
   BulkTodosResponse,
@@ -13,7 +15,8 @@ import {
   TodosResponse,
   type Todo,
 } from '@tm/contracts';
-import { signedCall, tempDir, type SignedCall } from '@tm/test-support';
+import { signedCall, tempDir, TEST_SECRET, type SignedCall } from '@tm/test-support';
+import { signIdentity } from '@tm/service-kit';
 import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
 import type { EventStreamOptions } from './todo-events.stream.js';
 import {
@@ -405,6 +408,123 @@ describe("each user's own cursor (issue #21: no global sequence)", () => {
     const carolsTodo = await add(a, 'carol', CAROL);
     expect(await nextChange(carols.stream)).toEqual({ id: '1', origin: null, saved: [carolsTodo], removed: [] });
   });
+});
+
+/**
+ * A user's backlog of at least `bytes` of change events, written through the store as the routes write
+ * them: tasks with 500-character titles, then "Mark all complete" and "Mark all active" in turns, each one
+ * event carrying every task. Resolves how many events it wrote.
+ */
+async function backlog(instance: Instance, bytes: number, userId = ALICE): Promise<number> {
+  const tasks = 300;
+  for (let i = 0; i < tasks; i += 1) await instance.store.create(userId, `${String(i).padStart(4, '0')} ${'x'.repeat(495)}`);
+  let written = tasks * 600;
+  let events = tasks;
+  for (let round = 0; written < bytes; round += 1) {
+    await instance.store.setAllCompleted(userId, round % 2 === 0);
+    written += tasks * 600;
+    events += 1;
+  }
+  return events;
+}
+
+/** The stream's answer with its body left unread (the client reads nothing until told): a slow or stuck client. */
+function openUnread(instance: Instance, userId: string, query: string): Promise<IncomingMessage> {
+  const path = `/todo/events${query}`;
+  const requestId = randomUUID();
+  return new Promise((resolve, reject) => {
+    const req = request(`${instance.url}${path}`, {
+      agent: false,
+      headers: { accept: 'text/event-stream', 'x-request-id': requestId, ...signIdentity(TEST_SECRET, { method: 'GET', url: path, userId, requestId }) },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.pause();
+      resolve(res);
+    });
+    req.end();
+  });
+}
+
+/** Reads the rest of an answer (resumed) up to its `ready` event; resolves the events and the bytes read. */
+function readUntilReady(res: IncomingMessage): Promise<{ frames: { event: string; id: string; data: string }[]; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let bytes = 0;
+    const frames: { event: string; id: string; data: string }[] = [];
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      bytes += Buffer.byteLength(chunk);
+      text += chunk;
+      let end: number;
+      while ((end = text.indexOf('\n\n')) !== -1) {
+        const block = text.slice(0, end);
+        text = text.slice(end + 2);
+        const field = (name: string) => block.split('\n').find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2) ?? '';
+        if (!block.startsWith('event: ')) continue;
+        frames.push({ event: field('event'), id: field('id'), data: field('data') });
+        if (field('event') === 'ready') {
+          res.destroy();
+          resolve({ frames, bytes });
+          return;
+        }
+      }
+    });
+    res.on('error', reject);
+    res.on('close', () => reject(new Error(`the stream ended before ready, after ${frames.length} events`)));
+    res.resume();
+  });
+}
+
+describe('a resume behind by more than a connection takes at once (PRODUCT §10.11.5)', () => {
+  test('3 MiB of missed changes stream in full, in order, then ready, to a client that reads nothing for a while', async () => {
+    const a = await startInstance();
+    const cursor = await cursorOf(a);
+    const events = await backlog(a, 3 * 1024 * 1024);
+    const res = await openUnread(a, ALICE, `?after=${cursor}`);
+    expect(res.statusCode).toBe(200);
+    // The client takes nothing for a while: the stream waits for it, it neither fails nor gives up.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(a.app.streams.size).toBe(1);
+    const { frames, bytes } = await readUntilReady(res);
+    expect(bytes).toBeGreaterThan(3 * 1024 * 1024);
+    const changes = frames.filter((frame) => frame.event === 'change');
+    expect(frames.filter((frame) => frame.event === 'reset')).toEqual([]);
+    expect(changes).toHaveLength(events);
+    // Every change once, in order, each one above the one before: 1, 2, 3 … after the cursor.
+    expect(changes.map((frame) => Number(frame.id))).toEqual(Array.from({ length: events }, (_, i) => Number(cursor) + i + 1));
+    for (const frame of changes) expect(TodoChangeEvent.parse(JSON.parse(frame.data)).id).toBe(frame.id);
+    expect(frames.at(-1)).toEqual({ event: 'ready', id: String(Number(cursor) + events), data: JSON.stringify({ cursor: String(Number(cursor) + events) }) });
+    expect(await cursorOf(a)).toBe(String(Number(cursor) + events));
+  });
+
+  test('a client that takes nothing at all is cut off after stallMs; its resume from where it stopped gets the rest', async () => {
+    const a = await startInstance({ stallMs: 300 });
+    const cursor = await cursorOf(a);
+    // Larger than every buffer between the two ends (the sockets' too), so the stream has to wait for it.
+    const events = await backlog(a, 8 * 1024 * 1024);
+    const res = await openUnread(a, ALICE, `?after=${cursor}`);
+    expect(res.statusCode).toBe(200);
+    await waitFor(() => a.app.streams.size === 0, 10_000);
+    // What reached the client before it was cut off, read now: some changes, no ready, then the end.
+    const received = await new Promise<string>((resolve) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('close', () => resolve(text));
+      res.on('error', () => undefined);
+      res.resume();
+    });
+    expect(received).not.toContain('event: ready');
+    const ids = [...received.matchAll(/^event: change\nid: (\d+)\ndata: .*\n\n/gm)].map((match) => match[1]!);
+    expect(ids.length).toBeLessThan(events);
+    // The browser reconnects with the last event it got (here to another process, whose clients may be as
+    // slow as a busy test machine makes them): the rest, then ready.
+    const b = await startInstance();
+    const { before, cursor: ready } = await openReady(b, { userId: ALICE, lastEventId: ids.at(-1) ?? cursor, query: `?after=${cursor}` });
+    expect(changesOf(before).map((change) => Number(change.id))).toEqual(Array.from({ length: events - ids.length }, (_, i) => Number(cursor) + ids.length + i + 1));
+    expect(ready).toBe(String(Number(cursor) + events));
+  }, 60_000);
 });
 
 describe('several processes', () => {

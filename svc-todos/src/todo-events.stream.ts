@@ -13,10 +13,14 @@ export interface EventStreamOptions {
   retryMs: number;
   /** Open streams this process holds at most; more are answered 503 (another instance takes them). */
   maxStreams: number;
-  /** Events read from the store per query. */
+  /** Events read from the store per query: at most this many are held in memory per stream at once. */
   pageSize: number;
-  /** A client this far behind (bytes not yet taken by the socket) is cut off; it resumes when it reconnects. */
-  maxBufferedBytes: number;
+  /**
+   * A client that takes nothing of what waits for it this long is cut off (it resumes from its last event
+   * when it reconnects): the stream writes only what the connection takes, so a stuck client holds one
+   * page, never its whole backlog.
+   */
+  stallMs: number;
 }
 
 const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
@@ -24,8 +28,8 @@ const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
   retryMs: 2_000,
   // TODO_EVENTS_MAX_STREAMS's default (config.ts), measured: docs/CAPACITY.md "Open streams, measured".
   maxStreams: 7_000,
-  pageSize: 200,
-  maxBufferedBytes: 1024 * 1024,
+  pageSize: 50,
+  stallMs: 30_000,
 };
 
 const STREAM_MESSAGES = {
@@ -43,19 +47,28 @@ const big = (id: string): bigint => BigInt(id);
 /**
  * One user's live stream (docs/PRODUCT.md §10.11.5). `position` is the number up to which every change of
  * the user has been written to the client; numbers, cursor and reset watermark are all the user's own
- * (per-user sequence), so nothing the stream sends moves with another user's writes. Every wake-up (a bus notice, the heartbeat, a reconnect of the bus)
- * reads the feed after `position` and writes what it finds, one read at a time: the changes go out in id
- * order, without gaps or repeats, however the notices arrive.
+ * (per-user sequence), so nothing the stream sends moves with another user's writes. Every wake-up (a bus
+ * notice, the heartbeat, a reconnect of the bus) reads the feed after `position` and writes what it finds,
+ * one read at a time: the changes go out in id order, without gaps or repeats, however the notices arrive.
+ *
+ * A resume replays what the client missed, however much that is, before `ready`: a page of events at a
+ * time, each written only as fast as the connection takes it (the next one waits for 'drain'), so a
+ * backlog of any size streams through with bounded memory instead of being refused.
  */
 class TodoEventStream {
   readonly body = new PassThrough();
   private position = 0n;
+  /** The feed's position when the stream started: `ready` never stands before it. */
+  private startedAt = 0n;
   private reading = false;
   private again = false;
   private started = false;
+  private readySent = false;
   private closed = false;
   private heartbeat: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  /** Set while a write waits for the connection to take what came before it; ends that wait. */
+  private waiting: (() => void) | undefined;
 
   constructor(
     private readonly userId: string,
@@ -63,6 +76,8 @@ class TodoEventStream {
     private readonly bus: TodoEventBus,
     private readonly options: EventStreamOptions,
     private readonly logger: Logger,
+    /** Cuts the connection at once (a stuck client: ending the body would wait for it forever). */
+    private readonly cutOff: () => void,
     private readonly onClosed: (stream: TodoEventStream) => void,
   ) {
     // Koa destroys the body when the response closes (the client went away): that ends everything here.
@@ -71,7 +86,9 @@ class TodoEventStream {
 
   /**
    * Subscribes, then reads where to start: before anything is written, so a failing store still gets a
-   * proper JSON error. Notices arriving meanwhile are kept and served right after `ready`.
+   * proper JSON error. Notices arriving meanwhile are kept and served right after. Without a resume point,
+   * or with one the feed no longer holds (`reset`), the stream is `ready` at once; a resume replays the
+   * missed changes first (see {@link pump}), then says `ready`.
    */
   async start(resumeAfter: string | null): Promise<void> {
     const unsubscribe = await this.bus.subscribe(this.userId, (notice) => this.wake(notice));
@@ -83,27 +100,22 @@ class TodoEventStream {
     const out: string[] = [`retry: ${this.options.retryMs}\n\n`];
     // Read the feed's position before the events: every change up to it is then among those read.
     const feed = await this.service.feedPosition(this.userId);
+    this.startedAt = big(feed.cursor);
     if (resumeAfter === null) {
       this.position = big(feed.cursor);
     } else if (big(resumeAfter) < big(feed.trimmedThrough) || big(resumeAfter) > big(feed.cursor)) {
       out.push(this.reset(feed.cursor));
     } else {
       this.position = big(resumeAfter);
-      const replay = await this.readChanges();
-      if (replay === 'reset') {
-        out.push(this.reset((await this.service.feedPosition(this.userId)).cursor));
-      } else {
-        out.push(...replay);
-        if (big(feed.cursor) > this.position) this.position = big(feed.cursor);
-      }
+      this.again = true;
     }
-    const cursor = String(this.position);
-    out.push(message('ready', cursor, { cursor }));
+    if (!this.again) out.push(this.ready());
     if (this.closed) return;
-    this.send(out);
+    this.body.write(out.join(''));
     this.started = true;
     this.heartbeat = setInterval(() => {
-      this.send([': ping\n\n']);
+      // A client still taking a replay needs no ping (and gets nothing more to hold meanwhile).
+      if (!this.body.writableNeedDrain) this.body.write(': ping\n\n');
       this.wake(null);
     }, this.options.heartbeatMs);
     if (this.again) this.wake(null);
@@ -115,23 +127,36 @@ class TodoEventStream {
     return message('reset', cursor, { cursor });
   }
 
+  /** `ready` at the stream's position (never before where the feed stood when the stream started). */
+  private ready(): string {
+    if (this.position < this.startedAt) this.position = this.startedAt;
+    this.readySent = true;
+    const cursor = String(this.position);
+    return message('ready', cursor, { cursor });
+  }
+
   /**
-   * The changes after `position` as messages (advancing `position`), or `'reset'` when some of them may
-   * already have been trimmed: the watermark is read after the events, so a trim racing the read is seen.
+   * Writes the changes after `position`, a page at a time, advancing `position` with each one written.
+   * A page is dropped for a `reset` when some of its events may already have been trimmed: the watermark
+   * is read after the page, so a trim racing the read is seen.
    */
-  private async readChanges(): Promise<string[] | 'reset'> {
-    const from = this.position;
-    const out: string[] = [];
+  private async sendChanges(): Promise<void> {
     for (;;) {
-      const events = await this.service.changesAfter(this.userId, String(this.position), this.options.pageSize);
-      for (const event of events) {
-        out.push(message('change', event.id, event));
-        this.position = big(event.id);
+      const from = this.position;
+      const events = await this.service.changesAfter(this.userId, String(from), this.options.pageSize);
+      const feed = await this.service.feedPosition(this.userId);
+      if (this.closed) return;
+      if (from < big(feed.trimmedThrough)) {
+        await this.write(this.reset(feed.cursor));
+        continue;
       }
-      if (events.length < this.options.pageSize) break;
+      for (const event of events) {
+        if (this.closed) return;
+        this.position = big(event.id);
+        await this.write(message('change', event.id, event));
+      }
+      if (events.length < this.options.pageSize) return;
     }
-    const { trimmedThrough } = await this.service.feedPosition(this.userId);
-    return from < big(trimmedThrough) ? 'reset' : out;
   }
 
   /** A notice (or a heartbeat) says there may be more to send; reads again unless it is already known. */
@@ -150,10 +175,8 @@ class TodoEventStream {
     try {
       while (this.again && !this.closed) {
         this.again = false;
-        const changes = await this.readChanges();
-        if (this.closed) return;
-        if (changes === 'reset') this.send([this.reset((await this.service.feedPosition(this.userId)).cursor)]);
-        else this.send(changes);
+        await this.sendChanges();
+        if (!this.readySent && !this.closed) await this.write(this.ready());
       }
     } catch (error) {
       // The store failed: end the stream; the client reconnects and resumes from its last event id.
@@ -164,13 +187,27 @@ class TodoEventStream {
     }
   }
 
-  private send(chunks: string[]): void {
-    if (this.closed || chunks.length === 0) return;
-    this.body.write(chunks.join(''));
-    if (this.body.writableLength > this.options.maxBufferedBytes) {
-      this.logger.warn({ userId: this.userId }, 'todo event stream: client too slow, closing');
-      this.end();
-    }
+  /**
+   * Writes one chunk and, when the connection has not taken what came before it yet, waits until it has
+   * ('drain'), so at most about one page waits in memory. A client that takes nothing for `stallMs` is cut off.
+   */
+  private async write(chunk: string): Promise<void> {
+    if (this.closed || this.body.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.body.off('drain', done);
+        this.waiting = undefined;
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.logger.warn({ userId: this.userId }, 'todo event stream: client took nothing for too long, cutting it off');
+        this.cutOff();
+        this.dispose();
+      }, this.options.stallMs);
+      this.waiting = done;
+      this.body.once('drain', done);
+    });
   }
 
   get isClosed(): boolean {
@@ -188,6 +225,7 @@ class TodoEventStream {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    this.waiting?.();
     this.unsubscribe?.();
     this.onClosed(this);
   }
@@ -230,7 +268,8 @@ export class TodoEventStreams {
     if (this.open.size >= this.options.maxStreams) {
       throw new ServiceUnavailableError(STREAM_MESSAGES.tooMany, ErrorCode.tooManyStreams);
     }
-    const stream = new TodoEventStream(userId, this.service, this.bus, this.options, this.logger, (closed) => {
+    const cutOff = () => ctx.res.destroy();
+    const stream = new TodoEventStream(userId, this.service, this.bus, this.options, this.logger, cutOff, (closed) => {
       this.open.delete(closed);
     });
     this.open.add(stream);
@@ -248,7 +287,8 @@ export class TodoEventStreams {
       // nginx (and proxies that honour it) must pass every event on at once instead of buffering.
       'X-Accel-Buffering': 'no',
     });
-    // Koa pipes the body as soon as the handler returns; the first bytes (retry, ready) are already in it.
+    // Koa pipes the body as soon as the handler returns; the first bytes (retry; ready, unless a replay comes
+    // first) are already in it.
     ctx.body = stream.body;
   }
 

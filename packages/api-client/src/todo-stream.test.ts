@@ -120,6 +120,76 @@ describe('openTodoStream', () => {
     expect(FakeEventSource.instances).toHaveLength(3);
   });
 
+  it('backs off a failure that repeats: a stream that keeps dropping before it is ready is given up and opened more and more slowly', () => {
+    jest.useFakeTimers();
+    const on = handlers();
+    const stream = openTodoStream(on, { after: () => '1' });
+    // The first drop is the browser's to retry (it reconnects by itself, with Last-Event-ID).
+    FakeEventSource.latest()!.drop();
+    expect(on.onGaveUp).not.toHaveBeenCalled();
+    // The second in a row, with no `ready` between, is given up: the browser would retry it every 2 s forever.
+    FakeEventSource.latest()!.drop();
+    expect(on.onGaveUp).toHaveBeenCalledTimes(1);
+    expect(FakeEventSource.latest()!.closed).toBe(true);
+
+    // Each new stream that fails again waits twice as long: 1, 2, 4, 8, 16, 30, 30 … s.
+    const opened: number[] = [];
+    let at = 0;
+    for (const pause of [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]) {
+      jest.advanceTimersByTime(pause - 1);
+      at += pause - 1;
+      expect(FakeEventSource.instances).toHaveLength(opened.length + 1);
+      jest.advanceTimersByTime(1);
+      at += 1;
+      opened.push(at);
+      expect(FakeEventSource.instances).toHaveLength(opened.length + 1);
+      // The same failure at once: the server answered a stream that broke before `ready`, or not a stream.
+      if (opened.length % 2 === 0) FakeEventSource.latest()!.drop();
+      else FakeEventSource.latest()!.refuse();
+    }
+    // Seven attempts in about 91 s, never one at the browser's pace.
+    expect(opened).toEqual([1_000, 3_000, 7_000, 15_000, 31_000, 61_000, 91_000]);
+    expect(on.onGaveUp).toHaveBeenCalledTimes(8);
+
+    // A stream that gets to `ready` starts the pauses over.
+    jest.advanceTimersByTime(30_000);
+    FakeEventSource.latest()!.emit('ready', { cursor: '1' });
+    FakeEventSource.latest()!.refuse();
+    const count = FakeEventSource.instances.length;
+    jest.advanceTimersByTime(1_000);
+    expect(FakeEventSource.instances).toHaveLength(count + 1);
+    stream.close();
+  });
+
+  it('after a reset, a new stream starts from the reset\'s position, never from the gap the page still holds', () => {
+    jest.useFakeTimers();
+    const on = handlers();
+    // The page's list is still the old one (its fetch after the reset has not come back yet).
+    const stream = openTodoStream(on, { after: () => '3' });
+    expect(FakeEventSource.latest()!.url).toBe('/api/todo/events?after=3');
+    FakeEventSource.latest()!.emit('reset', { cursor: '5000' }, '5000');
+    expect(on.onReset).toHaveBeenCalledWith({ cursor: '5000' });
+    FakeEventSource.latest()!.emit('ready', { cursor: '5000' }, '5000');
+    FakeEventSource.latest()!.emit('change', { id: '5001', origin: null, saved: [todo], removed: [] }, '5001');
+    // The gateway goes away: the browser gives up on this stream.
+    FakeEventSource.latest()!.refuse();
+    jest.advanceTimersByTime(1_000);
+    expect(FakeEventSource.latest()!.url).toBe('/api/todo/events?after=5001');
+    stream.close();
+  });
+
+  it('takes the page\'s position when it is the later one (the page fetched a newer list meanwhile)', () => {
+    jest.useFakeTimers();
+    let cursor = '7';
+    const stream = openTodoStream(handlers(), { after: () => cursor });
+    FakeEventSource.latest()!.emit('ready', { cursor: '7' }, '7');
+    cursor = '12';
+    FakeEventSource.latest()!.refuse();
+    jest.advanceTimersByTime(1_000);
+    expect(FakeEventSource.latest()!.url).toBe('/api/todo/events?after=12');
+    stream.close();
+  });
+
   it('never connects where there is no EventSource (the page keeps its fallback)', () => {
     uninstall();
     const saved = Object.getOwnPropertyDescriptor(globalThis, 'EventSource');

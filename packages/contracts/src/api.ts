@@ -11,13 +11,19 @@ import {
   TodoResponse,
   TodosResponse,
   UpdateTodoRequest,
+  UpdateTodoResponse,
 } from './todos.js';
 import {
   ChangePasswordRequest,
   DeleteAccountRequest,
+  ForgotPasswordRequest,
   LoginRequest,
   LogoutResponse,
+  PasswordResetDone,
+  ResetPasswordRequest,
+  SendPasswordResetRequest,
   SignupRequest,
+  UpdateProfileRequest,
   UserResponse,
   VerifyPasswordRequest,
 } from './users.js';
@@ -52,9 +58,15 @@ export const API = {
   changePassword: { ...ROUTES.changePassword, request: ChangePasswordRequest, response: MessageResponse, status: 200 },
   logoutAll: { ...ROUTES.logoutAll, response: MessageResponse, status: 200 },
   deleteAccount: { ...ROUTES.deleteAccount, request: DeleteAccountRequest, response: MessageResponse, status: 200 },
+  /** A new name and/or email (PRODUCT §10.10); a new email needs the current password. */
+  updateProfile: { ...ROUTES.updateProfile, request: UpdateProfileRequest, response: UserResponse, status: 200 },
+  /** A reset link by email (PRODUCT §10.10); the same answer whether or not the email has an account. */
+  forgotPassword: { ...ROUTES.forgotPassword, request: ForgotPasswordRequest, response: MessageResponse, status: 200 },
+  /** A new password with the link's token: single use, 30 minutes; every session of the account ends. */
+  resetPassword: { ...ROUTES.resetPassword, request: ResetPasswordRequest, response: MessageResponse, status: 200 },
   fetchTodos: { ...ROUTES.fetchTodos, response: TodosResponse, status: 200 },
   addTodo: { ...ROUTES.addTodo, request: AddTodoRequest, response: TodoResponse, status: 201 },
-  updateTodo: { ...ROUTES.updateTodo, request: UpdateTodoRequest, response: TodoResponse, status: 200 },
+  updateTodo: { ...ROUTES.updateTodo, request: UpdateTodoRequest, response: UpdateTodoResponse, status: 200 },
   deleteTodo: { ...ROUTES.deleteTodo, response: DeleteTodoResponse, status: 200 },
   /** Undo of a delete (PRODUCT §10.11.4): the task comes back exactly as it was, same id, flags and timestamps. */
   restoreTodo: { ...ROUTES.restoreTodo, response: TodoResponse, status: 200 },
@@ -82,6 +94,10 @@ export const INTERNAL_API = {
     status: 200,
   },
   deleteUser: { method: 'DELETE', path: '/internal/users/me', response: MessageResponse, status: 200 },
+  /** Anonymous (no user): the reset link is mailed after the answer, if the email has an account. */
+  sendPasswordReset: { method: 'POST', path: '/internal/password-resets', request: SendPasswordResetRequest, response: MessageResponse, status: 200 },
+  /** Anonymous: the link's token and the new password; answers whose password it was. */
+  usePasswordReset: { method: 'POST', path: '/internal/password-resets/use', request: ResetPasswordRequest, response: PasswordResetDone, status: 200 },
   purgeTodos: { method: 'DELETE', path: '/internal/todos', response: PurgeTodosResponse, status: 200 },
 } as const satisfies Record<string, Endpoint>;
 export type ApiResponse<N extends ApiName> = z.infer<(typeof API)[N]['response']>;

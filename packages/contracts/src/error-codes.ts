@@ -16,6 +16,13 @@ export const ErrorCode = {
   /** The current password given to change the password or delete the account is wrong (403, not 401: the session is fine). */
   wrongPassword: 'AUTH.WRONG_PASSWORD',
   emailTaken: 'USER.EMAIL_TAKEN',
+  /**
+   * 409: the password changed between the moment this change or reset read it and its write (another
+   * change or a reset won, docs/PRODUCT.md §10.10); nothing was written.
+   */
+  passwordChangedConcurrently: 'USER.PASSWORD_CHANGED_CONCURRENTLY',
+  /** 400: a password reset link that is unknown, already used or expired (docs/PRODUCT.md §10.10). */
+  resetLinkInvalid: 'USER.RESET_LINK_INVALID',
   todoNotFound: 'TODO.NOT_FOUND',
   /** Undo came after the server's restore window closed, or the task was never deleted (docs/PRODUCT.md §10.11.4). */
   todoNotRestorable: 'TODO.NOT_RESTORABLE',

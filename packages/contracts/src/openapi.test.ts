@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import * as contracts from './index.js';
-import { API, TodoChangeEvent, Todo } from './index.js';
-import { createOpenApiDocument, openApiPath } from './openapi.js';
+import { API, ErrorCode, LIMITS, RUM_LIMITS, TodoChangeEvent, Todo, type ApiName } from './index.js';
+import { createOpenApiDocument, openApiPath, type OpenApiOperation } from './openapi.js';
 
 describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
   it('stays out of the index the browser bundles import', () => {
@@ -20,7 +20,7 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
     const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
     // The API table's entries, plus the gateway's own: the document itself and the vitals reports (RUM).
     expect(operations.sort()).toEqual([...Object.keys(API), 'openApi', 'reportWebVitals'].sort());
-    expect(openApiPath('/todo/update-todo/:todoId')).toBe('/api/todo/update-todo/{todoId}');
+    expect(openApiPath('/todo/update-todo/:todoId')).toBe('/todo/update-todo/{todoId}');
   });
 
   it('describes the wire (input) side of the schemas, ids case-insensitively as they are parsed', () => {
@@ -58,10 +58,138 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
     expect(schemas.UndoToken).toEqual(expect.objectContaining({ type: 'string', minLength: 1, maxLength: 128, description: expect.stringContaining('single-use') }));
     expect(schemas.RestoreBulkRequest).toEqual(expect.objectContaining({ required: ['undoToken'], additionalProperties: false }));
     expect(schemas.RestoreBulkResponse?.required).toEqual(['message', 'count', 'todos']);
-    const restore = doc.paths['/api/todo/restore-bulk']?.post;
+    const restore = doc.paths['/todo/restore-bulk']?.post;
     expect(restore?.operationId).toBe('restoreBulk');
-    expect(Object.keys(restore?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '4XX', '5XX']);
+    expect(Object.keys(restore?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '413', '415', '4XX', '5XX']);
     expect(restore?.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/RestoreBulkRequest' } } } });
     expect(schemas.TodoTitle?.description).toMatch(/U\+202A–U\+202E, U\+2066–U\+2069/);
+  });
+});
+
+/** Every operation of the document by its operationId. */
+function operations(): Map<string, OpenApiOperation> {
+  const doc = createOpenApiDocument();
+  return new Map(Object.values(doc.paths).flatMap((item) => Object.values(item).map((operation) => [operation.operationId, operation] as const)));
+}
+
+/** The codes an operation declares under a status (its error body's `code` enum); undefined when the status is not declared. */
+function declaredCodes(operation: OpenApiOperation | undefined, status: number): string[] | undefined {
+  const response = operation?.responses[String(status)] as { content?: Record<string, { schema?: { allOf?: { properties?: { code?: { enum?: string[] } } }[] } }> } | undefined;
+  if (!response) return undefined;
+  return response.content?.['application/json']?.schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+}
+
+describe('where the API is and who may call what', () => {
+  it('has one server, the gateway\'s /api on the same origin; every path is below it', () => {
+    const doc = createOpenApiDocument();
+    expect(doc.servers).toEqual([{ url: '/api', description: expect.any(String) }]);
+    for (const path of Object.keys(doc.paths)) expect(path).toMatch(/^\/(user|todo|openapi\.json|rum)\b/);
+  });
+
+  it('asks no session of the calls that cannot have one: signing in and the other anonymous writes need only the XSRF token', () => {
+    const all = operations();
+    for (const name of ['signup', 'login', 'logout', 'forgotPassword', 'resetPassword'] as const) {
+      if (!(name in API)) continue;
+      expect([name, all.get(name)?.security]).toEqual([name, [{ xsrf: [] }]]);
+    }
+    expect(all.get('me')?.security).toEqual([{ session: [] }]);
+    expect(all.get('addTodo')?.security).toEqual([{ session: [], xsrf: [] }]);
+    expect(all.get('todoEvents')?.security).toEqual([{ session: [] }]);
+    expect(all.get('openApi')?.security).toEqual([]);
+    expect(all.get('reportWebVitals')?.security).toEqual([]);
+  });
+});
+
+describe('every error a call can answer, declared under its status with its codes', () => {
+  const all = operations();
+  const writes = (Object.keys(API) as ApiName[]).filter((name) => API[name].method !== 'GET');
+
+  it('names the errors of each call (the ones the probe found missing among them)', () => {
+    expect(declaredCodes(all.get('login'), 401)).toEqual([ErrorCode.invalidCredentials]);
+    expect(declaredCodes(all.get('signup'), 409)).toEqual([ErrorCode.emailTaken]);
+    expect(declaredCodes(all.get('changePassword'), 403)).toEqual(expect.arrayContaining([ErrorCode.wrongPassword, ErrorCode.xsrf, ErrorCode.crossSite]));
+    expect(declaredCodes(all.get('deleteAccount'), 403)).toEqual(expect.arrayContaining([ErrorCode.wrongPassword]));
+    expect(declaredCodes(all.get('updateTodo'), 404)).toEqual([ErrorCode.todoNotFound]);
+    expect(declaredCodes(all.get('restoreTodo'), 404)).toEqual([ErrorCode.todoNotRestorable]);
+    expect(declaredCodes(all.get('todoEvents'), 429)).toEqual([ErrorCode.tooManyStreams]);
+    // Signing in has no session to lose: never AUTH.UNAUTHENTICATED.
+    for (const name of ['signup', 'login'] as const) expect(declaredCodes(all.get(name), 401) ?? []).not.toContain(ErrorCode.unauthenticated);
+    for (const name of ['me', 'fetchTodos', 'addTodo', 'todoEvents', 'logoutAll'] as const) expect(declaredCodes(all.get(name), 401)).toEqual([ErrorCode.unauthenticated]);
+  });
+
+  it('declares 403 (XSRF, cross-site) and 413 on every write, 415 and 400 on every write that reads a JSON body', () => {
+    for (const name of writes) {
+      expect([name, declaredCodes(all.get(name), 403)]).toEqual([name, expect.arrayContaining([ErrorCode.xsrf, ErrorCode.crossSite])]);
+      expect([name, declaredCodes(all.get(name), 413)]).toEqual([name, [ErrorCode.bodyTooLarge]]);
+      // logout and logout-all take no body: the gateway answers them without reading one.
+      if (name === 'logout' || name === 'logoutAll') continue;
+      expect([name, declaredCodes(all.get(name), 415)]).toEqual([name, [ErrorCode.unsupportedMediaType]]);
+      expect([name, declaredCodes(all.get(name), 400)]).toEqual([name, expect.arrayContaining([ErrorCode.malformedJson])]);
+      if ('request' in API[name]) expect([name, declaredCodes(all.get(name), 400)]).toEqual([name, expect.arrayContaining([ErrorCode.validation])]);
+    }
+    for (const name of ['me', 'fetchTodos', 'todoEvents'] as const) expect(all.get(name)?.responses['403']).toBeUndefined();
+  });
+
+  it('declares 429 with Retry-After on every rate-limited call, and a 429 without it only where none is sent', () => {
+    const limited = ['signup', 'login', 'changePassword', 'deleteAccount', 'updateProfile', 'forgotPassword', 'resetPassword', 'reportWebVitals'].filter((name) => all.has(name));
+    for (const name of limited) {
+      const response = all.get(name)?.responses['429'] as { headers?: Record<string, unknown> } | undefined;
+      expect([name, declaredCodes(all.get(name), 429)]).toEqual([name, [ErrorCode.rateLimited]]);
+      expect([name, response?.headers]).toEqual([name, { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }]);
+    }
+    expect(createOpenApiDocument().components.headers.RetryAfter).toEqual(expect.objectContaining({ required: true, schema: { type: 'integer', minimum: 1 } }));
+    expect((all.get('todoEvents')?.responses['429'] as { headers?: unknown }).headers).toBeUndefined();
+    for (const name of ['addTodo', 'fetchTodos', 'me']) expect(all.get(name)?.responses['429']).toBeUndefined();
+  });
+
+  it('names only real error codes, and keeps the 4XX and 5XX ranges for the rest', () => {
+    const codes = new Set<string>(Object.values(ErrorCode));
+    for (const [name, operation] of all) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!/^[45]\d\d$/.test(status)) continue;
+        expect([name, status, (response as { description?: string }).description]).toEqual([name, status, expect.stringMatching(/\S/)]);
+        for (const code of declaredCodes(operation, Number(status)) ?? []) expect([name, status, codes.has(code)]).toEqual([name, status, true]);
+      }
+      expect(Object.keys(operation.responses).slice(-2)).toEqual(['4XX', '5XX']);
+    }
+  });
+});
+
+describe('limits said in the schemas, not only in words', () => {
+  const { schemas } = createOpenApiDocument().components;
+
+  it('a title: 1–500 characters; a patch: at least one field; a password: 8–128', () => {
+    for (const title of ['TodoTitle', 'EditedTodoTitle']) {
+      expect(schemas[title]).toEqual(expect.objectContaining({ type: 'string', minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max }));
+    }
+    expect(LIMITS.todoTitle).toEqual({ min: 1, max: 500 });
+    expect(schemas.TodoPatch).toEqual(expect.objectContaining({ minProperties: 1, additionalProperties: false }));
+    expect(schemas.Password).toEqual(expect.objectContaining({ minLength: 8, maxLength: 128 }));
+    expect(schemas.Email).toEqual(expect.objectContaining({ maxLength: 254, format: 'email' }));
+    expect(schemas.SignupRequest?.properties).toEqual(expect.objectContaining({ fullName: { type: 'string', minLength: 1, maxLength: 100 } }));
+  });
+
+  it('each vital of a RUM report within its own plausible range', () => {
+    const metric = schemas.RumMetric as { oneOf: { properties: { name: { const: string }; value: { minimum: number; maximum: number } } }[] };
+    expect(Object.fromEntries(metric.oneOf.map((one) => [one.properties.name.const, [one.properties.value.minimum, one.properties.value.maximum]]))).toEqual({
+      LCP: [0, RUM_LIMITS.maxValue.LCP],
+      INP: [0, RUM_LIMITS.maxValue.INP],
+      CLS: [0, RUM_LIMITS.maxValue.CLS],
+      TTFB: [0, RUM_LIMITS.maxValue.TTFB],
+    });
+  });
+
+  it('the live stream as its events: change, ready and reset, each with its id and its data', () => {
+    const events = createOpenApiDocument().paths['/todo/events']?.get?.responses['200'] as {
+      content: Record<string, { schema: { type: string; items: { oneOf: { properties: { event: { const: string }; id: unknown; data: unknown } }[] } } }>;
+    };
+    const stream = events.content['text/event-stream']?.schema;
+    expect(stream?.type).toBe('array');
+    expect(stream?.items.oneOf.map((one) => [one.properties.event.const, one.properties.data])).toEqual([
+      ['change', { $ref: '#/components/schemas/TodoChangeEvent' }],
+      ['ready', { $ref: '#/components/schemas/StreamPosition' }],
+      ['reset', { $ref: '#/components/schemas/StreamPosition' }],
+    ]);
+    for (const one of stream?.items.oneOf ?? []) expect(one.properties.id).toEqual({ $ref: '#/components/schemas/EventCursor' });
   });
 });

@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { API, type ApiName } from './api.js';
 import { ObjectIdString } from './common.js';
-import { ErrorBody } from './errors.js';
+import { ErrorBody, ErrorCode } from './errors.js';
 import * as contracts from './index.js';
 import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, LIMITS, XSRF_COOKIE, XSRF_HEADER } from './limits.js';
 import { RUM_LIMITS, RUM_PATH } from './rum-limits.js';
@@ -31,7 +31,13 @@ export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components: { schemas: Record<string, Json>; responses: Record<string, Json>; securitySchemes: Record<string, Json> };
+  servers: { url: string; description?: string }[];
+  components: {
+    schemas: Record<string, Json>;
+    responses: Record<string, Json>;
+    headers: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+  };
   [key: string]: unknown;
 }
 
@@ -56,6 +62,9 @@ const SUMMARIES: Record<ApiName, string> = {
   changePassword: 'Change the password (every other session ends)',
   logoutAll: 'Sign out everywhere',
   deleteAccount: 'Delete the account and all its tasks',
+  updateProfile: 'Change the name and/or the email (a new email needs the current password)',
+  forgotPassword: 'Ask for a password reset link by email (the same answer whether or not the email has an account)',
+  resetPassword: 'Set a new password with the token of a reset link (single use, 30 minutes; every session ends)',
   fetchTodos: "The user's tasks (pinned first, then newest first) and the change feed's position",
   addTodo: 'Add a task',
   updateTodo: "Set a task's title, completed and/or pinned flags",
@@ -63,15 +72,79 @@ const SUMMARIES: Record<ApiName, string> = {
   restoreTodo: 'Undo a delete: the task comes back exactly as it was',
   completeAll: 'Mark every task complete or active (undoable with restoreBulk)',
   clearCompleted: 'Delete every completed task (undoable with restoreBulk)',
-  restoreBulk: 'Undo a complete-all or clear-completed: the tasks it changed come back as they were',
+  restoreBulk: 'Undo a complete-all, a clear-completed or a tick: the tasks it changed come back as they were',
   todoEvents: "Live changes of the user's tasks (Server-Sent Events)",
 };
 
 /** Calls that work without a signed-in session (sign-in itself, and a logout that is always fine). */
-const ANONYMOUS: ReadonlySet<ApiName> = new Set(['signup', 'login', 'logout']);
+const ANONYMOUS: ReadonlySet<ApiName> = new Set(['signup', 'login', 'logout', 'forgotPassword', 'resetPassword']);
 
-/** Calls that answer 404 besides those naming a task in their path: an undo token that no longer works. */
-const NOT_FOUND: ReadonlySet<ApiName> = new Set(['restoreBulk']);
+/** The statuses under which an operation names the error codes it can answer. */
+type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+
+/** What a call can answer besides success: the error codes, by status. */
+type Refusals = Partial<Record<RefusalStatus, readonly ErrorCode[]>>;
+
+/** A JSON body read whole: its shape or syntax (400), its media type (415). */
+const JSON_BODY = { 400: [ErrorCode.validation, ErrorCode.malformedJson], 415: [ErrorCode.unsupportedMediaType] } as const satisfies Refusals;
+
+/**
+ * Every error each call can answer, by status, besides those every call of its kind shares, which
+ * {@link sharedRefusals} adds (401 to a signed-in call; 403 XSRF or cross-site and 413 to a write; the
+ * 4XX and 5XX ranges to all). Read off the call's gateway route (body parsing, rate limits, the account
+ * throttle: gateway/src/*.routes.ts) and its service's errors. A new call declares its errors here (the
+ * type makes the table complete); gateway/src/openapi.test.ts provokes each one and checks it is declared.
+ */
+const REFUSALS: Record<ApiName, Refusals> = {
+  me: {},
+  signup: { ...JSON_BODY, 409: [ErrorCode.emailTaken], 429: [ErrorCode.rateLimited] },
+  login: { ...JSON_BODY, 401: [ErrorCode.invalidCredentials], 429: [ErrorCode.rateLimited] },
+  // Anonymous calls other than signing in: a write carrying the XSRF token of a session that has ended is
+  // told so with 401 (gateway/src/xsrf.middleware.ts).
+  logout: { 401: [ErrorCode.unauthenticated] },
+  changePassword: { ...JSON_BODY, 403: [ErrorCode.wrongPassword], 409: [ErrorCode.passwordChangedConcurrently], 429: [ErrorCode.rateLimited] },
+  logoutAll: {},
+  deleteAccount: { ...JSON_BODY, 403: [ErrorCode.wrongPassword], 429: [ErrorCode.rateLimited] },
+  updateProfile: { ...JSON_BODY, 403: [ErrorCode.wrongPassword], 409: [ErrorCode.emailTaken], 429: [ErrorCode.rateLimited] },
+  forgotPassword: { ...JSON_BODY, 401: [ErrorCode.unauthenticated], 429: [ErrorCode.rateLimited] },
+  resetPassword: {
+    ...JSON_BODY,
+    400: [...JSON_BODY[400], ErrorCode.resetLinkInvalid],
+    401: [ErrorCode.unauthenticated],
+    409: [ErrorCode.passwordChangedConcurrently],
+    429: [ErrorCode.rateLimited],
+  },
+  fetchTodos: {},
+  addTodo: JSON_BODY,
+  updateTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotFound] },
+  deleteTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotFound] },
+  restoreTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotRestorable] },
+  completeAll: JSON_BODY,
+  // svc-todos reads the body of every write, even one it does not need.
+  clearCompleted: { 400: [ErrorCode.malformedJson], 415: [ErrorCode.unsupportedMediaType] },
+  restoreBulk: { ...JSON_BODY, 404: [ErrorCode.todoNotRestorable] },
+  todoEvents: { 400: [ErrorCode.validation], 429: [ErrorCode.tooManyStreams], 503: [ErrorCode.tooManyStreams, ErrorCode.unavailable] },
+};
+
+/** The refusals every call of its kind can answer: not signed in (a signed-in call); XSRF, cross-site, too large (a write). */
+function sharedRefusals(name: ApiName, write: boolean): Refusals {
+  return {
+    ...(ANONYMOUS.has(name) ? {} : { 401: [ErrorCode.unauthenticated] }),
+    ...(write ? { 403: [ErrorCode.xsrf, ErrorCode.crossSite], 413: [ErrorCode.bodyTooLarge] } : {}),
+  };
+}
+
+/** The union of refusal tables, status by status, each status's codes once. */
+function mergeRefusals(...tables: Refusals[]): Refusals {
+  const merged: Refusals = {};
+  for (const table of tables) {
+    for (const [status, codes] of Object.entries(table) as [`${RefusalStatus}`, readonly ErrorCode[]][]) {
+      const key = Number(status) as RefusalStatus;
+      merged[key] = [...new Set([...(merged[key] ?? []), ...codes])];
+    }
+  }
+  return merged;
+}
 
 /** Words for the reusable schemas whose rules zod cannot put into JSON Schema (refinements). */
 const DESCRIPTIONS: Record<string, string> = {
@@ -84,13 +157,27 @@ const DESCRIPTIONS: Record<string, string> = {
     "position moves with the user's own changes only, never with other users'.",
   TodoPatch: 'Sets at least one of title, completed and isPinned; setting a value twice changes nothing.',
   UndoToken:
-    'An opaque, single-use token of one bulk call (today a random UUID), for POST /api/todo/restore-bulk. It belongs to ' +
+    'An opaque, single-use token of one bulk call, or of one update that only ticked or unticked a task (today a random ' +
+    'UUID), for POST /api/todo/restore-bulk. It belongs to ' +
     'the user whose call made it and works within the restore window (60 s by default); afterwards, once used, or for ' +
     'another user, the restore answers 404 `TODO.NOT_RESTORABLE`.',
   Todo:
     'A task. `completedAt` is when it was completed: set by the write that ticked it, null while it is active, kept by ' +
     'writes that do not change `completed` and by an Undo; tasks completed before the field existed carry their `updatedAt`.',
   ErrorBody: 'Every error answer (4xx, 5xx) has this body: a message for people and a stable code for programs.',
+};
+
+/**
+ * Rules the schemas check with refinements, which zod cannot put into JSON Schema, said in JSON Schema for
+ * the same components (the limits of packages/contracts/src/limits.ts). A title's length counts it as
+ * stored (trimmed): send it trimmed.
+ */
+const SCHEMA_RULES: Record<string, Json> = {
+  TodoTitle: { minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max },
+  EditedTodoTitle: { minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max },
+  TodoPatch: { minProperties: 1 },
+  Email: { format: 'email' },
+  UpdateProfileRequest: { anyOf: [{ required: ['fullName'] }, { required: ['email'] }] },
 };
 
 /** The schemas the table refers to, named after their export; shared objects keep the plainest name. */
@@ -149,31 +236,90 @@ function componentSchemas(names: Map<z.ZodType, string>): Record<string, Json> {
   for (const [id, schema] of Object.entries(schemas)) {
     // A component is a schema inside this document: no dialect or id of its own.
     const { $schema: _dialect, $id: _id, ...rest } = schema as Json;
-    out[id] = rest;
+    out[id] = { ...rest, ...SCHEMA_RULES[id] };
   }
   return out;
 }
 
 const ERROR_CONTENT = { 'application/json': { schema: ref('ErrorBody') } };
 
+/** The catch-all answers: what no status of an operation names (4XX) and every failure of ours (5XX). */
 const ERROR_RESPONSES: Record<string, Json> = {
-  BadRequest: { description: 'The request is not valid (`VALIDATION_FAILED`, `BODY.*`).', content: ERROR_CONTENT },
-  Unauthenticated: { description: 'Not signed in, or the session ended (`AUTH.UNAUTHENTICATED`).', content: ERROR_CONTENT },
-  Forbidden: {
-    description: 'A write without the session\'s XSRF token (`AUTH.XSRF_TOKEN_INVALID`) or from another site (`AUTH.CROSS_SITE_REQUEST`).',
-    content: ERROR_CONTENT,
-  },
-  NotFound: {
+  ClientError: {
     description:
-      'No such task for this user (`TODO.NOT_FOUND`; `TODO.NOT_RESTORABLE` once a deleted task, or the tasks of an undo token, can no longer be restored).',
+      'Any other refusal, in the usual error body: 405 (`ROUTE.METHOD_NOT_ALLOWED`), 408 (`REQUEST.TIMEOUT`: the request came ' +
+      `too slowly), 411 (\`BODY.LENGTH_REQUIRED\`: a body without Content-Length), 413 (\`BODY.TOO_LARGE\`: a body over ${LIMITS.bodyBytes} ` +
+      'bytes, on any call), 431 (`REQUEST.HEADERS_TOO_LARGE`).',
     content: ERROR_CONTENT,
   },
-  ClientError: { description: 'Any other refusal, in the usual error body.', content: ERROR_CONTENT },
   ServerError: {
-    description: 'The gateway or a service failed or is unavailable (`UPSTREAM.*`, `SERVICE.UNAVAILABLE`, `STORAGE.NOT_WRITABLE`, `INTERNAL`); safe to retry later.',
+    description:
+      'The gateway or a service failed or is unavailable: 500 (`INTERNAL`), 502 (`UPSTREAM.BAD_GATEWAY`), 503 (`UPSTREAM.UNAVAILABLE`, ' +
+      '`SERVICE.UNAVAILABLE`: a store or a service cannot be reached, or the process is shutting down; `STORAGE.NOT_WRITABLE`: ' +
+      'nothing was saved), 504 (`UPSTREAM.TIMEOUT`). Safe to retry later.',
     content: ERROR_CONTENT,
   },
 };
+
+/** What each status means, as the first words of its description. */
+const STATUS_MEANING: Record<RefusalStatus, string> = {
+  400: 'The request is not valid',
+  401: 'Not signed in',
+  403: 'Refused',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'The body is too large',
+  415: 'The body is not JSON',
+  429: 'Too many requests',
+  503: 'Unavailable for now',
+};
+
+/** What a code means, in a few words, after it in a status's description. */
+const CODE_MEANING: Partial<Record<ErrorCode, string>> = {
+  [ErrorCode.validation]: '`issues` names each field and what is wrong with it',
+  [ErrorCode.malformedJson]: 'the body is not well-formed JSON',
+  [ErrorCode.unsupportedMediaType]: 'a body that is not `application/json`, or is compressed',
+  [ErrorCode.bodyTooLarge]: `over ${LIMITS.bodyBytes} bytes`,
+  [ErrorCode.unauthenticated]: 'no session, or it ended; `reason` says why when the session cookie names one that has ended',
+  [ErrorCode.invalidCredentials]: 'the email or the password is wrong (which one is not said)',
+  [ErrorCode.xsrf]: "a write without the session's XSRF token",
+  [ErrorCode.crossSite]: 'a write from another site',
+  [ErrorCode.wrongPassword]: 'the current password is wrong',
+  [ErrorCode.emailTaken]: 'another account has this email',
+  [ErrorCode.passwordChangedConcurrently]: 'the password changed meanwhile (another change or a reset won); nothing was written',
+  [ErrorCode.resetLinkInvalid]: 'the reset link is unknown, already used or expired',
+  [ErrorCode.todoNotFound]: 'no such task for this user',
+  [ErrorCode.todoNotRestorable]: 'the task, or the tasks of the undo token, can no longer be restored',
+  [ErrorCode.rateLimited]: 'wait the `Retry-After` seconds',
+  [ErrorCode.tooManyStreams]: '429: this session, user or address holds the most live streams allowed; 503: this gateway does',
+  [ErrorCode.unavailable]: 'shutting down, or its session store is unreachable: reconnect later',
+};
+
+/**
+ * The answer of one status: the error body whose `code` is one of `codes`, described code by code, and
+ * `Retry-After` when it is a rate limit.
+ */
+function refusalResponse(status: RefusalStatus, codes: readonly ErrorCode[]): Json {
+  const said = codes.map((code) => (CODE_MEANING[code] ? `\`${code}\` (${CODE_MEANING[code]})` : `\`${code}\``));
+  return {
+    description: `${STATUS_MEANING[status]}: ${said.join('; ')}.`,
+    ...(codes.includes(ErrorCode.rateLimited) ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+    content: {
+      'application/json': {
+        schema: { allOf: [ref('ErrorBody'), { type: 'object', required: ['code'], properties: { code: { type: 'string', enum: [...codes] } } }] },
+      },
+    },
+  };
+}
+
+/** Every refusal of a table as responses, by status in order. */
+function refusalResponses(refusals: Refusals): Record<string, Json> {
+  return Object.fromEntries(
+    (Object.entries(refusals) as [`${RefusalStatus}`, readonly ErrorCode[]][])
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([status, codes]) => [status, refusalResponse(Number(status) as RefusalStatus, codes)]),
+  );
+}
 
 const errorRef = (name: keyof typeof ERROR_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
@@ -211,14 +357,34 @@ const STREAM_PARAMETERS = [
 ];
 
 const STREAM_DESCRIPTION = [
-  'Server-Sent Events of the session\'s user only. The stream starts with `retry:`; then, when resuming, the',
-  'missed `change` events (or one `reset` when the gap is older than the server keeps: fetch the list once);',
-  'then `ready` with the stream\'s position; then one `change` event per write (bulk actions included), each',
-  'with the user\'s next `id:` (one more per change of this user; other users\' changes never move it). `: ping`',
-  'comments keep the connection alive. The stream ends when the session',
-  'ends (logout, sign out everywhere, password change, account deletion, expiry) and when the gateway shuts',
-  'down (reconnect). A session may hold a few streams at once (429 beyond), a gateway process a bounded number (503).',
+  'Server-Sent Events of the session\'s user only. The stream starts with `retry:`; then, when resuming, every',
+  'missed `change` event, however many, as fast as the connection takes them (or one `reset` when the gap is older',
+  'than the server keeps: fetch the list once); then `ready` with the stream\'s position; then one `change` event per',
+  'write (bulk actions included), each with the user\'s next `id:` (one more per change of this user; other users\'',
+  'changes never move it). `: ping` comments keep the connection alive. The stream ends when the session ends',
+  '(logout, sign out everywhere, password change, account deletion, expiry) and when the gateway shuts down',
+  '(reconnect). A session, a user and an address may hold a few streams at once (429 beyond), a gateway process a',
+  'bounded number (503).',
 ].join(' ');
+
+/** One Server-Sent Event of the stream: its `event:` name, its `id:` and its `data:` (JSON of `data`). */
+function streamEvent(event: string, data: string, description: string): Json {
+  return {
+    type: 'object',
+    title: event,
+    description,
+    required: ['event', 'id', 'data'],
+    properties: { event: { type: 'string', const: event }, id: ref('EventCursor'), data: ref(data) },
+  };
+}
+
+/** What the call needs and how it is sent, in words (the security requirements say it for tools). */
+function callDescription(name: ApiName, write: boolean, isTodo: boolean): string {
+  const who = ANONYMOUS.has(name) ? 'Needs no session.' : 'Needs a signed-in session (its cookie).';
+  const writes = write ? ` A write: send the \`${XSRF_HEADER}\` header (the \`${XSRF_COOKIE}\` cookie's value).` : '';
+  const page = isTodo && write ? ` The \`${CLIENT_ID_HEADER}\` header marks the page that made the change in its live event.` : '';
+  return `${SUMMARIES[name]}. ${who}${writes}${page} Every refusal it can answer is listed under its status.`;
+}
 
 function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperation {
   const endpoint = API[name];
@@ -241,38 +407,37 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
         description: STREAM_DESCRIPTION,
         content: {
           'text/event-stream': {
-            schema: { type: 'string', description: 'Server-Sent Events; the data of each event is JSON.' },
-            'x-events': {
-              change: ref(nameOf(endpoint.response)),
-              ready: ref(nameOf(StreamPosition)),
-              reset: ref(nameOf(StreamPosition)),
+            schema: {
+              type: 'array',
+              description: 'The stream as the sequence of its events (`retry:` and `: ping` comments left out); the `data:` of each is JSON.',
+              items: {
+                oneOf: [
+                  streamEvent('change', nameOf(endpoint.response), 'One committed write: the tasks as they now are and the ids that are gone.'),
+                  streamEvent('ready', nameOf(StreamPosition), 'The stream is live at this position (after the replay of a resume).'),
+                  streamEvent('reset', nameOf(StreamPosition), 'The changes since the resume point are no longer kept: fetch the list once.'),
+                ],
+              },
             },
           },
         },
       }
     : { description: 'Success.', content: { 'application/json': { schema: ref(nameOf(endpoint.response)) } } };
 
-  const responses: Record<string, Json> = { [String(endpoint.status)]: success };
-  if ('request' in endpoint || endpoint.path.includes(':todoId') || stream) responses['400'] = errorRef('BadRequest');
-  if (signedIn) responses['401'] = errorRef('Unauthenticated');
-  if (write) responses['403'] = errorRef('Forbidden');
-  if (endpoint.path.includes(':todoId') || NOT_FOUND.has(name)) responses['404'] = errorRef('NotFound');
-  if (stream) {
-    responses['429'] = { description: 'This session already holds the most live streams allowed (`EVENTS.TOO_MANY_STREAMS`).', content: ERROR_CONTENT };
-    responses['503'] = {
-      description: 'This gateway holds the most live streams it allows (`EVENTS.TOO_MANY_STREAMS`), or is shutting down: reconnect later.',
-      content: ERROR_CONTENT,
-    };
-  }
-  responses['4XX'] = errorRef('ClientError');
-  responses['5XX'] = errorRef('ServerError');
+  const responses: Record<string, Json> = {
+    [String(endpoint.status)]: success,
+    ...refusalResponses(mergeRefusals(sharedRefusals(name, write), REFUSALS[name])),
+    '4XX': errorRef('ClientError'),
+    '5XX': errorRef('ServerError'),
+  };
 
-  const security: Record<string, string[]>[] = [{ ...(signedIn || write ? { session: [] } : {}), ...(write ? { xsrf: [] } : {}) }];
+  // Sign-in and the other anonymous writes need the visitor's XSRF token, and no session (they cannot have one).
+  const requirement = { ...(signedIn ? { session: [] } : {}), ...(write ? { xsrf: [] } : {}) };
   return {
     operationId: name,
     summary: SUMMARIES[name],
+    description: stream ? `${SUMMARIES[name]}. ${STREAM_DESCRIPTION}` : callDescription(name, write, isTodo),
     tags: [isTodo ? 'tasks' : 'account'],
-    security,
+    security: Object.keys(requirement).length > 0 ? [requirement] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...('request' in endpoint
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(nameOf(endpoint.request)) } } } }
@@ -281,9 +446,12 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   };
 }
 
-/** `/todo/update-todo/:todoId` → `/api/todo/update-todo/{todoId}` */
+/** The document's one server: the gateway's `/api` on the origin that serves the document (and the app). */
+const SERVER = { url: API_BASE, description: "The gateway, on the app's own origin" };
+
+/** `/todo/update-todo/:todoId` → `/todo/update-todo/{todoId}`: a path below the document's server, {@link API_BASE}. */
 export function openApiPath(path: string): string {
-  return API_BASE + path.replace(/:(\w+)/g, '{$1}');
+  return path.replace(/:(\w+)/g, '{$1}');
 }
 
 export interface OpenApiOptions {
@@ -293,10 +461,19 @@ export interface OpenApiOptions {
   sessionCookie?: string;
 }
 
+/** The refusals of `POST /api/rum` (gateway/src/rum.routes.ts): its own checks, before any session or XSRF token. */
+const RUM_REFUSALS: Refusals = {
+  ...JSON_BODY,
+  403: [ErrorCode.crossSite],
+  413: [ErrorCode.bodyTooLarge],
+  429: [ErrorCode.rateLimited],
+};
+
 /**
  * Builds the document: every entry of {@link API} (method, path, parameters, request body, success answer
- * with its status, the error body of 4xx/5xx, the live stream as `text/event-stream`) plus the document's
- * own path. Only the schemas the paths refer to are kept in `components`.
+ * with its status, every error it can answer by status with its codes, the live stream as
+ * `text/event-stream`) plus the gateway's own paths. Only the schemas the paths refer to are kept in
+ * `components`.
  */
 export function createOpenApiDocument({ version = '0.1.0', sessionCookie = 'tm.sid' }: OpenApiOptions = {}): OpenApiDocument {
   const names = componentNames();
@@ -306,28 +483,31 @@ export function createOpenApiDocument({ version = '0.1.0', sessionCookie = 'tm.s
     const path = openApiPath(endpoint.path);
     paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation(name, names) };
   }
-  paths[API_BASE + OPENAPI_PATH] = {
+  paths[OPENAPI_PATH] = {
     get: {
       operationId: 'openApi',
       summary: 'This description of the API (OpenAPI 3.1)',
+      description: 'This document, generated from the schemas the gateway and the services check with. Needs no session; cacheable (revalidated by its ETag).',
       tags: ['meta'],
       security: [],
       responses: {
         200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '4XX': errorRef('ClientError'),
         '5XX': errorRef('ServerError'),
       },
     },
   };
 
-  paths[RUM_PATH] = {
+  paths[RUM_PATH.slice(API_BASE.length)] = {
     post: {
       operationId: 'reportWebVitals',
       summary: 'Core Web Vitals of a page load, from the page (navigator.sendBeacon)',
       description: [
-        'Real-user monitoring (docs/OPERATIONS.md "What users feel (RUM)"): the route pattern the page was loaded at and its',
-        'LCP, INP, CLS and TTFB, nothing else. No session and no XSRF token (a beacon cannot send the header); the',
-        `request must carry the app's own Origin (403 otherwise), be at most ${RUM_LIMITS.bodyBytes} bytes (413) and within`,
-        'the per-address budget (429).',
+        'Real-user monitoring (docs/OPERATIONS.md "What users feel (RUM)"): the route pattern the page was loaded at (one of',
+        'the routes of the remote catalog, /remotes.json, or `other`) and its LCP, INP, CLS and TTFB, each within its',
+        'plausible range, nothing else. No session and no XSRF token (a beacon cannot send the header); the request',
+        `must carry the app's own Origin (403 otherwise), be at most ${RUM_LIMITS.bodyBytes} bytes (413) and within the`,
+        'per-address budget (429). A refused report records nothing.',
       ].join(' '),
       tags: ['meta'],
       security: [],
@@ -337,8 +517,7 @@ export function createOpenApiDocument({ version = '0.1.0', sessionCookie = 'tm.s
       },
       responses: {
         204: { description: 'Taken into the histograms.' },
-        400: errorRef('BadRequest'),
-        403: errorRef('Forbidden'),
+        ...refusalResponses(RUM_REFUSALS),
         '4XX': errorRef('ClientError'),
         '5XX': errorRef('ServerError'),
       },
@@ -360,7 +539,7 @@ export function createOpenApiDocument({ version = '0.1.0', sessionCookie = 'tm.s
       title: 'Task Manager API',
       version,
       description: [
-        'The public API of Task Manager, on the gateway\'s origin. Sign in with signup or login; the gateway then',
+        'The public API of Task Manager, under `/api` on the app\'s origin. Sign in with signup or login; the gateway then',
         `keeps the session in the \`${sessionCookie}\` cookie. Every call other than GET must echo the`,
         `\`${XSRF_COOKIE}\` cookie in the \`${XSRF_HEADER}\` header. Errors always have the ErrorBody shape.`,
       ].join(' '),
@@ -370,17 +549,23 @@ export function createOpenApiDocument({ version = '0.1.0', sessionCookie = 'tm.s
       { name: 'tasks', description: "The signed-in user's tasks" },
       { name: 'meta', description: 'About the API itself' },
     ],
+    servers: [SERVER],
     paths,
     components: {
       schemas,
       responses: ERROR_RESPONSES,
+      headers: {
+        RetryAfter: { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 1 } },
+      },
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: sessionCookie, description: 'The session the gateway keeps for a browser.' },
         xsrf: {
           type: 'apiKey',
           in: 'header',
           name: XSRF_HEADER,
-          description: `The session's XSRF token, read from the \`${XSRF_COOKIE}\` cookie (double submit); required on every non-GET call.`,
+          description:
+            `The XSRF token of the session (or, before sign-in, of the visitor), read from the \`${XSRF_COOKIE}\` cookie (double ` +
+            'submit); required on every non-GET call, sign-in included.',
         },
       },
     },

@@ -22,6 +22,13 @@ export const RUM_LIMITS = {
   metricsPerReport: 20,
   /** Longest route pattern. */
   routeLength: 100,
-  /** Largest value: milliseconds for LCP, INP and TTFB (an hour), a unitless score for CLS. */
-  value: 3_600_000,
+  /**
+   * The largest plausible value of each vital: milliseconds for LCP, INP and TTFB, a unitless score for CLS.
+   * A page load past them is not one to learn from (a tab left loading, a clock that jumped): the report is
+   * refused rather than let it stretch the histograms, and the page leaves such a value out of its report.
+   * LCP and TTFB: a minute (the gateway answers in 8 s or says it failed); INP: 10 s, twice the top bucket
+   * of its histogram (beyond is a frozen page, not an interaction); CLS: 10 (a layout shift scores at most
+   * 1; even the worst pages stay below a few).
+   */
+  maxValue: { LCP: 60_000, INP: 10_000, CLS: 10, TTFB: 60_000 } satisfies Record<RumMetricName, number>,
 } as const;
