@@ -9,5 +9,7 @@ export default createRemoteConfig({
     './LoginPage': './src/expose/login-page.tsx',
     './SignupPage': './src/expose/signup-page.tsx',
     './AccountPage': './src/expose/account-page.tsx',
+    './ForgotPasswordPage': './src/expose/forgot-password-page.tsx',
+    './ResetPasswordPage': './src/expose/reset-password-page.tsx',
   },
 });

@@ -766,19 +766,23 @@ describe('Kubernetes manifests (deploy/k8s): autoscaling and disruption budgets'
 
 describe('Kubernetes manifests (deploy/k8s): the Secret template and the README', () => {
   const keys = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_URL', 'REDIS_URL'];
+  /** Keys a deployment may leave out (the Deployments read them with `optional: true`). */
+  const optionalKeys = ['SMTP_URL'];
 
-  it('secret.example.yaml is a template: the four keys, every value a REPLACE_ME placeholder', () => {
+  it('secret.example.yaml is a template: the four required keys and the optional ones, every value a REPLACE_ME placeholder', () => {
     expect(exampleSecretDocs).toHaveLength(1);
     expect(exampleSecret.kind).toBe('Secret');
     expect(nameOf(exampleSecret)).toBe('task-manager-secrets');
     expect(exampleSecret.data).toBeUndefined();
-    expect(Object.keys(exampleSecret.stringData ?? {}).sort()).toEqual([...keys].sort());
+    expect(Object.keys(exampleSecret.stringData ?? {}).sort()).toEqual([...keys, ...optionalKeys].sort());
     expect(Object.values(exampleSecret.stringData ?? {}).filter((value) => !value.includes('REPLACE_ME'))).toEqual([]);
     // Every key is used by some Deployment, so nothing in the template is stale.
     const referenced = new Set(
       deployments.flatMap((d) => containersOf(d).flatMap((c) => (c.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.key).filter(Boolean))),
     );
-    expect([...referenced].sort()).toEqual([...keys].sort());
+    expect([...referenced].sort()).toEqual([...keys, ...optionalKeys].sort());
+    const optional = deployments.flatMap((d) => containersOf(d).flatMap((c) => (c.env ?? []).filter((e) => e.valueFrom?.secretKeyRef?.optional === true).map((e) => e.name)));
+    expect(optional.sort()).toEqual([...optionalKeys].sort());
   });
 
   it('the README shows how to create the Secret, apply, set images, roll out one remote, scale, and what is left out', () => {

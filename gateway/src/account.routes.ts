@@ -1,10 +1,11 @@
 import type Router from '@koa/router';
-import { API, INTERNAL_API, type SessionEndReason } from '@tm/contracts';
+import { API, INTERNAL_API, type SessionEndReason, type UserResponse } from '@tm/contracts';
 import { apiRouter, jsonBody, ServiceUnavailableError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { AccountThrottle } from './account-throttle.js';
 import type { LiveStreams } from './events.relay.js';
 import { requireSession, signedInUser, wrongPassword } from './auth.routes.js';
+import { rememberDevice } from './device-cookie.js';
 import { API_PREFIX, callService } from './forward.middleware.js';
 import { rotateSession } from './session.middleware.js';
 import type { SessionEnds } from './session-end.js';
@@ -12,31 +13,37 @@ import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 import type { Upstream } from './upstream.proxy.js';
 
-export interface AccountRoutesOptions {
+/** What ending every session of a user needs. */
+export interface SessionEnding {
+  /** Ends sessions recording why (the other devices are told: `password-changed`, `signed-out-everywhere`, `account-deleted`). */
+  ends: SessionEnds;
+  /** Live streams of this process: the calls that end every session of the user end the user's streams. */
+  streams: LiveStreams;
+}
+
+export interface AccountRoutesOptions extends SessionEnding {
   users: Upstream;
   todos: Upstream;
   internalSecret: string;
-  /** Ends sessions recording why (the other devices are told: `password-changed`, `signed-out-everywhere`, `account-deleted`). */
-  ends: SessionEnds;
   throttle: AccountThrottle;
-  /** Live streams of this process: the calls that end every session of the user end the user's streams. */
-  streams: LiveStreams;
 }
 
 /** The throttle's key for the password checks of the account page: the user, whatever the email. */
 const accountOf = (userId: string) => `user:${userId}`;
 
+const NOT_SIGNED_OUT = 'Your other devices could not be signed out, please try "Sign out everywhere" again';
+
 /**
  * Ends every session of the user, recording `reason` for each (but this request's own with `keepOwn`: it
  * lives on under a new id), and the user's live streams in this process (other instances end theirs at their
- * next session check); a store that fails here is a 503 that says what did not happen.
+ * next session check); a store that fails here is a 503 that says what did not happen (`failure`).
  */
-async function endAllSessions(
+export async function endAllSessions(
   ctx: Context,
-  { ends, streams }: AccountRoutesOptions,
+  { ends, streams }: SessionEnding,
   userId: string,
   reason: SessionEndReason,
-  { keepOwn = false }: { keepOwn?: boolean } = {},
+  { keepOwn = false, failure = NOT_SIGNED_OUT }: { keepOwn?: boolean; failure?: string } = {},
 ): Promise<number> {
   try {
     const ended = await ends.endUser(ctx, userId, reason, { keepOwn });
@@ -44,7 +51,7 @@ async function endAllSessions(
     return ended;
   } catch (error) {
     ctx.log.error({ err: error }, 'ending the sessions of a user failed');
-    throw new ServiceUnavailableError('Your other devices could not be signed out, please try "Sign out everywhere" again');
+    throw new ServiceUnavailableError(failure);
   }
 }
 
@@ -70,6 +77,37 @@ function changePassword(options: AccountRoutesOptions): Middleware {
     const ended = await endAllSessions(ctx, options, userId, 'password-changed', { keepOwn: true });
     setXsrfCookie(ctx, await rotateSession(ctx, userId));
     ctx.log.info({ userId, endedSessions: ended }, 'password changed');
+    relay(ctx, answer);
+  };
+}
+
+/** Whether a request body names a field (the gateway reads no more of it; svc-users checks it whole). */
+function bodyHas(body: unknown, field: string): boolean {
+  return typeof body === 'object' && body !== null && field in body;
+}
+
+/**
+ * Change the name and/or email (docs/PRODUCT.md §10.10): svc-users checks the fields and, for a new email,
+ * the current password, which counts against the account like the other password checks of this page
+ * (SECURITY.md "Throttling"). After a new email the browser is a known device of the account under it.
+ */
+function updateProfile(options: AccountRoutesOptions): Middleware {
+  const { users, internalSecret, throttle } = options;
+  return async (ctx) => {
+    const userId = signedInUser(ctx);
+    const checksPassword = bodyHas(ctx.request.body, 'currentPassword');
+    if (checksPassword) await throttle.check(ctx, accountOf(userId));
+    const { answer, body } = await callService(ctx, users, internalSecret, {
+      method: API.updateProfile.method,
+      path: API.updateProfile.path,
+      userId,
+      body: ctx.request.body,
+      contract: API.updateProfile.response,
+    });
+    if (wrongPassword(answer.status, body)) await throttle.failed(ctx, accountOf(userId));
+    if (answer.status >= 300) return relay(ctx, answer);
+    if (checksPassword) await throttle.succeeded(ctx, accountOf(userId));
+    if (bodyHas(ctx.request.body, 'email')) rememberDevice(ctx, (body as UserResponse).user.email);
     relay(ctx, answer);
   };
 }
@@ -124,5 +162,6 @@ export function accountRoutes(options: AccountRoutesOptions): Router {
   router.put('/password', requireSession(), jsonBody(), changePassword(options));
   router.post('/logout-all', requireSession(), logoutAll(options));
   router.delete('/account', requireSession(), jsonBody(), deleteAccount(options));
+  router.put('/profile', requireSession(), jsonBody(), updateProfile(options));
   return router;
 }

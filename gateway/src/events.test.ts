@@ -230,6 +230,41 @@ describe('GET /api/todo/events relays the user\'s live stream', () => {
   });
 });
 
+describe('a resume far behind (PRODUCT §10.11.5)', () => {
+  it('gets every missed change (or a reset), never a 5xx, when more than 3 MiB of changes wait behind the cursor', async () => {
+    const alice = await signedUp();
+    const cursor = (await alice.client.get<TodosResponse>('/api/todo/fetch-todo')).body.cursor;
+    // 300 tasks with 500-character titles, then "Mark all complete" / "Mark all active" in turns: each of
+    // those is one change carrying every task (about 0.2 MB), so the page missed more than 3 MiB.
+    const title = (i: number) => `${String(i).padStart(3, '0')} ${'y'.repeat(496)}`;
+    for (let start = 0; start < 300; start += 20) {
+      const added = await Promise.all(Array.from({ length: 20 }, (_, i) => alice.client.post('/api/todo/add-todo', { title: title(start + i) })));
+      expect(added.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    }
+    let rounds = 0;
+    for (; rounds < 16; rounds += 1) expect((await alice.client.put('/api/todo/complete-all', { completed: rounds % 2 === 0 })).status).toBe(200);
+    const changes = 300 + rounds;
+
+    const live = await stream(alice.client, { query: `?after=${cursor}` });
+    expect(live.status).toBe(200);
+    const ready = await live.waitFor((event) => event.event === 'ready', 30_000);
+    expect(live.raw.length).toBeGreaterThan(3 * 1024 * 1024);
+    const reset = live.events.find((event) => event.event === 'reset');
+    if (reset) {
+      // The other answer the product allows: start over from the current position (the page fetches its list once).
+      expect(JSON.parse(ready.data)).toEqual(JSON.parse(reset.data));
+    } else {
+      const ids = live.events.filter(isChange).map((event) => Number(changeOf(event).id));
+      expect(ids).toEqual(Array.from({ length: changes }, (_, i) => Number(cursor) + i + 1));
+      expect(ready.id).toBe(String(Number(cursor) + changes));
+    }
+    // And the stream is live after it.
+    const added = await alice.client.post<TodoResponse>('/api/todo/add-todo', { title: 'after the backlog' });
+    const next = await live.waitFor((event) => isChange(event) && changeOf(event).saved[0]?._id === added.body.todo._id, 5_000);
+    expect(Number(next.id)).toBe(Number(ready.id) + 1);
+  }, 60_000);
+});
+
 describe('caps', () => {
   it('keeps places for others while one account holds all it may: per user, then per address (issue #21)', async () => {
     // A gateway capped at 30 streams, as in the attack: one account with 6 sessions of 5 streams would take all 30.

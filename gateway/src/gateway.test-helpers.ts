@@ -46,12 +46,15 @@ export async function startGateway(
   overrides: ConfigOverrides = {},
   sessionStore: SessionStore = SqliteSessionStore.open(upstreams.dataDir),
   redis?: GatewayDeps['redis'],
+  /** Built frontends to serve (all-in-one mode): the shell, the remotes and their catalog. */
+  web?: GatewayDeps['web'],
 ): Promise<TestGateway> {
   const gateway = createApp({
     config: testGatewayConfig(upstreams, overrides),
     sessionStore,
     logger: createLogger('gateway-test'),
     redis,
+    web,
   });
   const started = await listen(gateway.app);
   const ops = await listen(gateway.ops);

@@ -38,6 +38,19 @@ describe('loadUsersConfig', () => {
     expect(() => loadUsersConfig({ DATA_DIR: data.dir, USERS_PORT: 'eighty', NODE_ENV: 'staging' })).toThrow(/USERS_PORT[\s\S]*NODE_ENV|NODE_ENV[\s\S]*USERS_PORT/);
   });
 
+  it('keeps the mails in the local outbox by default, and reads SMTP_URL and MAIL_FROM', () => {
+    expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET })).toMatchObject({ SMTP_URL: undefined, MAIL_FROM: 'Task Manager <no-reply@localhost>' });
+    expect(loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, SMTP_URL: '', MAIL_FROM: '' }).SMTP_URL).toBeUndefined();
+    expect(
+      loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, SMTP_URL: 'smtps://user:pass@mail.example.com:465', MAIL_FROM: 'Tasks <no-reply@example.com>' }),
+    ).toMatchObject({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', MAIL_FROM: 'Tasks <no-reply@example.com>' });
+  });
+
+  it('refuses SMTP_URL without MAIL_FROM, and a URL that is not SMTP', () => {
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, SMTP_URL: 'smtp://mail.example.com:587' })).toThrow(/MAIL_FROM: is required when SMTP_URL is set/);
+    expect(() => loadUsersConfig({ DATA_DIR: data.dir, INTERNAL_SECRET: SECRET, SMTP_URL: 'http://mail.example.com', MAIL_FROM: 'a@example.com' })).toThrow(/SMTP_URL: must be an smtp/);
+  });
+
   it('uses the shared local secret outside production', () => {
     const config = loadUsersConfig({ DATA_DIR: data.dir, NODE_ENV: 'development' });
     const secrets = JSON.parse(readFileSync(path.join(data.dir, 'secrets.json'), 'utf8')) as { internalSecret: string };

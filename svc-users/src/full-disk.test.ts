@@ -10,6 +10,8 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { createApp } from './app.js';
 import { Argon2idPasswordHasher } from './argon2id-password.hasher.js';
+import { LOCAL_MAIL_FROM } from './config.js';
+import { createMailer } from './nodemailer-mailer.js';
 import { SQLITE_FILE, SqliteUsersStore } from './sqlite-users.store.js';
 
 const DISK_BYTES = 4 * 1024 * 1024;
@@ -39,6 +41,7 @@ if (unavailable) {
         repository: store,
         hasher: new Argon2idPasswordHasher(),
         logger: createLogger('svc-users', 'info', 'json', out),
+        mailer: createMailer({ from: LOCAL_MAIL_FROM, dataDir: disk.dir, logger: createLogger('svc-users', 'silent') }),
         internalSecret: TEST_SECRET,
         storage: { dataDir: disk.dir, failureHoldMs: FAILURE_HOLD_MS },
       });

@@ -1,6 +1,6 @@
 import { isClassicUpdate } from '@tm/service-kit/mongo';
 import { MongoServerError } from 'mongodb';
-import { isDuplicateEmail, passwordHashUpdate } from './mongo-users.store.js';
+import { isDuplicateEmail, passwordHashUpdate, profileUpdate, resetUsedUpdate } from './mongo-users.store.js';
 
 // The Mongo contract suite needs a server (users.repository.test.ts, MONGO_URL); these checks do not.
 describe('isDuplicateEmail', () => {
@@ -24,5 +24,16 @@ describe('password hash update', () => {
     const update = passwordHashUpdate('$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA');
     expect(update).toEqual({ $set: { passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' } });
     expect(isClassicUpdate(update)).toBe(true);
+  });
+});
+
+describe('profile and reset link updates', () => {
+  it('are classic $set updates of only the given fields (docs/ARCHITECTURE.md, "Storage")', () => {
+    expect(profileUpdate({ fullName: 'Ada King' })).toEqual({ $set: { fullName: 'Ada King' } });
+    expect(profileUpdate({ email: 'ada@example.com' })).toEqual({ $set: { email: 'ada@example.com' } });
+    expect(profileUpdate({ fullName: 'Ada King', email: 'ada@example.com' })).toEqual({ $set: { fullName: 'Ada King', email: 'ada@example.com' } });
+    const used = resetUsedUpdate(new Date(0));
+    expect(used).toEqual({ $set: { usedAt: new Date(0) } });
+    for (const update of [profileUpdate({ fullName: 'x', email: 'y@example.com' }), used]) expect(isClassicUpdate(update)).toBe(true);
   });
 });

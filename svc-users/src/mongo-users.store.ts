@@ -2,9 +2,19 @@ import { PublicUser } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
 import { MongoClient, MongoServerError, ObjectId, type Collection, type UpdateFilter } from 'mongodb';
 import { z } from 'zod';
-import { DuplicateEmailError, type NewUser, type UserRecord, type UsersRepository, type UsersStoreOptions } from './users.repository.js';
+import {
+  DuplicateEmailError,
+  type NewUser,
+  type PasswordResetRecord,
+  type ProfileChanges,
+  type UserRecord,
+  type UsersRepository,
+  type UsersStoreOptions,
+} from './users.repository.js';
 
 const USERS_COLLECTION = 'users';
+/** Password reset links (SECURITY.md "Password reset"), keyed by the SHA-256 digest of the token, never the token. */
+const RESETS_COLLECTION = 'password_resets';
 
 export interface MongoUsersOptions extends UsersStoreOptions {
   url: string;
@@ -21,6 +31,15 @@ interface UserDocument {
   createdAt: Date;
 }
 
+interface PasswordResetDocument {
+  /** The token's digest. */
+  _id: string;
+  userId: ObjectId;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
 /** Documents are checked on the way out (docs/ARCHITECTURE.md, "Layers": zod at the database edge). */
 const PublicDocument = z.object({
   _id: z.instanceof(ObjectId).transform((id) => id.toHexString()),
@@ -28,6 +47,13 @@ const PublicDocument = z.object({
   email: z.string(),
 });
 const RecordDocument = PublicDocument.extend({ passwordHash: z.string() });
+const ResetDocument = z.object({
+  _id: z.string(),
+  userId: z.instanceof(ObjectId).transform((id) => id.toHexString()),
+  createdAt: z.date(),
+  expiresAt: z.date(),
+  usedAt: z.date().nullable().default(null),
+});
 
 const DUPLICATE_KEY = 11000;
 // Not ObjectId.isValid: it also accepts any 12-character string.
@@ -44,6 +70,16 @@ export function passwordHashUpdate(passwordHash: string): UpdateFilter<UserDocum
   return { $set: { passwordHash } };
 }
 
+/** The update that sets a new name and/or email: a classic `$set` of the given fields only. */
+export function profileUpdate({ fullName, email }: ProfileChanges): UpdateFilter<UserDocument> {
+  return { $set: { ...(fullName === undefined ? {} : { fullName }), ...(email === undefined ? {} : { email }) } };
+}
+
+/** The update that marks a reset link used: a classic `$set`. */
+export function resetUsedUpdate(usedAt: Date): UpdateFilter<PasswordResetDocument> {
+  return { $set: { usedAt } };
+}
+
 /** True for the server's duplicate-key error on the `email` index (and not, say, on `_id`). */
 export function isDuplicateEmail(error: unknown): boolean {
   if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY) return false;
@@ -58,12 +94,14 @@ export function isDuplicateEmail(error: unknown): boolean {
  */
 export class MongoUsersStore implements UsersRepository {
   private readonly users: Collection<UserDocument>;
+  private readonly resets: Collection<PasswordResetDocument>;
 
   private constructor(
     private readonly connection: MongoConnection,
     private readonly now: () => Date,
   ) {
     this.users = connection.db.collection<UserDocument>(USERS_COLLECTION);
+    this.resets = connection.db.collection<PasswordResetDocument>(RESETS_COLLECTION);
   }
 
   /** Connects and makes sure of the email index; rejects (with the client closed) when unreachable. */
@@ -71,7 +109,14 @@ export class MongoUsersStore implements UsersRepository {
     const connection = await connectMongo({ MongoClient }, url, {
       dbName,
       serverSelectionTimeoutMS,
-      indexes: { [USERS_COLLECTION]: [{ key: { email: 1 }, unique: true, name: 'email_unique' }] },
+      indexes: {
+        [USERS_COLLECTION]: [{ key: { email: 1 }, unique: true, name: 'email_unique' }],
+        // By user (removing a user's links); by expiry, with MongoDB's own TTL sweep removing expired links too.
+        [RESETS_COLLECTION]: [
+          { key: { userId: 1 }, name: 'by_user' },
+          { key: { expiresAt: 1 }, name: 'expiry_ttl', expireAfterSeconds: 0 },
+        ],
+      },
     });
     return new MongoUsersStore(connection, now);
   }
@@ -116,11 +161,56 @@ export class MongoUsersStore implements UsersRepository {
     return result.matchedCount > 0;
   }
 
+  async updateProfile(id: string, changes: ProfileChanges): Promise<PublicUser | null> {
+    const filter = byId(id);
+    if (!filter) return null;
+    // MongoDB refuses an empty `$set`; nothing to change is the user as it is.
+    if (changes.fullName === undefined && changes.email === undefined) return this.findById(id);
+    try {
+      const doc = await this.users.findOneAndUpdate(filter, profileUpdate(changes), { returnDocument: 'after', projection: PUBLIC_FIELDS });
+      return doc ? PublicUser.parse(PublicDocument.parse(doc)) : null;
+    } catch (error) {
+      if (isDuplicateEmail(error)) throw new DuplicateEmailError();
+      throw error;
+    }
+  }
+
   async delete(id: string): Promise<boolean> {
     const filter = byId(id);
     if (!filter) return false;
     const result = await this.users.deleteOne(filter);
+    // After the user: a link left behind by a failure here leads to no account, and the TTL index removes it.
+    await this.resets.deleteMany({ userId: filter._id });
     return result.deletedCount > 0;
+  }
+
+  async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: Omit<PasswordResetRecord, 'usedAt'>): Promise<void> {
+    const filter = byId(userId);
+    if (!filter) throw new Error('a password reset needs a user id of 24 hexadecimal characters');
+    await this.resets.insertOne({ _id: tokenHash, userId: filter._id, createdAt, expiresAt, usedAt: null });
+  }
+
+  async findPasswordReset(tokenHash: string): Promise<PasswordResetRecord | null> {
+    const doc = await this.resets.findOne({ _id: tokenHash });
+    if (!doc) return null;
+    const { _id, ...reset } = ResetDocument.parse(doc);
+    return { tokenHash: _id, ...reset };
+  }
+
+  async consumePasswordReset(tokenHash: string, usedAt: Date): Promise<boolean> {
+    // One document update is atomic: of two requests with one link, only one finds it unused.
+    const result = await this.resets.updateOne({ _id: tokenHash, usedAt: null }, resetUsedUpdate(usedAt));
+    return result.matchedCount > 0;
+  }
+
+  async deletePasswordResets(userId: string): Promise<number> {
+    const filter = byId(userId);
+    if (!filter) return 0;
+    return (await this.resets.deleteMany({ userId: filter._id })).deletedCount;
+  }
+
+  async deleteExpiredPasswordResets(now: Date): Promise<number> {
+    return (await this.resets.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
   }
 
   async ping(): Promise<boolean> {

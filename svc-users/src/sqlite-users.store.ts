@@ -3,12 +3,20 @@ import { PublicUser } from '@tm/contracts';
 import { closeSqlite, openSqlite, pingSqlite, type OpenSqliteOptions, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { ObjectId } from 'bson';
 import { z } from 'zod';
-import { DuplicateEmailError, type NewUser, type UserRecord, type UsersRepository, type UsersStoreOptions } from './users.repository.js';
+import {
+  DuplicateEmailError,
+  type NewUser,
+  type PasswordResetRecord,
+  type ProfileChanges,
+  type UserRecord,
+  type UsersRepository,
+  type UsersStoreOptions,
+} from './users.repository.js';
 
 export const SQLITE_FILE = 'users.sqlite';
 
 /** Times are milliseconds since the epoch, as in every SQLite file of the project (docs/ARCHITECTURE.md, "Storage"). */
-const SCHEMA = `
+const USERS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS users (
     id            TEXT PRIMARY KEY,
     full_name     TEXT NOT NULL,
@@ -16,6 +24,23 @@ const SCHEMA = `
     password_hash TEXT NOT NULL,
     created_at    INTEGER NOT NULL
   ) STRICT;
+`;
+
+/**
+ * Password reset links (SECURITY.md "Password reset"): the SHA-256 digest of each link's token, never the
+ * token. A file from before they existed gets the table when it is opened (IF NOT EXISTS). Deleting a user
+ * deletes its links (the foreign key; openSqlite turns foreign keys on).
+ */
+const RESETS_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS password_resets (
+    token_hash TEXT PRIMARY KEY,
+    user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at    INTEGER
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS password_resets_by_user ON password_resets (user_id);
+  CREATE INDEX IF NOT EXISTS password_resets_by_expiry ON password_resets (expires_at);
 `;
 
 /**
@@ -29,7 +54,7 @@ function migrate(db: SqliteDatabase): void {
   db.function('iso_to_epoch_ms', { deterministic: true }, (iso: unknown) => Date.parse(String(iso)));
   db.exec(`
     ALTER TABLE users RENAME TO users_iso_times;
-    ${SCHEMA}
+    ${USERS_SCHEMA}
     INSERT INTO users (id, full_name, email, password_hash, created_at)
       SELECT id, full_name, email, password_hash, iso_to_epoch_ms(created_at) FROM users_iso_times;
     DROP TABLE users_iso_times;
@@ -39,6 +64,23 @@ function migrate(db: SqliteDatabase): void {
 /** Rows are checked on the way out (docs/ARCHITECTURE.md, "Layers": zod at the database edge). */
 const PublicRow = z.object({ id: z.string(), full_name: z.string(), email: z.string() });
 const RecordRow = PublicRow.extend({ password_hash: z.string() });
+const ResetRow = z.object({
+  token_hash: z.string(),
+  user_id: z.string(),
+  created_at: z.number().int(),
+  expires_at: z.number().int(),
+  used_at: z.number().int().nullable(),
+});
+
+function toResetRecord(row: z.infer<typeof ResetRow>): PasswordResetRecord {
+  return {
+    tokenHash: row.token_hash,
+    userId: row.user_id,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+    usedAt: row.used_at === null ? null : new Date(row.used_at),
+  };
+}
 
 function toPublicUser(row: z.infer<typeof PublicRow>): PublicUser {
   return PublicUser.parse({ _id: row.id, fullName: row.full_name, email: row.email });
@@ -62,7 +104,17 @@ function prepareStatements(db: SqliteDatabase) {
     byId: db.prepare<[string]>('SELECT id, full_name, email FROM users WHERE id = ?'),
     setPasswordHash: db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?'),
     swapPasswordHash: db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
+    setProfile: db.prepare<[string | null, string | null, string]>(
+      'UPDATE users SET full_name = coalesce(?, full_name), email = coalesce(?, email) WHERE id = ?',
+    ),
     deleteById: db.prepare<[string]>('DELETE FROM users WHERE id = ?'),
+    insertReset: db.prepare<[string, string, number, number]>(
+      'INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+    ),
+    resetByHash: db.prepare<[string]>('SELECT token_hash, user_id, created_at, expires_at, used_at FROM password_resets WHERE token_hash = ?'),
+    useReset: db.prepare<[number, string]>('UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
+    deleteResetsOf: db.prepare<[string]>('DELETE FROM password_resets WHERE user_id = ?'),
+    deleteExpiredResets: db.prepare<[number]>('DELETE FROM password_resets WHERE expires_at < ?'),
   };
 }
 
@@ -90,7 +142,8 @@ export class SqliteUsersStore implements UsersRepository {
       opening,
       setup: (db) => {
         migrate(db);
-        db.exec(SCHEMA);
+        db.exec(USERS_SCHEMA);
+        db.exec(RESETS_SCHEMA);
       },
     });
     return new SqliteUsersStore(db, now);
@@ -127,8 +180,39 @@ export class SqliteUsersStore implements UsersRepository {
     return this.statements.swapPasswordHash.run(next, id, current).changes > 0;
   }
 
+  async updateProfile(id: string, { fullName, email }: ProfileChanges): Promise<PublicUser | null> {
+    try {
+      this.statements.setProfile.run(fullName ?? null, email ?? null, id);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateEmailError();
+      throw error;
+    }
+    return this.findById(id);
+  }
+
   async delete(id: string): Promise<boolean> {
     return this.statements.deleteById.run(id).changes > 0;
+  }
+
+  async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: Omit<PasswordResetRecord, 'usedAt'>): Promise<void> {
+    this.statements.insertReset.run(tokenHash, userId, createdAt.getTime(), expiresAt.getTime());
+  }
+
+  async findPasswordReset(tokenHash: string): Promise<PasswordResetRecord | null> {
+    const row = this.statements.resetByHash.get(tokenHash);
+    return row === undefined ? null : toResetRecord(ResetRow.parse(row));
+  }
+
+  async consumePasswordReset(tokenHash: string, usedAt: Date): Promise<boolean> {
+    return this.statements.useReset.run(usedAt.getTime(), tokenHash).changes > 0;
+  }
+
+  async deletePasswordResets(userId: string): Promise<number> {
+    return this.statements.deleteResetsOf.run(userId).changes;
+  }
+
+  async deleteExpiredPasswordResets(now: Date): Promise<number> {
+    return this.statements.deleteExpiredResets.run(now.getTime()).changes;
   }
 
   async ping(): Promise<boolean> {

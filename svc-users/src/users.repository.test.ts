@@ -163,6 +163,116 @@ function describeUsersRepositoryContract(name: string, makeHarness: () => StoreH
       expect(await repository.delete('not-an-id')).toBe(false);
     });
 
+    it("changes a user's name and/or email, and nobody else's", async () => {
+      const repository = await open();
+      const [ada, grace] = [newUser(), newUser({ fullName: 'Grace Hopper' })];
+      const created = await repository.create(ada);
+      const other = await repository.create(grace);
+      const renamed = await repository.updateProfile(created._id, { fullName: 'Ada King' });
+      expect(renamed).toEqual({ ...created, fullName: 'Ada King' });
+      const newEmail = newUser().email;
+      expect(await repository.updateProfile(created._id, { email: newEmail })).toEqual({ ...created, fullName: 'Ada King', email: newEmail });
+      expect(await repository.findByEmail(ada.email)).toBeNull();
+      expect(await repository.findByEmail(newEmail)).toEqual({ ...created, fullName: 'Ada King', email: newEmail, passwordHash: ada.passwordHash });
+      expect(await repository.findById(other._id)).toEqual(other);
+      // The old email is free again.
+      expect((await repository.create(newUser({ email: ada.email }))).email).toBe(ada.email);
+    });
+
+    it("refuses an email another user has, and changes nothing; answers null for an unknown or malformed id", async () => {
+      const repository = await open();
+      const [ada, grace] = [newUser(), newUser({ fullName: 'Grace Hopper' })];
+      const created = await repository.create(ada);
+      await repository.create(grace);
+      await expect(repository.updateProfile(created._id, { fullName: 'Taken', email: grace.email })).rejects.toBeInstanceOf(DuplicateEmailError);
+      expect(await repository.findById(created._id)).toEqual(created);
+      expect(await repository.updateProfile('0123456789abcdef01234567', { fullName: 'Nobody' })).toBeNull();
+      expect(await repository.updateProfile('not-an-id', { fullName: 'Nobody' })).toBeNull();
+      // Nothing to change: the user as it is.
+      expect(await repository.updateProfile(created._id, {})).toEqual(created);
+    });
+
+    it('lets one of two users moving to the same email at once win, across two connections', async () => {
+      const [a, b] = [await open(), await open()];
+      const [first, second] = [await a.create(newUser()), await a.create(newUser())];
+      const email = newUser().email;
+      const results = await Promise.allSettled([a.updateProfile(first._id, { email }), b.updateProfile(second._id, { email })]);
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      expect(results.find((result) => result.status === 'rejected')?.reason).toBeInstanceOf(DuplicateEmailError);
+    });
+
+    describe('password reset links', () => {
+      const at = (iso: string) => new Date(iso);
+      const reset = (userId: string, tokenHash: string, expiresAt = at('2030-01-01T00:30:00.000Z')) => ({
+        tokenHash,
+        userId,
+        createdAt: at('2030-01-01T00:00:00.000Z'),
+        expiresAt,
+      });
+
+      it('stores a link by its digest and finds it, unused, with its times', async () => {
+        const repository = await open();
+        const user = await repository.create(newUser());
+        await repository.createPasswordReset(reset(user._id, 'a'.repeat(64)));
+        expect(await repository.findPasswordReset('a'.repeat(64))).toEqual({ ...reset(user._id, 'a'.repeat(64)), usedAt: null });
+        expect(await repository.findPasswordReset('b'.repeat(64))).toBeNull();
+      });
+
+      it('marks a link used once: a second use, even across two connections at once, gets false', async () => {
+        const [a, b] = [await open(), await open()];
+        const user = await a.create(newUser());
+        await a.createPasswordReset(reset(user._id, 'c'.repeat(64)));
+        const used = at('2030-01-01T00:10:00.000Z');
+        const results = await Promise.all([a.consumePasswordReset('c'.repeat(64), used), b.consumePasswordReset('c'.repeat(64), used)]);
+        expect(results.sort()).toEqual([false, true]);
+        expect(await a.consumePasswordReset('c'.repeat(64), at('2030-01-01T00:11:00.000Z'))).toBe(false);
+        expect(await b.findPasswordReset('c'.repeat(64))).toMatchObject({ usedAt: used });
+        expect(await a.consumePasswordReset('d'.repeat(64), used)).toBe(false);
+      });
+
+      it("removes every link of one user, and nobody else's", async () => {
+        const repository = await open();
+        const [ada, grace] = [await repository.create(newUser()), await repository.create(newUser())];
+        await repository.createPasswordReset(reset(ada._id, '1'.repeat(64)));
+        await repository.createPasswordReset(reset(ada._id, '2'.repeat(64)));
+        await repository.createPasswordReset(reset(grace._id, '3'.repeat(64)));
+        expect(await repository.deletePasswordResets(ada._id)).toBe(2);
+        expect(await repository.findPasswordReset('1'.repeat(64))).toBeNull();
+        expect(await repository.findPasswordReset('2'.repeat(64))).toBeNull();
+        expect(await repository.findPasswordReset('3'.repeat(64))).not.toBeNull();
+        expect(await repository.deletePasswordResets(ada._id)).toBe(0);
+        expect(await repository.deletePasswordResets('not-an-id')).toBe(0);
+      });
+
+      it('removes the links that expired before a time, used or not, and keeps the others', async () => {
+        const repository = await open();
+        const user = await repository.create(newUser());
+        await repository.createPasswordReset(reset(user._id, '4'.repeat(64), at('2030-01-01T00:30:00.000Z')));
+        await repository.createPasswordReset(reset(user._id, '5'.repeat(64), at('2030-01-01T01:30:00.000Z')));
+        await repository.consumePasswordReset('4'.repeat(64), at('2030-01-01T00:05:00.000Z'));
+        expect(await repository.deleteExpiredPasswordResets(at('2030-01-01T01:00:00.000Z'))).toBe(1);
+        expect(await repository.findPasswordReset('4'.repeat(64))).toBeNull();
+        expect(await repository.findPasswordReset('5'.repeat(64))).not.toBeNull();
+      });
+
+      it("goes with its user when the user is deleted", async () => {
+        const repository = await open();
+        const user = await repository.create(newUser());
+        await repository.createPasswordReset(reset(user._id, '6'.repeat(64)));
+        expect(await repository.delete(user._id)).toBe(true);
+        expect(await repository.findPasswordReset('6'.repeat(64))).toBeNull();
+      });
+
+      it('keeps links across close and reopen', async () => {
+        const first = await open();
+        const user = await first.create(newUser());
+        await first.createPasswordReset(reset(user._id, '7'.repeat(64)));
+        await first.close();
+        const second = await open();
+        expect(await second.findPasswordReset('7'.repeat(64))).toMatchObject({ userId: user._id, usedAt: null });
+      });
+    });
+
     it('answers ping while open', async () => {
       const repository = await open();
       await expect(repository.ping()).resolves.toBe(true);
@@ -226,6 +336,50 @@ describe('SQLite users store specifics', () => {
       await again.close();
       const db = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
       expect(db.prepare('SELECT created_at FROM users').all()).toEqual([{ created_at: Date.parse('2025-06-30T23:59:59.999Z') }]);
+      db.close();
+    } finally {
+      await repository.close();
+      remove();
+    }
+  });
+
+  it('adds the table of reset links to a file from before it, keeping the users', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const old = new Database(path.join(dir, SQLITE_FILE));
+    old.exec(`CREATE TABLE users (
+      id TEXT PRIMARY KEY, full_name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL
+    ) STRICT;`);
+    const user = newUser();
+    old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?)').run('0123456789abcdef01234567', user.fullName, user.email, user.passwordHash, 1);
+    old.close();
+    const repository = SqliteUsersStore.open({ dataDir: dir });
+    try {
+      const reset = { tokenHash: 'f'.repeat(64), userId: '0123456789abcdef01234567', createdAt: new Date(1), expiresAt: new Date(2) };
+      await repository.createPasswordReset(reset);
+      expect(await repository.findPasswordReset(reset.tokenHash)).toEqual({ ...reset, usedAt: null });
+      expect(await repository.findByEmail(user.email)).toMatchObject({ _id: '0123456789abcdef01234567' });
+    } finally {
+      await repository.close();
+      remove();
+    }
+  });
+
+  it('keeps only the digest of a link, and refuses a link for no user (foreign key)', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const repository = SqliteUsersStore.open({ dataDir: dir });
+    try {
+      const refused = await repository
+        .createPasswordReset({ tokenHash: 'e'.repeat(64), userId: '0123456789abcdef01234567', createdAt: new Date(1), expiresAt: new Date(2) })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      // By its code: the driver's error class belongs to whichever jest context loaded the driver first.
+      expect(refused).toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+      const db = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+      expect(db.prepare("SELECT name FROM pragma_table_info('password_resets') ORDER BY cid").all()).toEqual(
+        ['token_hash', 'user_id', 'created_at', 'expires_at', 'used_at'].map((name) => ({ name })),
+      );
       db.close();
     } finally {
       await repository.close();

@@ -12,6 +12,26 @@ export interface UserRecord extends PublicUser {
   passwordHash: string;
 }
 
+/** A new name and/or email for {@link UsersRepository.updateProfile}; the email already normalised. */
+export interface ProfileChanges {
+  fullName?: string;
+  email?: string;
+}
+
+/**
+ * A password reset link as stored: only the SHA-256 digest of its token, never the token (SECURITY.md
+ * "Password reset"). Whether it still works (unused, unexpired) is the service's rule to apply.
+ */
+export interface PasswordResetRecord {
+  /** Hex SHA-256 of the token in the link. */
+  tokenHash: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** When the link was used; null while it was not. */
+  usedAt: Date | null;
+}
+
 /** Options every users store adapter accepts. */
 export interface UsersStoreOptions {
   /** Source of `createdAt`; tests may inject a fake clock. */
@@ -35,8 +55,26 @@ export interface UsersRepository {
    * upgrade of the hash at sign-in never overwrites a password changed meanwhile; false when nothing changed.
    */
   replacePasswordHash(id: string, current: string, next: string): Promise<boolean>;
-  /** Deletes the user (its email becomes free again); false when there was none with this id. */
+  /**
+   * Sets the user's name and/or email; the user as it now is, or null when there is no user with this id.
+   * Throws {@link DuplicateEmailError} when another user has the email, even by a racing call.
+   */
+  updateProfile(id: string, changes: ProfileChanges): Promise<PublicUser | null>;
+  /** Deletes the user (its email becomes free again) and its password reset links; false when there was none with this id. */
   delete(id: string): Promise<boolean>;
+  /** Stores a password reset link (by its token's digest). */
+  createPasswordReset(reset: Omit<PasswordResetRecord, 'usedAt'>): Promise<void>;
+  /** The reset link with this token digest, used or not, expired or not; null when there is none. */
+  findPasswordReset(tokenHash: string): Promise<PasswordResetRecord | null>;
+  /**
+   * Marks the link used at `usedAt` only while it is unused (compare and set): of two requests with one link,
+   * exactly one gets true.
+   */
+  consumePasswordReset(tokenHash: string, usedAt: Date): Promise<boolean>;
+  /** Removes every reset link of the user (after a reset or a password change, they must not work); how many. */
+  deletePasswordResets(userId: string): Promise<number>;
+  /** Removes the links that expired before `now`, used or not; how many. */
+  deleteExpiredPasswordResets(now: Date): Promise<number>;
   /** Resolves true when the store answers; rejects or resolves false otherwise. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

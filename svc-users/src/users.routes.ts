@@ -2,9 +2,13 @@ import type Router from '@koa/router';
 import {
   ChangePasswordRequest,
   LoginRequest,
+  ResetPasswordRequest,
+  SendPasswordResetRequest,
   SignupRequest,
+  UpdateProfileRequest,
   VerifyPasswordRequest,
   type MessageResponse,
+  type PasswordResetDone,
   type UserResponse,
 } from '@tm/contracts';
 import { apiRouter, parseOr400, requireUser } from '@tm/service-kit';
@@ -15,6 +19,10 @@ const USER_MESSAGES = {
   passwordChanged: 'Password changed successfully',
   passwordVerified: 'Password verified',
   accountDeleted: 'Account deleted successfully',
+  profileUpdated: 'Your details were saved',
+  /** The same words whether or not the address has an account (PRODUCT §10.10). */
+  resetLinkSent: 'If an account exists for that address, we sent it a link to choose a new password. The link works once, for 30 minutes.',
+  passwordReset: 'Your password was changed. Sign in with your new password.',
 } as const;
 
 /** The vouched user id: requireUser() has already refused a call without one (the service 401s on ''). */
@@ -48,6 +56,11 @@ export function usersRoutes(service: UsersService): Router {
     ctx.body = { message: USER_MESSAGES.passwordChanged } satisfies MessageResponse;
   });
 
+  router.put('/profile', requireUser(), async (ctx) => {
+    const user = await service.updateProfile(userIdOf(ctx), parseOr400(UpdateProfileRequest, ctx.request.body));
+    ctx.body = { message: USER_MESSAGES.profileUpdated, user } satisfies UserResponse;
+  });
+
   return router;
 }
 
@@ -68,6 +81,27 @@ export function internalUsersRoutes(service: UsersService): Router {
   router.delete('/me', async (ctx) => {
     await service.deleteAccount(userIdOf(ctx));
     ctx.body = { message: USER_MESSAGES.accountDeleted } satisfies MessageResponse;
+  });
+
+  return router;
+}
+
+/**
+ * `/internal/password-resets/*`: anonymous calls only the gateway makes (the request carries its signature,
+ * for no user), for a forgotten password (docs/PRODUCT.md §10.10). The gateway throttles them, builds the
+ * reset page's address from the app's public origin, and ends every session of the user after a reset.
+ */
+export function internalPasswordResetRoutes(service: UsersService): Router {
+  const router = apiRouter('/internal');
+
+  router.post('/password-resets', (ctx) => {
+    service.requestPasswordReset(parseOr400(SendPasswordResetRequest, ctx.request.body));
+    ctx.body = { message: USER_MESSAGES.resetLinkSent } satisfies MessageResponse;
+  });
+
+  router.post('/password-resets/use', async (ctx) => {
+    const { userId, email } = await service.resetPassword(parseOr400(ResetPasswordRequest, ctx.request.body));
+    ctx.body = { message: USER_MESSAGES.passwordReset, userId, email } satisfies PasswordResetDone;
   });
 
   return router;

@@ -5,28 +5,54 @@ import {
   type ChangePasswordRequest,
   type LoginRequest,
   type PublicUser,
+  type ResetPasswordRequest,
+  type SendPasswordResetRequest,
   type SignupRequest,
+  type UpdateProfileRequest,
 } from '@tm/contracts';
 import { assessPassword, WEAK_PASSWORD_MESSAGE } from '@tm/password-policy';
 import { ConflictError, HttpError, UnauthorizedError, ValidationError } from '@tm/service-kit/errors';
+import type { Mailer } from './mailer.js';
 import type { PasswordHasher } from './password.hasher.js';
-import { DuplicateEmailError, type UserRecord, type UsersRepository } from './users.repository.js';
+import {
+  emailChangedNotice,
+  newResetToken,
+  passwordResetNotice,
+  RESET_LINK_TTL_MS,
+  resetLink,
+  resetLinkWorks,
+  resetMail,
+  resetTokenHash,
+  type AccountMail,
+} from './password-reset.js';
+import { DuplicateEmailError, type ProfileChanges, type UserRecord, type UsersRepository } from './users.repository.js';
 
 const PASSWORD_MESSAGES = {
   wrongCurrent: 'The current password is incorrect',
   wrong: 'The password is incorrect',
   sameAsCurrent: 'Choose a password different from your current one',
+  /** PRODUCT §10.10: two changes at once, or a change and a reset: the one that read the password first lost. */
+  changedElsewhere: 'Your password was just changed elsewhere, so this change was not made. Sign in with the new password.',
+  resetChangedElsewhere: 'Your password was just changed elsewhere, so it was not reset. Sign in with the new password, or ask for a new link.',
+  resetLinkInvalid: 'This link has expired or was already used. Ask for a new one.',
+  emailNeedsPassword: 'Enter your current password to change your email',
 } as const;
 
 /** What the service logs through (pino's logger fits); services do not import the kit (no Koa here). */
 export interface ServiceLogger {
+  info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
 }
 
 export interface UsersServiceDeps {
   repository: UsersRepository;
   hasher: PasswordHasher;
   logger: ServiceLogger;
+  /** Sends the reset links and the notices (SMTP, or the local outbox). */
+  mailer: Mailer;
+  /** The time, for reset links (created, expiring, used); tests may inject a clock. */
+  now?: () => Date;
 }
 
 /** Account use cases: signup, credential check, profile, password change, deletion. Knows neither HTTP nor the store behind it. */
@@ -39,11 +65,17 @@ export class UsersService {
    * and response time does not tell which emails have accounts. Made once, at start-up.
    */
   private readonly dummyHash: Promise<string>;
+  private readonly mailer: Mailer;
+  private readonly now: () => Date;
+  /** Work done after its request was answered (a reset link's lookup and mail, notices), until it settles. */
+  private readonly pending = new Set<Promise<void>>();
 
-  constructor({ repository, hasher, logger }: UsersServiceDeps) {
+  constructor({ repository, hasher, logger, mailer, now = () => new Date() }: UsersServiceDeps) {
     this.repository = repository;
     this.hasher = hasher;
     this.logger = logger;
+    this.mailer = mailer;
+    this.now = now;
     this.dummyHash = hasher.hash(randomBytes(16).toString('base64'));
     // Awaited on first use; this only keeps an early failure from being reported as unhandled.
     this.dummyHash.catch(() => undefined);
@@ -91,7 +123,10 @@ export class UsersService {
 
   /**
    * Replaces the password once the current one is proven: 403 when it is wrong, 400 when the new one is too
-   * weak or the same as the current one, 401 when the account no longer exists.
+   * weak or the same as the current one, 401 when the account no longer exists. The write is a compare and
+   * set on the hash that was proven (PRODUCT §10.10): when another change or a reset wrote first, nothing is
+   * written and the answer is 409 `USER.PASSWORD_CHANGED_CONCURRENTLY`, so two changes at once never both
+   * answer 200 with only one of them in force. Reset links sent before the change stop working.
    */
   async changePassword(userId: string, { currentPassword, newPassword }: ChangePasswordRequest): Promise<void> {
     const record = await this.provenRecord(userId, currentPassword, () =>
@@ -103,7 +138,89 @@ export class UsersService {
       throw new ValidationError([{ path: ['newPassword'], message: PASSWORD_MESSAGES.sameAsCurrent }]);
     }
     const passwordHash = await this.hasher.hash(newPassword);
-    if (!(await this.repository.updatePasswordHash(record._id, passwordHash))) throw notSignedIn();
+    await this.replaceProvenHash(record, passwordHash, PASSWORD_MESSAGES.changedElsewhere, notSignedIn);
+    await this.repository.deletePasswordResets(record._id);
+  }
+
+  /**
+   * A new name and/or email (PRODUCT §10.10), held to the sign-up rules by the request schema. A new email
+   * needs the current password (400 without it, 403 when it is wrong) and must be free (409, even against a
+   * racing sign-up or change); the old address is told. A value equal to the current one changes nothing and
+   * needs nothing. Answers the user as it now is; 401 when the account no longer exists.
+   */
+  async updateProfile(userId: string, { fullName, email, currentPassword }: UpdateProfileRequest): Promise<PublicUser> {
+    const user = await this.findUser(userId);
+    if (!user) throw notSignedIn();
+    const changes: ProfileChanges = {};
+    if (fullName !== undefined && fullName !== user.fullName) changes.fullName = fullName;
+    if (email !== undefined && email !== user.email) {
+      if (currentPassword === undefined) throw new ValidationError([{ path: ['currentPassword'], message: PASSWORD_MESSAGES.emailNeedsPassword }]);
+      await this.provenRecord(userId, currentPassword, () => wrongPassword('currentPassword', PASSWORD_MESSAGES.wrongCurrent));
+      changes.email = email;
+    }
+    if (changes.fullName === undefined && changes.email === undefined) return user;
+    let updated: PublicUser | null;
+    try {
+      updated = await this.repository.updateProfile(user._id, changes);
+    } catch (error) {
+      if (error instanceof DuplicateEmailError) throw emailTaken(['email']);
+      throw error;
+    }
+    if (!updated) throw notSignedIn();
+    if (changes.email) this.later('email changed notice', () => this.mail(emailChangedNotice({ oldEmail: user.email, newEmail: updated.email, fullName: updated.fullName })));
+    return updated;
+  }
+
+  /**
+   * Asks for a reset link (PRODUCT §10.10, SECURITY.md "Password reset"). Returns at once, the same for every
+   * address: finding the account, storing the token's digest and sending the mail happen after the answer,
+   * so neither the answer nor its time tells whether the address has an account. An unknown address gets no
+   * mail. Links that expired are removed on the way.
+   */
+  requestPasswordReset({ email, resetPage }: SendPasswordResetRequest): void {
+    this.later('password reset link', async () => {
+      const now = this.now();
+      await this.repository.deleteExpiredPasswordResets(now);
+      const record = await this.repository.findByEmail(email);
+      if (!record) return;
+      const token = newResetToken();
+      await this.repository.createPasswordReset({
+        tokenHash: resetTokenHash(token),
+        userId: record._id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + RESET_LINK_TTL_MS),
+      });
+      await this.mail(resetMail(record, resetLink(resetPage, token)));
+      this.logger.info({ userId: record._id }, 'password reset link sent');
+    });
+  }
+
+  /**
+   * Sets a new password with a link's token (PRODUCT §10.10): 400 `USER.RESET_LINK_INVALID` for a link that is
+   * unknown, used, expired or whose account is gone; 400 on `newPassword` for a password the sign-up rules
+   * refuse (the link still works then). The link is used up before the password is written (of two requests
+   * with one link, one wins); the write is a compare and set on the hash read here, 409 when a change wrote
+   * first. Every other link of the account stops working, and the account's address is told. Resolves to the
+   * user's id: the gateway ends every session of it.
+   */
+  async resetPassword({ token, newPassword }: ResetPasswordRequest): Promise<{ userId: string; email: string }> {
+    const tokenHash = resetTokenHash(token);
+    const reset = await this.repository.findPasswordReset(tokenHash);
+    if (!reset || !resetLinkWorks(reset, this.now())) throw resetLinkInvalid();
+    const record = await this.findRecord(reset.userId);
+    if (!record) throw resetLinkInvalid();
+    refuseWeakPassword('newPassword', newPassword, record);
+    const passwordHash = await this.hasher.hash(newPassword);
+    if (!(await this.repository.consumePasswordReset(tokenHash, this.now()))) throw resetLinkInvalid();
+    await this.replaceProvenHash(record, passwordHash, PASSWORD_MESSAGES.resetChangedElsewhere, resetLinkInvalid);
+    await this.repository.deletePasswordResets(record._id);
+    this.later('password reset notice', () => this.mail(passwordResetNotice(record)));
+    return { userId: record._id, email: record.email };
+  }
+
+  /** Resolves once the work started after earlier answers (mails, notices) has settled: at shutdown, and in tests. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   /** Deletes the signed-in user's account. Idempotent: an account already gone (or never there) is fine. */
@@ -116,6 +233,30 @@ export class UsersService {
   private async findUser(userId: string): Promise<PublicUser | null> {
     const id = ObjectIdString.safeParse(userId);
     return id.success ? this.repository.findById(id.data) : null;
+  }
+
+  /**
+   * Writes `passwordHash` only while the stored hash is still `record`'s (compare and set). Otherwise: `gone()`
+   * when the account no longer exists, else 409 with `changedElsewhere`.
+   */
+  private async replaceProvenHash(record: UserRecord, passwordHash: string, changedElsewhere: string, gone: () => HttpError): Promise<void> {
+    if (await this.repository.replacePasswordHash(record._id, record.passwordHash, passwordHash)) return;
+    if (!(await this.repository.findById(record._id))) throw gone();
+    throw new ConflictError(changedElsewhere, ErrorCode.passwordChangedConcurrently);
+  }
+
+  /** Sends a mail; a failure is the caller's (logged by {@link later}). */
+  private async mail(mail: AccountMail): Promise<void> {
+    await this.mailer.send(mail);
+  }
+
+  /** Runs `work` after the current answer, keeping track of it until it settles; a failure is logged, never thrown. */
+  private later(what: string, work: () => Promise<void>): void {
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .catch((error: unknown) => this.logger.error({ err: error }, `${what} failed`))
+      .finally(() => this.pending.delete(run));
+    this.pending.add(run);
   }
 
   /** The user with its password hash, or null; the hash is only ever looked up by email. */
@@ -181,6 +322,13 @@ function wrongPassword(field: string, message: string): HttpError {
   return new HttpError(403, message, ErrorCode.wrongPassword, [{ path: [field], message }]);
 }
 
-function emailTaken(): ConflictError {
-  return new ConflictError('An account with this email already exists', ErrorCode.emailTaken);
+const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
+
+/** 409 `USER.EMAIL_TAKEN`; with `path`, the issue names the field (the profile form shows it there). */
+function emailTaken(path?: string[]): HttpError {
+  return new HttpError(409, EMAIL_TAKEN_MESSAGE, ErrorCode.emailTaken, path ? [{ path, message: EMAIL_TAKEN_MESSAGE }] : undefined);
+}
+
+function resetLinkInvalid(): HttpError {
+  return new HttpError(400, PASSWORD_MESSAGES.resetLinkInvalid, ErrorCode.resetLinkInvalid, [{ path: ['token'], message: PASSWORD_MESSAGES.resetLinkInvalid }]);
 }

@@ -6,13 +6,19 @@ import {
   fetchCurrentUser,
   fetchTodos,
   fieldIssues,
+  forgotPassword,
+  isEmailTaken,
+  isPasswordChangedElsewhere,
+  isResetLinkInvalid,
   isSessionEnded,
   isWrongPassword,
   login,
   logout,
   logoutAll,
+  resetPassword,
   signup,
   statusOf,
+  updateProfile,
 } from './index.js';
 
 /** The account calls against the real gateway (jsdom's origin): their answers as the Account screen reads them. */
@@ -81,5 +87,29 @@ describe('the account calls', () => {
     expect(await deleteAccount({ password: PASSWORD })).toEqual({ message: 'Account deleted successfully' });
     expect(await fetchCurrentUser()).toBeNull();
     expect(statusOf(await failureOf(login({ email: account.email, password: PASSWORD })))).toBe(401);
+  });
+
+  it('updateProfile answers the user as it now is; a taken email is a 409 on email, a wrong password a 403', async () => {
+    const taken = await signedInAccount();
+    await logout();
+    const account = await signedInAccount();
+    expect(await updateProfile({ fullName: 'Renamed Client' })).toEqual({ message: 'Your details were saved', user: { ...account, password: undefined, fullName: 'Renamed Client' } });
+    const wrong = await failureOf(updateProfile({ email: `new-${account.email}`, currentPassword: 'not the password' }));
+    expect(isWrongPassword(wrong)).toBe(true);
+    const conflict = await failureOf(updateProfile({ email: taken.email, currentPassword: PASSWORD }));
+    expect(isEmailTaken(conflict)).toBe(true);
+    expect(fieldIssues(conflict)).toEqual([{ path: ['email'], message: 'An account with this email already exists' }]);
+    expect(isPasswordChangedElsewhere(conflict)).toBe(false);
+  });
+
+  it('forgotPassword answers the same for any address; resetPassword refuses a link that does not work (USER.RESET_LINK_INVALID)', async () => {
+    const account = await signedInAccount();
+    await logout();
+    const known = await forgotPassword({ email: account.email });
+    expect(await forgotPassword({ email: `nobody-${account.email}` })).toEqual(known);
+    const refused = await failureOf(resetPassword({ token: 'A'.repeat(43), newPassword: NEW_PASSWORD }));
+    expect(statusOf(refused)).toBe(400);
+    expect(isResetLinkInvalid(refused)).toBe(true);
+    expect(isResetLinkInvalid(await failureOf(updateProfile({ fullName: 'x' })))).toBe(false);
   });
 });

@@ -16,7 +16,17 @@ export {
   tooManyAttemptsMessage,
   validationIssues,
 } from './errors.js';
-export { changePassword, deleteAccount, logoutAll } from './account.api.js';
+export {
+  changePassword,
+  deleteAccount,
+  forgotPassword,
+  isEmailTaken,
+  isPasswordChangedElsewhere,
+  isResetLinkInvalid,
+  logoutAll,
+  resetPassword,
+  updateProfile,
+} from './account.api.js';
 export { asSessionEndReason, forgetSessionEnd, peekSessionEnd, rememberSessionEnd, type SessionEnd } from './session-end.js';
 export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early.js';
 export { clientId, createHttpClient, http } from './http.js';

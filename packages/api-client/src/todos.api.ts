@@ -7,6 +7,7 @@ import {
   type TodoPatch,
   type TodoResponse,
   type TodosResponse,
+  type UpdateTodoResponse,
 } from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { isTimeout } from './errors.js';
@@ -58,8 +59,11 @@ export async function addTodo(title: string): Promise<TodoResponse> {
   return call(ROUTES.addTodo, { body: { title } });
 }
 
-/** Sets the fields `updateData` carries: `completed`, `isPinned` and/or a new `title` (PRODUCT §10.11.1). */
-export async function updateTodo(todoId: string, updateData: TodoPatch): Promise<TodoResponse> {
+/**
+ * Sets the fields `updateData` carries: `completed`, `isPinned` and/or a new `title` (PRODUCT §10.11.1); a tick
+ * alone answers an `undoToken` for {@link restoreBulk} (PRODUCT §10.11.4).
+ */
+export async function updateTodo(todoId: string, updateData: TodoPatch): Promise<UpdateTodoResponse> {
   return call(ROUTES.updateTodo, { todoId, body: { updateData } });
 }
 
@@ -83,7 +87,7 @@ export async function clearCompleted(): Promise<BulkTodosResponse> {
 }
 
 /**
- * Undo of "Clear completed" or "Mark all …" (PRODUCT §10.11.4): the tasks that bulk action changed, back as
+ * Undo of "Clear completed", "Mark all …" or a tick (PRODUCT §10.11.4): the tasks that action changed, back as
  * they were, in one transaction on the server; 404 `TODO.NOT_RESTORABLE` once the token is used or too old.
  */
 export async function restoreBulk(undoToken: string): Promise<RestoreBulkResponse> {

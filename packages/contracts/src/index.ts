@@ -1,6 +1,7 @@
 export * from './common.js';
 export * from './errors.js';
 export * from './limits.js';
+export * from './pages.js';
 export * from './session-end.js';
 export * from './todo-title.js';
 export * from './todos.js';

@@ -80,7 +80,7 @@ export type TodoPatch = z.infer<typeof TodoPatch>;
 export const UpdateTodoRequest = z.object({ updateData: TodoPatch });
 export type UpdateTodoRequest = z.infer<typeof UpdateTodoRequest>;
 
-/** POST /todo/add-todo (201) and PUT /todo/update-todo/:todoId (200) */
+/** POST /todo/add-todo (201) and POST /todo/restore-todo/:todoId (200); update-todo adds an undo token (UpdateTodoResponse). */
 export const TodoResponse = MessageResponse.extend({ todo: Todo });
 export type TodoResponse = z.infer<typeof TodoResponse>;
 
@@ -97,13 +97,23 @@ export const CompleteAllRequest = z.strictObject({ completed: z.boolean() });
 export type CompleteAllRequest = z.infer<typeof CompleteAllRequest>;
 
 /**
- * The handle on one bulk action for its Undo (POST /todo/restore-bulk, docs/PRODUCT.md §10.11.3). Opaque:
+ * The handle on one bulk action, or on one tick (UpdateTodoResponse), for its Undo (POST /todo/restore-bulk,
+ * docs/PRODUCT.md §10.11.3, §10.11.4). Opaque:
  * the server makes it a random UUID (`crypto.randomUUID()`, 122 random bits), but a client only ever sends
  * back what it was given. It is single-use, belongs to the user whose action made it, and works for as long
  * as a deleted task can be restored (60 s by default).
  */
 export const UndoToken = z.string().min(1).max(128);
 export type UndoToken = z.infer<typeof UndoToken>;
+
+/**
+ * PUT /todo/update-todo/:todoId (200): the task as it now is, and a message saying what the call changed
+ * ("Task completed", "Task pinned", "Title changed"…). `undoToken` is there when the call changed `completed`
+ * and carried nothing else (a tick or an untick, docs/PRODUCT.md §10.11.4): sent to POST /todo/restore-bulk,
+ * it puts back the task's previous `completed`, `completedAt` and `updatedAt`, while nobody changed it since.
+ */
+export const UpdateTodoResponse = TodoResponse.extend({ undoToken: UndoToken.optional() });
+export type UpdateTodoResponse = z.infer<typeof UpdateTodoResponse>;
 
 /**
  * Answer of the bulk calls (PUT /todo/complete-all, DELETE /todo/clear-completed): each is one atomic change

@@ -70,3 +70,49 @@ export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequest>;
 /** POST /internal/users/verify-password (gateway → svc-users only; never forwarded from /api). */
 export const VerifyPasswordRequest = z.object({ password: CurrentPassword });
 export type VerifyPasswordRequest = z.infer<typeof VerifyPasswordRequest>;
+
+/**
+ * PUT /user/profile (docs/PRODUCT.md §10.10): a new name and/or a new email, held to the sign-up rules. A new
+ * email needs the current password (403 `AUTH.WRONG_PASSWORD` when it is wrong, 409 `USER.EMAIL_TAKEN` when
+ * another account has the email); a new name alone does not. Answers the user as it now is.
+ */
+export const UpdateProfileRequest = z
+  .object({ fullName: FullName.optional(), email: Email.optional(), currentPassword: CurrentPassword.optional() })
+  .refine((body) => body.fullName !== undefined || body.email !== undefined, { message: 'Give a new name or email', path: ['fullName'] });
+export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;
+
+/**
+ * POST /user/forgot-password (docs/PRODUCT.md §10.10, SECURITY.md "Password reset"): asks for a link to reset
+ * the password, sent to the email. The answer is the same whether or not the email has an account.
+ */
+export const ForgotPasswordRequest = z.object({ email: Email });
+export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequest>;
+
+/**
+ * The token of a password reset link: opaque to everyone but svc-users (43 URL-safe characters today: 256
+ * random bits). Any other string is only refused as a link that does not work.
+ */
+export const ResetToken = z.string().min(1, 'This link is not complete. Open the link from the email again.').max(256, 'This link is not valid');
+
+/**
+ * POST /user/reset-password: the token of the link and a new password, held to the sign-up rules. The link
+ * works once, for 30 minutes; on success every session of the account ends. 400 `USER.RESET_LINK_INVALID`
+ * when the link is unknown, used or expired.
+ */
+export const ResetPasswordRequest = z.object({ token: ResetToken, newPassword: Password });
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
+
+/**
+ * POST /internal/password-resets (gateway → svc-users only): send a reset link for `email`, if it has an
+ * account, to the page at `resetPage` (the app's public origin + `/reset-password`), which gets `?token=…`.
+ * Answered at once: the lookup and the mail happen after the answer, so its time says nothing.
+ */
+export const SendPasswordResetRequest = z.object({ email: Email, resetPage: z.url({ protocol: /^https?$/ }) });
+export type SendPasswordResetRequest = z.infer<typeof SendPasswordResetRequest>;
+
+/**
+ * POST /internal/password-resets/use: the public answer and whose password it was, for the gateway to end
+ * every session of that user and lift the sign-in lock of that address.
+ */
+export const PasswordResetDone = MessageResponse.extend({ userId: ObjectIdString, email: z.string() });
+export type PasswordResetDone = z.infer<typeof PasswordResetDone>;

@@ -88,3 +88,4 @@ export * from './sse-reader.js';
 export * from './small-disk.js';
 export * from './service-probes.js';
 export * from './external-remote.js';
+export * from './outbox.js';

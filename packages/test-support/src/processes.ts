@@ -58,11 +58,19 @@ export async function startProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let opsPort: number | undefined;
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${app} did not start in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    // A process that does not listen in time is killed: a caller that gives up on it has no handle to stop it,
+    // and it would outlive the test run.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${app} did not start in ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
     // A start-up step that failed logs its one line (level 60, service-kit startup.ts) rather than on stderr;
     // read once the output has closed, so that line has been parsed.
     const fatal = () => logs.filter((entry) => typeof entry.level === 'number' && entry.level >= 60).map((entry) => String(entry.msg));
-    child.once('close', (code) => reject(new Error(`${app} exited with ${code} before listening: ${[...fatal(), stderr].join('\n')}`)));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${app} exited with ${code} before listening: ${[...fatal(), stderr].join('\n')}`));
+    });
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.on('line', (line) => {
       const entry = parseLine(line);

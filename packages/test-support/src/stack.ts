@@ -77,7 +77,15 @@ export async function startServices(options: Pick<StackOptions, 'env' | 'keepLog
   const data = tempDir('tm-stack-');
   const env = { DATA_DIR: data.dir, INTERNAL_SECRET: TEST_SECRET, ...extra };
   const start = (name: ServiceName, more: Record<string, string> = {}) => startWith(APPS[name], { ...env, ...more }, undefined, processOptions(APPS[name], options));
-  const [users, todos] = await Promise.all([start('users'), start('todos')]);
+  // Both start at once; when one fails, the other is stopped before the error goes on, so nothing outlives the caller.
+  const starts = await Promise.allSettled([start('users'), start('todos')]);
+  const failed = starts.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) {
+    await Promise.all(starts.flatMap((result) => (result.status === 'fulfilled' ? [result.value.stop()] : [])));
+    data.remove();
+    throw failed.reason;
+  }
+  const [users, todos] = starts.map((result) => (result as PromiseFulfilledResult<RunningProcess>).value) as [RunningProcess, RunningProcess];
   const services: Record<ServiceName, RunningProcess> = { users, todos };
   return {
     dataDir: data.dir,

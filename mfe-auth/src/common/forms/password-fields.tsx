@@ -1,22 +1,23 @@
 import { LIMITS } from '@tm/contracts';
 import { PasswordStrength } from '../password-strength/password-strength';
-import { verdictNow } from '../password-strength/use-password-strength';
-import { TextField, type TextFieldProps } from './text-field';
+import { preloadPasswordPolicy, verdictNow } from '../password-strength/use-password-strength';
+import { PasswordField, type PasswordFieldProps } from './password-field';
 
 /** The password rules, shown before the first attempt (docs/PRODUCT.md §10.7); the server applies the same. */
 export const PASSWORD_RULES = `Use at least ${LIMITS.password.min} characters.`;
 
-type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'autoComplete' | 'required' | 'minLength' | 'maxLength'>;
+type PasswordRulesProps = Omit<PasswordFieldProps, 'autoComplete' | 'required' | 'minLength' | 'maxLength'>;
 
 /**
- * A password the person types to prove it is them (before an account change): required, and not held to the
- * signup rules (a rule changed later must lock nobody out), only to the longest password there can be.
+ * A password the person types to prove it is them (signing in, before an account change): required, and not
+ * held to the signup rules (a rule changed later must lock nobody out), only to the longest password there
+ * can be. It can be shown while typed (PasswordField).
  */
-export function CurrentPasswordField(props: PasswordFieldProps) {
-  return <TextField type="password" autoComplete="current-password" required maxLength={LIMITS.password.max} {...props} />;
+export function CurrentPasswordField(props: PasswordRulesProps) {
+  return <PasswordField autoComplete="current-password" required maxLength={LIMITS.password.max} {...props} />;
 }
 
-interface NewPasswordFieldProps extends Omit<PasswordFieldProps, 'hint' | 'children'> {
+interface NewPasswordFieldProps extends Omit<PasswordRulesProps, 'hint' | 'children'> {
   /** What is typed so far, for the strength hint. */
   password: string;
   /** The person's name and email: a password made of them is weak. */
@@ -24,29 +25,34 @@ interface NewPasswordFieldProps extends Omit<PasswordFieldProps, 'hint' | 'child
 }
 
 /**
- * A new password (signup, change password): the rules from the start, tied to the field, and the strength
- * hint as it is typed. The browser checks the length; the form refuses what the hint calls refused
- * (`refusedPassword`), and the server judges the rest on submit. A refusal is said once, at the field.
+ * A new password (signup, change password, reset): the rules from the start, tied to the field, and the
+ * strength hint as it is typed. The browser checks the length; the form refuses what the hint calls refused
+ * (`refusedPassword`), and the server judges the rest on submit. A refusal is said once, at the field. The
+ * hint's policy starts loading when the field gets the focus, so the verdict comes with the typing, not
+ * after it, and the hint's first lines have their room from the start: nothing below moves when it comes.
  */
-export function NewPasswordField({ password, userInputs, ...props }: NewPasswordFieldProps) {
+export function NewPasswordField({ password, userInputs, onFocus, ...props }: NewPasswordFieldProps) {
   return (
-    <TextField
-      type="password"
+    <PasswordField
       autoComplete="new-password"
       required
       minLength={LIMITS.password.min}
       maxLength={LIMITS.password.max}
       hint={PASSWORD_RULES}
+      onFocus={(event) => {
+        preloadPasswordPolicy();
+        onFocus?.(event);
+      }}
       {...props}
     >
       <PasswordStrength password={password} userInputs={userInputs} fieldError={props.error} />
-    </TextField>
+    </PasswordField>
   );
 }
 
 /**
  * Why `password` will be refused, when the strength hint already knows (its policy has arrived and says
- * so): the form then says it at the field and sends nothing (issue #18). Undefined otherwise.
+ * so): the form then says it at the field and sends nothing. Undefined otherwise.
  */
 export function refusedPassword(password: string, userInputs: readonly string[]): string | undefined {
   const verdict = verdictNow(password, userInputs);

@@ -27,6 +27,14 @@ function loadPolicy(): Promise<Assess> {
 }
 
 /**
+ * Starts loading the policy before anything is typed (the new-password field got the focus), so its first
+ * verdict comes with the first keystrokes instead of after them. A failure is left to the hint's own load.
+ */
+export function preloadPasswordPolicy(): void {
+  loadPolicy().catch(() => undefined);
+}
+
+/**
  * The policy's verdict on `password` right now, if the policy has arrived (it has once the hint showed a
  * verdict): what a form checks on submit, so that a password the hint already calls refused is not sent
  * (issue #18). Undefined before that: the server judges it then.

@@ -1,30 +1,72 @@
-import { changePassword, currentUserQuery, deleteAccount, describeError, isSessionEnded, isWrongPassword, logoutAll } from '@tm/api-client';
-import type { ChangePasswordRequest, DeleteAccountRequest } from '@tm/contracts';
+import {
+  changePassword,
+  currentUserQuery,
+  deleteAccount,
+  describeError,
+  isEmailTaken,
+  isPasswordChangedElsewhere,
+  isSessionEnded,
+  isWrongPassword,
+  logoutAll,
+  updateProfile,
+} from '@tm/api-client';
+import type { ChangePasswordRequest, DeleteAccountRequest, UpdateProfileRequest } from '@tm/contracts';
 import { notifyError, notifySuccess, useSessionEndingMutation } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { formErrors, type FormErrors } from '../../../common/forms/form-errors';
 
 export type ChangePasswordField = keyof ChangePasswordRequest;
 export type DeleteAccountField = keyof DeleteAccountRequest;
+export type ProfileField = keyof UpdateProfileRequest;
 
 /** Shown when a failed call carries no server message (network error, timeout, a 5xx page). */
 export const CHANGE_PASSWORD_FALLBACK = 'Your password could not be changed. Please try again.';
 export const SIGN_OUT_EVERYWHERE_FALLBACK = 'Could not sign out of all devices. Please try again.';
 export const DELETE_ACCOUNT_FALLBACK = 'Your account could not be deleted. Please try again.';
+export const PROFILE_FALLBACK = 'Your details could not be saved. Please try again.';
 const WRONG_PASSWORD_FALLBACK = 'The password is not correct.';
 
 const CHANGE_PASSWORD_FIELDS: readonly ChangePasswordField[] = ['currentPassword', 'newPassword'];
 const DELETE_ACCOUNT_FIELDS: readonly DeleteAccountField[] = ['password'];
+const PROFILE_FIELDS: readonly ProfileField[] = ['fullName', 'email', 'currentPassword'];
 
 /**
  * A refused password change, next to the field it concerns (docs/PRODUCT.md §10.7): a wrong current password
  * (403) on "Current password", a new password the policy refuses (400) on "New password"; anything else
- * (offline, timeout, server down) above the fields.
+ * (offline, timeout, server down, the password changed elsewhere a moment before: 409) above the fields.
  */
 export function changePasswordErrors(error: unknown): FormErrors<ChangePasswordField> {
   return formErrors(error, CHANGE_PASSWORD_FIELDS, CHANGE_PASSWORD_FALLBACK, [
     { field: 'currentPassword', owns: isWrongPassword, fallback: WRONG_PASSWORD_FALLBACK },
   ]);
+}
+
+/**
+ * A refused change of name or email, at its field: the rules of sign-up (400), a wrong current password
+ * (403), an email another account has (409, on Email); anything else above the fields.
+ */
+export function profileErrors(error: unknown): FormErrors<ProfileField> {
+  return formErrors(error, PROFILE_FIELDS, PROFILE_FALLBACK, [
+    { field: 'currentPassword', owns: isWrongPassword, fallback: WRONG_PASSWORD_FALLBACK },
+    { field: 'email', owns: isEmailTaken, fallback: 'An account with this email already exists' },
+  ]);
+}
+
+/**
+ * PUT /user/profile (PRODUCT §10.10). The answer is the user as it now is: it becomes the current user at
+ * once (the page, the header's account menu; the other tabs are told, @tm/web-platform tab-sync), and the
+ * server's message is toasted. A failure is shown by the form.
+ */
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['user', 'profile'],
+    mutationFn: updateProfile,
+    onSuccess: ({ message, user }) => {
+      queryClient.setQueryData(currentUserQuery().queryKey, user);
+      notifySuccess(message);
+    },
+  });
 }
 
 /** A refused deletion: a wrong password on the Password field, anything else above it. */
@@ -45,6 +87,11 @@ export function useChangePassword() {
     onSuccess: async ({ message }) => {
       notifySuccess(message);
       await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });
+    },
+    // Changed elsewhere a moment before: if that ended this session, the current-user check finds out and
+    // the page follows to the sign-in screen, which says why; the form says what happened meanwhile.
+    onError: async (error) => {
+      if (isPasswordChangedElsewhere(error)) await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });
     },
   });
 }

@@ -3,18 +3,22 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountForm } from './delete-account-form';
+import { PreferencesForm } from './preferences-form';
+import { ProfileForm } from './profile-form';
 import { SignOutEverywhere } from './sign-out-everywhere';
 import '../../../common/forms/auth-form.css';
 import './account.css';
 
 /**
- * The Account screen (PRODUCT §10.10): who is signed in (from the current-user check the shell made), then "Change password",
- * "Sign out of all devices" and the danger zone, "Delete account". It is for signed-in people only (the
- * route guard's job); once the session ends here (signed out everywhere, account deleted) it shows nothing
- * while the guard moves on to /login.
+ * The Account screen (PRODUCT §10.10): who is signed in (from the current-user check the shell made), then
+ * "Name and email", "Preferences" (sounds, celebrations), "Change password", "Sign out of all devices" and
+ * the danger zone, "Delete account". It is for signed-in people only (the route guard's job); once the
+ * session ends here (signed out everywhere, account deleted) it shows nothing while the guard moves on to /login.
  */
 export function AccountScreen({ headingId }: { headingId: string }) {
   const { data: user } = useQuery(currentUserQuery());
+  const profileId = useId();
+  const preferencesId = useId();
   const passwordId = useId();
   const devicesId = useId();
   const deleteId = useId();
@@ -38,12 +42,28 @@ export function AccountScreen({ headingId }: { headingId: string }) {
         </dl>
       </div>
 
+      <section className="auth-card account__card" aria-labelledby={profileId}>
+        <h2 className="account__title" id={profileId}>
+          Name and email
+        </h2>
+        <p className="account__text">Changing your email asks for your password. Sign in with the new email afterwards.</p>
+        <ProfileForm user={user} />
+      </section>
+
+      <section className="auth-card account__card" aria-labelledby={preferencesId}>
+        <h2 className="account__title" id={preferencesId}>
+          Preferences
+        </h2>
+        <p className="account__text">For this browser; they apply at once, in every tab.</p>
+        <PreferencesForm />
+      </section>
+
       <section className="auth-card account__card" aria-labelledby={passwordId}>
         <h2 className="account__title" id={passwordId}>
           Change password
         </h2>
         <p className="account__text">Your other devices will be signed out; you stay signed in here.</p>
-        <ChangePasswordForm userInputs={userInputs} />
+        <ChangePasswordForm email={user.email} userInputs={userInputs} />
       </section>
 
       <section className="auth-card account__card" aria-labelledby={devicesId}>

@@ -1,5 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import { FormAlert } from '../../../common/forms/form-alert';
+import { ForgotPasswordLink } from '../../../common/forms/forgot-password-link';
 import { CurrentPasswordField, NewPasswordField, refusedPassword } from '../../../common/forms/password-fields';
 import { useFormErrors } from '../../../common/forms/form-errors';
 import { changePasswordErrors, useChangePassword, type ChangePasswordField } from '../api/account';
@@ -8,13 +9,14 @@ import { useSubmitFocus } from './use-submit-focus';
 import { fieldText } from '../../../common/forms/field-text';
 
 /**
- * "Change password": the current password, a new one (with the rules and the strength hint), one request
- * per submission, the fields disabled while it runs. A wrong current password or a refused new one is shown
- * next to its field (a new one the strength hint already calls refused without a request, issue #18);
- * anything else above the fields. On success the server's message is toasted, the fields
- * are emptied, and the person stays signed in (docs/PRODUCT.md §10.7).
+ * "Change password": the current password (with a way out for a forgotten one: a reset link), a new one
+ * (with the rules and the strength hint), each shown on demand, one request per submission, the fields
+ * disabled while it runs. A wrong current password or a refused new one is shown next to its field (a new
+ * one the strength hint already calls refused without a request); anything else above the fields, a change
+ * made elsewhere a moment before included (409, docs/PRODUCT.md §10.10). On success the server's message is
+ * toasted, the fields are emptied, and the person stays signed in (docs/PRODUCT.md §10.7).
  */
-export function ChangePasswordForm({ userInputs }: { userInputs: readonly string[] }) {
+export function ChangePasswordForm({ email, userInputs }: { email: string; userInputs: readonly string[] }) {
   const { mutateAsync, isPending } = useChangePassword();
   const once = useOneAtATime();
   const { errors, form, refuse, reset, clear } = useFormErrors<ChangePasswordField>();
@@ -58,6 +60,7 @@ export function ChangePasswordForm({ userInputs }: { userInputs: readonly string
         error={errors.currentPassword}
         onChange={clear('currentPassword')}
       />
+      <ForgotPasswordLink email={email}>Forgot your current password?</ForgotPasswordLink>
       <NewPasswordField
         label="New password"
         name="newPassword"

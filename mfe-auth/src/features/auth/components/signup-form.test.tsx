@@ -166,6 +166,17 @@ describe('SignupForm against the real gateway', () => {
     expect(screen.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
   });
 
+  it('puts the focus in Full Name as it opens, and shows the password on demand', async () => {
+    const events = userEvent.setup();
+    renderSignup();
+    await waitFor(() => expect(screen.getByLabelText('Full Name')).toHaveFocus());
+    const password = screen.getByLabelText('Password');
+    await events.type(password, 'violet tractor');
+    await events.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+    expect(password).toHaveFocus();
+  });
+
   it('links to login with the exact text "Already have an account? Login"', async () => {
     const events = userEvent.setup();
     renderSignup();
