@@ -51,7 +51,10 @@ function indexHtml() {
   );
   const tokens = readFileSync(createRequire(path.join(dir, 'package.json')).resolve('@tm/design-tokens/tokens.css'), 'utf8');
   const loading = readFileSync(path.join(dir, 'src/features/loading/loading-screen.css'), 'utf8');
-  return { head: `<link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${compactCss(tokens + loading)}</style><script>${earlyRequestsScript()}</script>`, root: parts.loadingScreen };
+  return {
+    head: `<link rel="icon" href="/favicon.svg" type="image/svg+xml">${parts.appHead}<style>${compactCss(tokens + loading)}</style><script>${earlyRequestsScript()}</script>`,
+    root: parts.loadingScreen,
+  };
 }
 
 const base = createConfig({

@@ -1,9 +1,9 @@
 // The shell's service worker (issue #17: repeat visits from cache), generated after each production build by
 // Workbox (workbox-build's generateSW; no hand-written caching). docs/ARCHITECTURE.md "Delivery to the
 // browser" and SECURITY.md ("What is kept on the device") describe what it keeps:
-// - the shell (index.html and its hashed scripts and styles): precached, served from the cache; a new build
-//   of the shell is a new sw.js (its precache list changes), installed in the background and used from the
-//   next load on;
+// - the shell (index.html, its hashed scripts and styles, the app's manifest and icons): precached, served
+//   from the cache; a new build of the shell is a new sw.js (its precache list changes), installed in the
+//   background and used from the next load on;
 // - a remote's hashed files: cached on first use (they never change under their name);
 // - the catalog, each remote's manifest, entry and remote.json: from the network every time, the cache only
 //   when the network fails or is silent for NETWORK_TIMEOUT_S, so a redeploy or a rollback is seen on the
@@ -23,7 +23,8 @@ export async function writeServiceWorker(dist) {
   const { count, size, warnings } = await generateSW({
     swDest,
     globDirectory: dist,
-    globPatterns: ['index.html', 'favicon.svg', 'assets/*.{js,css}'],
+    // The installed app's manifest and icons too (PRODUCT §10.13): its home-screen start needs no network.
+    globPatterns: ['index.html', 'favicon.svg', 'manifest.webmanifest', 'icons/*.png', 'assets/*.{js,css}'],
     // Hashed names need no revision: the name changes with the content.
     dontCacheBustURLsMatching: /\.[0-9a-f]{10}\.(js|css)$/,
     navigateFallback: '/index.html',

@@ -1,5 +1,6 @@
 import { focusManager, QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { keepDraftsOfSignedInUser } from './drafts.js';
 import { createQueryClient } from './query-client.js';
 import { connectTabs } from './tab-sync.js';
 import { AppToaster } from './toaster.js';
@@ -27,11 +28,13 @@ function listenForFocus(handleFocus: () => void): () => void {
 
 /**
  * What every root of a frontend provides (the shell, a remote standalone, a component test): the one
- * QueryClient setup, the tabs kept in step, and the Toaster. The router stays the caller's choice.
+ * QueryClient setup, the tabs kept in step, a tab's drafts kept for its signed-in person only (drafts.ts),
+ * and the Toaster. The router stays the caller's choice.
  */
 export function PlatformProviders({ children, queryClient: given }: PlatformProvidersProps) {
   const [queryClient] = useState(() => given ?? createQueryClient());
   useEffect(() => connectTabs(queryClient), [queryClient]);
+  useEffect(() => keepDraftsOfSignedInUser(queryClient), [queryClient]);
   useEffect(() => focusManager.setEventListener(listenForFocus), []);
   return (
     <QueryClientProvider client={queryClient}>

@@ -1,4 +1,4 @@
-import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodoList, forgetSessionEnd, peekSessionEnd, todosQuery, type PublicUser } from '@tm/api-client';
+import { addTodo, currentUserQuery, fetchCurrentUser, fetchTodoList, forgetSessionEnd, peekSessionEnd, todosQuery, updateProfile, type PublicUser } from '@tm/api-client';
 import { MutationObserver, QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { waitFor } from '@testing-library/react';
 import { cachedTodo, signUpNewUser } from '@tm/web-test-support';
@@ -220,6 +220,22 @@ describe('connectTabs between two tabs', () => {
     tab2.setQueryData(userKey, null);
     await waitFor(() => expect(tab1.getQueryData(userKey)).toBeNull());
     expect(messages).toContainEqual({ type: 'signed-out' });
+  });
+
+  it('a new name or email in tab 1 (the account page) makes tab 2 check the current user again; no echo', async () => {
+    const me = await signedInUser();
+    tab1.setQueryData(userKey, me);
+    tab2.setQueryData(userKey, me);
+    connect(tab1, tab2);
+    const observer = new QueryObserver(tab2, currentUserQuery());
+    cleanups.push(observer.subscribe(() => undefined));
+
+    const { user } = await updateProfile({ fullName: 'Renamed In Tab One' });
+    tab1.setQueryData(userKey, user);
+
+    await waitFor(() => expect(tab2.getQueryData(userKey)).toEqual({ ...me, fullName: 'Renamed In Tab One' }));
+    await settle(100);
+    expect(messages).toEqual([{ type: 'user-changed' }]);
   });
 
   /** An observer of tab 2's list that counts its fetches, once the first one has landed. */

@@ -7,7 +7,7 @@ import { endingReason, endSession, isSignedIn } from './session.js';
 export const TAB_CHANNEL = 'task-manager';
 
 /** `signed-out` says why when the tab knows (issue #18): a logout there is `signed-out`, a 401 the server's reason. */
-export type TabMessage = { type: 'signed-in' } | { type: 'signed-out'; reason?: SessionEndReason } | { type: 'todos-changed' };
+export type TabMessage = { type: 'signed-in' } | { type: 'signed-out'; reason?: SessionEndReason } | { type: 'user-changed' } | { type: 'todos-changed' };
 
 /** How long a burst of task changes in other tabs is gathered into one refetch here. */
 export const TODOS_REFETCH_COALESCE_MS = 150;
@@ -18,6 +18,8 @@ function transition(before: UserState, after: UserState, reason: SessionEndReaso
   if (before === undefined || after === undefined) return undefined;
   if (before && !after) return reason ? { type: 'signed-out', reason } : { type: 'signed-out' };
   if (after && before?._id !== after._id) return { type: 'signed-in' };
+  // The same user with a new name or email (the account page, PRODUCT §10.10).
+  if (after && before && (before.fullName !== after.fullName || before.email !== after.email)) return { type: 'user-changed' };
   return undefined;
 }
 
@@ -27,6 +29,7 @@ function transition(before: UserState, after: UserState, reason: SessionEndReaso
  *   told to the other tabs, which follow at once: to /login, or from /login to `/`. A sign-out says why
  *   when this tab knows (issue #18), and a tab that was signed in shows that on its sign-in screen too
  *   ("You signed out in another tab.", "Your password was changed on another device." …);
+ * - the same user's new name or email is told too: the other tabs check the current user again;
  * - a task change that succeeded here makes the other tabs refetch their list, one refetch per burst, unless
  *   their live stream is connected: it brings them the change itself, with no refetch (PRODUCT §10.11.5).
  * Returns the disconnect function. Without BroadcastChannel (old browsers) tabs catch up on focus only.
@@ -59,6 +62,12 @@ export function connectTabs(queryClient: QueryClient): () => void {
         queryClient.removeQueries({ queryKey: todosQuery().queryKey });
         void queryClient.invalidateQueries({ queryKey: userKey }).finally(() => {
           if (echo === 'signed-in') echo = undefined;
+        });
+        break;
+      case 'user-changed':
+        echo = 'user-changed';
+        void queryClient.invalidateQueries({ queryKey: userKey }).finally(() => {
+          if (echo === 'user-changed') echo = undefined;
         });
         break;
       case 'todos-changed':

@@ -1,7 +1,7 @@
 import type { PublicUser } from '@tm/api-client';
 import type { RouteGuard } from '@tm/contracts';
-import type { ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { useId, type ReactNode } from 'react';
+import { Link, Navigate, Route, Routes } from 'react-router-dom';
 import { RequireGuest, RequireUser } from '../features/auth/route-guards';
 import type { HeaderLink } from '../features/header/header-link';
 import { Titled } from '../features/page-title/page-title';
@@ -51,9 +51,34 @@ export function accountMenuLinks(catalog: RemoteCatalog | undefined): HeaderLink
 }
 
 /**
+ * A path no screen of the catalog serves while the catalog has no home screen either (`/`: a catalog being
+ * rolled out without the task screen's remote): a message and the way to the first screen there is, never a
+ * blank page.
+ */
+function NoScreenHere({ firstPath }: { firstPath: string | undefined }) {
+  const headingId = useId();
+  return (
+    <section className="remote-fallback" role="alert" aria-labelledby={headingId}>
+      <h1 id={headingId} className="remote-fallback__title">
+        This screen is not available right now.
+      </h1>
+      <p className="remote-fallback__detail">The app is being updated. Try again in a moment.</p>
+      <button type="button" className="button" onClick={() => window.location.reload()}>
+        Retry
+      </button>
+      {firstPath ? (
+        <p className="remote-fallback__detail">
+          <Link to={firstPath}>Go to another screen</Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
  * The routes of docs/PRODUCT.md §2, as the remote catalog declares them: each is a page exposed by a
  * remote, behind its guard, titled, with the fallback (and Retry) when it cannot be loaded. Any other path
- * goes to `/`, which sends a visitor on to the sign-in route.
+ * goes to `/`, which sends a visitor on to the sign-in route; without a `/` in the catalog, it says so.
  */
 export function CatalogRoutes({ catalog }: { catalog: RemoteCatalog }) {
   const routes = routesOf(catalog);
@@ -75,7 +100,10 @@ export function CatalogRoutes({ catalog }: { catalog: RemoteCatalog }) {
           )}
         />
       ))}
-      <Route path="*" element={<Navigate to="/" replace />} />
+      <Route
+        path="*"
+        element={routes.some(({ route }) => route.path === '/') ? <Navigate to="/" replace /> : <NoScreenHere firstPath={routes.find(({ route }) => route.guard !== 'signed-out')?.route.path} />}
+      />
     </Routes>
   );
 }

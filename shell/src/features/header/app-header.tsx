@@ -1,9 +1,10 @@
 import type { PublicUser } from '@tm/api-client';
-import { CheckIcon, InfoIcon, LogoutIcon, useLogout } from '@tm/web-platform';
+import { CheckIcon, InfoIcon } from '@tm/web-platform';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { AccountMenu } from './account-menu';
 import type { HeaderLink } from './header-link';
+import { LogoutButton } from './logout-button';
 import './app-header.css';
 
 interface AppHeaderProps {
@@ -21,18 +22,18 @@ interface AppHeaderProps {
 
 /**
  * Product title, the remotes' header links, theme toggle, About, and (when signed in) the account menu
- * (which holds About then) and the logout button (docs/PRODUCT.md §2 Header).
+ * (which holds About then) and the logout button (docs/PRODUCT.md §2 Header). The title and the buttons keep
+ * one row down to 320 px (the title gives way first); below 640 px the links take a row of their own.
  */
 export function AppHeader({ user, themeToggle, links = [], accountLinks = [], onAbout }: AppHeaderProps) {
-  const logout = useLogout();
   const { pathname } = useLocation();
   return (
-    <header className="app-header">
+    <header className={links.length > 0 ? 'app-header app-header--links' : 'app-header'}>
       <Link to="/" className="app-header__brand">
         <span aria-hidden="true" className="app-header__logo">
           <CheckIcon size={18} />
         </span>
-        Task Manager
+        <span className="app-header__title">Task Manager</span>
       </Link>
       {links.length > 0 && (
         <nav className="app-header__links" aria-label="Screens">
@@ -51,18 +52,7 @@ export function AppHeader({ user, themeToggle, links = [], accountLinks = [], on
           </button>
         )}
         {user && <AccountMenu user={user} links={accountLinks} onAbout={onAbout} />}
-        {user && (
-          <button
-            type="button"
-            className="icon-button"
-            title="Logout"
-            aria-label="Logout"
-            disabled={logout.isPending}
-            onClick={() => logout.mutate()}
-          >
-            <LogoutIcon />
-          </button>
-        )}
+        {user && <LogoutButton user={user} />}
       </nav>
     </header>
   );

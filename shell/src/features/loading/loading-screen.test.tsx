@@ -19,8 +19,8 @@ describe('loading screen', () => {
 
   it('shows the fixed texts and all six characters, cycled by CSS every 2 s with the dots every 600 ms', () => {
     expect(CHARACTERS).toHaveLength(6);
-    render(<LoadingScreen />);
-    const status = screen.getByRole('status', { name: 'Loading' });
+    const { container } = render(<LoadingScreen />);
+    const status = container.querySelector<HTMLElement>('.loading-screen')!;
     // Nothing is ready before the server has answered (issue #18): PRODUCT §2's two lines come with stage="ready".
     expect(screen.getByText('Starting up')).toBeInTheDocument();
     expect(screen.getByText('Connecting to the server...')).toBeInTheDocument();
@@ -35,6 +35,24 @@ describe('loading screen', () => {
       expect(characters[index]).toHaveTextContent(quote);
     });
     expect(document.querySelectorAll('.loading-screen__dots span')).toHaveLength(3);
+  });
+
+  it('says "Loading" and the stage from one live region that holds no quote, and has no landmark of its own', () => {
+    render(<LoadingScreen />);
+    const live = screen.getByRole('status', { name: 'Loading' });
+    expect(live).toHaveAttribute('role', 'status');
+    // What the region says: "Loading" (the dots are drawn, not said) and the stage; never a character or quote.
+    expect(live.textContent).toBe('Loading...Starting upConnecting to the server...');
+    expect(live.querySelector('.loading-screen__dots')).toHaveAttribute('aria-hidden', 'true');
+    for (const { name, quote } of CHARACTERS) {
+      expect(live).not.toHaveTextContent(name);
+      expect(live).not.toHaveTextContent(quote);
+    }
+    expect(document.querySelectorAll('[role="status"], [aria-live]')).toHaveLength(1);
+    // Each quote is a figure with its caption: no <footer>, so no "contentinfo" landmark besides the page's own.
+    expect(screen.queryAllByRole('contentinfo')).toEqual([]);
+    expect(document.querySelector('.loading-screen footer, .loading-screen header, .loading-screen main')).toBeNull();
+    expect(screen.getAllByRole('figure')).toHaveLength(CHARACTERS.length);
   });
 
   it('says "System Ready" and "Initializing application components..." once the server has answered', () => {
@@ -66,11 +84,11 @@ describe('loading screen', () => {
 
   it('carries on from where the screen was, however often it is mounted again', () => {
     const first = render(<LoadingScreen />);
-    const startedAt = Number.parseFloat(timingOf(screen.getByRole('status'), '--loading-elapsed'));
+    const startedAt = Number.parseFloat(timingOf(first.container.querySelector<HTMLElement>('.loading-screen')!, '--loading-elapsed'));
     first.unmount();
     act(() => jest.advanceTimersByTime(3100));
-    render(<LoadingScreen />);
-    const later = Number.parseFloat(timingOf(screen.getByRole('status'), '--loading-elapsed'));
+    const second = render(<LoadingScreen />);
+    const later = Number.parseFloat(timingOf(second.container.querySelector<HTMLElement>('.loading-screen')!, '--loading-elapsed'));
     expect(later - startedAt).toBeGreaterThanOrEqual(3000);
     expect(later - startedAt).toBeLessThan(3500);
   });

@@ -41,7 +41,8 @@ export const STAGE_TEXT: Record<LoadingStage, { status: string; detail: string }
 
 /**
  * The loading screen's markup (docs/PRODUCT.md §2), with no state and no timers: every character is in the
- * page and CSS shows one at a time, a new one every 2 s, and moves the dots every 600 ms
+ * page and CSS shows one at a time, a new one every 2 s, and moves the dots every 600 ms. Screen readers hear
+ * "Loading" and the stage from one polite live region, once, and a change of stage; never the quotes
  * (loading-screen.css). The same markup is written into index.html at build time (prerender.tsx), so the
  * screen paints before any script runs, also with JavaScript blocked (issue #17), and React takes it over
  * without a jump.
@@ -53,11 +54,12 @@ export function LoadingView({ elapsedMs = 0, note, stage = 'starting' }: Loading
     '--loading-elapsed': `${Math.round(elapsedMs)}ms`,
   } as CSSProperties;
   return (
-    <div className="loading-screen" role="status" aria-label="Loading" style={timing}>
+    <div className="loading-screen" style={timing}>
       <div className="loading-screen__card">
+        {/* Outside the live region: the character changing every 2 s is never read out. A figure, not a landmark. */}
         <div className="loading-screen__characters" data-testid="loading-character">
           {CHARACTERS.map(({ emoji, Picture, name, quote }, index) => (
-            <div className="loading-screen__character" key={name} style={{ '--loading-index': index } as CSSProperties}>
+            <figure className="loading-screen__character" key={name} style={{ '--loading-index': index } as CSSProperties}>
               {/* The SVG is hidden from assistive tech; the emoji stays readable to it as visually hidden text. */}
               <span className="loading-screen__picture">
                 <Picture />
@@ -65,23 +67,26 @@ export function LoadingView({ elapsedMs = 0, note, stage = 'starting' }: Loading
               </span>
               <blockquote className="loading-screen__quote">
                 <p>“{quote}”</p>
-                <footer>— {name}</footer>
               </blockquote>
-            </div>
+              <figcaption className="loading-screen__name">— {name}</figcaption>
+            </figure>
           ))}
         </div>
-        <p className="loading-screen__loading" aria-hidden="true">
-          Loading
-          <span className="loading-screen__dots">
-            <span>.</span>
-            <span className="loading-screen__dot-2">.</span>
-            <span className="loading-screen__dot-3">.</span>
-          </span>
-        </p>
-        <p className="loading-screen__ready" data-stage={stage}>
-          {STAGE_TEXT[stage].status}
-        </p>
-        <p className="loading-screen__detail">{STAGE_TEXT[stage].detail}</p>
+        {/* The live region: "Loading" and the stage, said once each; the dots are drawn, not said. */}
+        <div className="loading-screen__status" role="status" aria-label="Loading">
+          <p className="loading-screen__loading">
+            Loading
+            <span className="loading-screen__dots" aria-hidden="true">
+              <span>.</span>
+              <span className="loading-screen__dot-2">.</span>
+              <span className="loading-screen__dot-3">.</span>
+            </span>
+          </p>
+          <p className="loading-screen__ready" data-stage={stage}>
+            {STAGE_TEXT[stage].status}
+          </p>
+          <p className="loading-screen__detail">{STAGE_TEXT[stage].detail}</p>
+        </div>
         {note}
       </div>
     </div>

@@ -1,6 +1,7 @@
 import type { ExposedPage } from '@tm/remote-kit';
 import { lazy, Suspense, useCallback, useMemo, useState, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
+import { PageFocus } from './page-focus';
 import { loadRemotePage, remoteModuleId, type RemoteRoute } from './remote-catalog';
 import { RemoteContext, RemoteFallback } from './remote-fallback';
 import './remote-page.css';
@@ -52,6 +53,8 @@ export function RemotePage({ remote, route }: RemotePageProps) {
         >
           {/* eslint-disable-next-line react-hooks/static-components -- cached per page and attempt: stable identity */}
           <Page />
+          {/* After the page, in its boundary: runs once the page is on screen (the heading's focus, ?new=1). */}
+          <PageFocus />
         </Suspense>
       </ErrorBoundary>
     </RemoteContext.Provider>

@@ -1,6 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
+import { applyThemeColor, type ThemeName } from './theme-color';
 
-type Theme = 'light' | 'dark';
+type Theme = ThemeName;
 
 /** PRODUCT §3 Local preference: key `theme`, value "light" or "dark"; light by default (§9). */
 const THEME_STORAGE_KEY = 'theme';
@@ -20,8 +21,10 @@ export function savedTheme(): Theme {
 
 const listeners = new Set<() => void>();
 
+/** The theme on the page's root, the browser's bar in its colour (theme-color.ts), and saved. */
 function applyTheme(theme: Theme): void {
   document.documentElement.setAttribute('data-theme', theme);
+  applyThemeColor(theme);
   try {
     localStorage.setItem(THEME_STORAGE_KEY, theme);
   } catch {

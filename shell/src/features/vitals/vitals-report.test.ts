@@ -98,7 +98,8 @@ describe('the reporter', () => {
     r.record({ name: 'FCP', value: 900, id: 'a' });
     r.record({ name: 'LCP', value: -1, id: 'b' });
     r.record({ name: 'LCP', value: Number.NaN, id: 'c' });
-    r.record({ name: 'LCP', value: RUM_LIMITS.value + 1, id: 'd' });
+    r.record({ name: 'LCP', value: RUM_LIMITS.maxValue.LCP + 1, id: 'd' });
+    r.record({ name: 'INP', value: RUM_LIMITS.maxValue.INP + 1, id: 'f' });
     r.record({ name: 'LCP', value: 2400, id: 'e' });
     r.flush();
     expect(reports()).toEqual([{ route: '/login', metrics: [{ name: 'LCP', value: 2400 }] }]);
@@ -106,7 +107,7 @@ describe('the reporter', () => {
 
   it('splits a long queue into reports within the per-report limit, each within the size limit', () => {
     const { reporter: r, reports, sent } = reporter();
-    for (let i = 0; i < RUM_LIMITS.metricsPerReport + 5; i += 1) r.record({ name: 'INP', value: 3_599_999.9, id: `v5-${i}` });
+    for (let i = 0; i < RUM_LIMITS.metricsPerReport + 5; i += 1) r.record({ name: 'LCP', value: RUM_LIMITS.maxValue.LCP - 0.1, id: `v5-${i}` });
     r.flush();
     expect(reports().map((report) => report.metrics.length)).toEqual([RUM_LIMITS.metricsPerReport, 5]);
     for (const body of sent) expect(new TextEncoder().encode(body).length).toBeLessThanOrEqual(RUM_LIMITS.bodyBytes);

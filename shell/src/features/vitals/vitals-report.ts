@@ -59,7 +59,7 @@ export function createVitalsReporter({ route, send }: { route: () => string; sen
   const seen = new Set<string>();
   return {
     record({ name, value, id }) {
-      if (!isReported(name) || seen.has(id) || !Number.isFinite(value) || value < 0 || value > RUM_LIMITS.value) return;
+      if (!isReported(name) || seen.has(id) || !Number.isFinite(value) || value < 0 || value > RUM_LIMITS.maxValue[name]) return;
       seen.add(id);
       queue.push({ name, value: rounded(name, value) });
     },
