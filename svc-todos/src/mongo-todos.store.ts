@@ -26,8 +26,11 @@ import {
   type StoreSettings,
   type SweepResult,
   type TodoList,
+  type TodoField,
   type TodoRecord,
   type TodosRepository,
+  type TodoUpdate,
+  type UpdateOptions,
 } from './todos.repository.js';
 
 export const TODOS_COLLECTION = 'todos';
@@ -67,7 +70,8 @@ interface TodoDocument {
 
 /**
  * The undo of one bulk call, keyed by its token. `kind` 'clear-completed': the call deleted `items` softly
- * at `createdAt`. 'complete-all': it set them to `completed` at `createdAt`, and each item keeps the values
+ * at `createdAt`. 'complete-all': it (complete-all, or an update's tick of one task) set them to `completed`
+ * at `createdAt`, and each item keeps the values
  * it replaced. Removed when spent, by the sweep after the restore window, and with the account.
  */
 interface UndoDocument {
@@ -476,20 +480,29 @@ export class MongoTodosStore implements TodosRepository {
     });
   }
 
-  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null): Promise<TodoRecord | null> {
+  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false }: UpdateOptions = {}): Promise<TodoUpdate | null> {
     const filter = ownedBy(userId, id);
     if (!filter) return null;
-    return this.write(async (session, now) => {
+    return this.write<TodoUpdate | null>(async (session, now) => {
       const current = await this.todos.findOne({ ...filter, ...LIVE }, { session });
       if (!current) return { result: null, notice: null };
       const change = todoUpdates.change(current, patch, now);
       // Nothing changes: updatedAt stays, and no event is appended (a repeat is invisible to other pages).
-      if (!change) return { result: toRecord(current), notice: null };
+      if (!change) return { result: { todo: toRecord(current), changed: [], undoToken: null }, notice: null };
+      const set = change.$set ?? {};
+      const changed = (['title', 'completed', 'isPinned'] as const).filter((field): field is TodoField => field in set);
       const updated = await this.todos.findOneAndUpdate({ ...filter, ...LIVE }, change, { session, returnDocument: 'after' });
       // (Gone between the read and the update: the transaction would have conflicted; it reads as not found.)
       if (!updated) return { result: null, notice: null };
+      let undoToken: string | null = null;
+      if (keepUndo && changed.includes('completed')) {
+        // The undo batch of the tick: one task, with the values the update replaced (as setAllCompleted keeps them).
+        undoToken = newUndoToken();
+        const item = { _id: current._id, completed: current.completed, completedAt: completedAtOf(current), updatedAt: current.updatedAt };
+        await this.undos.insertOne({ _id: undoToken, userId: userKey(userId), kind: 'complete-all', completed: updated.completed, createdAt: now, items: [item] }, { session });
+      }
       const todo = toRecord(updated);
-      return { result: todo, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
+      return { result: { todo, changed, undoToken }, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
     });
   }
 

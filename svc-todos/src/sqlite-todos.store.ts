@@ -17,8 +17,11 @@ import {
   type StoreSettings,
   type SweepResult,
   type TodoList,
+  type TodoField,
   type TodoRecord,
   type TodosRepository,
+  type TodoUpdate,
+  type UpdateOptions,
 } from './todos.repository.js';
 import { isoDate } from './iso-date.js';
 
@@ -60,7 +63,8 @@ const SCHEMA = `
   ) STRICT;
   -- Undo of a bulk call (docs/PRODUCT.md §10.11.3): one row per call that changed something, keyed by its
   -- single-use token. kind 'clear-completed': the call deleted its tasks softly at created_at (their rows
-  -- hold everything else). kind 'complete-all': the call set completed to \`completed\` at created_at.
+  -- hold everything else). kind 'complete-all': the call (complete-all, or an update's tick of one task) set
+  -- completed to \`completed\` at created_at.
   -- Removed when spent, by the sweep after the restore window, and with the account.
   CREATE TABLE IF NOT EXISTS todo_undo_batches (
     token TEXT PRIMARY KEY,
@@ -228,6 +232,11 @@ function prepareStatements(db: SqliteDatabase) {
       `INSERT INTO todo_undo_items (token, todo_id, prev_completed, prev_completed_at, prev_updated_at)
        SELECT @token, id, completed, ${COMPLETED_AT}, updated_at FROM todos
        WHERE user_id = @userId AND deleted_at IS NULL AND completed <> @completed`,
+    ),
+    // The undo batch of an update's tick (kind 'complete-all', one task): the values the tick replaces.
+    snapshotTick: db.prepare(
+      `INSERT INTO todo_undo_items (token, todo_id, prev_completed, prev_completed_at, prev_updated_at)
+       VALUES (@token, @id, @completed, @completedAt, @updatedAt)`,
     ),
     snapshotClearCompleted: db.prepare(
       `INSERT INTO todo_undo_items (token, todo_id)
@@ -437,8 +446,8 @@ export class SqliteTodosStore implements TodosRepository {
     });
   }
 
-  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null): Promise<TodoRecord | null> {
-    return this.write((now) => {
+  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false }: UpdateOptions = {}): Promise<TodoUpdate | null> {
+    return this.write<TodoUpdate | null>((now) => {
       const row = this.statements.findLive.get(id, userId) as TodoRow | undefined;
       if (row === undefined) return { result: null, notice: null };
       const current = toRecord(row);
@@ -447,9 +456,14 @@ export class SqliteTodosStore implements TodosRepository {
         completed: patch.completed ?? current.completed,
         isPinned: patch.isPinned ?? current.isPinned,
       };
-      if (next.title === current.title && next.completed === current.completed && next.isPinned === current.isPinned) {
-        // Nothing changes: updatedAt stays, and no event is appended (a repeat is invisible to other pages).
-        return { result: current, notice: null };
+      const changed = (['title', 'completed', 'isPinned'] as const).filter((field): field is TodoField => next[field] !== current[field]);
+      // Nothing changes: updatedAt stays, and no event is appended (a repeat is invisible to other pages).
+      if (changed.length === 0) return { result: { todo: current, changed, undoToken: null }, notice: null };
+      let undoToken: string | null = null;
+      if (keepUndo && next.completed !== current.completed) {
+        undoToken = newUndoToken();
+        this.statements.snapshotTick.run({ token: undoToken, id: row.id, completed: row.completed, completedAt: row.completed_at, updatedAt: row.updated_at });
+        this.statements.insertUndoBatch.run({ token: undoToken, userId, kind: 'complete-all', completed: bit(next.completed), now });
       }
       const todo = toRecord(this.statements.update.get({
         id,
@@ -461,7 +475,7 @@ export class SqliteTodosStore implements TodosRepository {
         completedAt: next.completed === current.completed ? row.completed_at : next.completed ? now : null,
         now,
       }));
-      return { result: todo, notice: this.appendEvent(userId, origin, now, [todo], []) };
+      return { result: { todo, changed, undoToken }, notice: this.appendEvent(userId, origin, now, [todo], []) };
     });
   }
 

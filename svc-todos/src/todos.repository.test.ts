@@ -19,7 +19,7 @@ import {
 } from './mongo-todos.store.js';
 import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
-import type { ChangeNotice, StoreOptions, TodosRepository } from './todos.repository.js';
+import type { ChangeNotice, StoreOptions, TodosRepository, TodoUpdate } from './todos.repository.js';
 import { writeGlobalFeedFile } from './todos.test-helpers.js';
 
 /** A controllable clock: tests decide every `createdAt`/`updatedAt`. */
@@ -44,6 +44,9 @@ interface StoreHarness {
 async function todosOf(store: TodosRepository, userId: string): Promise<Todo[]> {
   return (await store.list(userId)).todos;
 }
+
+/** The task an update left (the tests that look only at the task; `changed` and `undoToken` have their own). */
+const todoOf = (update: TodoUpdate | null) => update?.todo ?? null;
 
 const newUserId = () => new ObjectId().toHexString();
 const unknownId = () => new ObjectId().toHexString();
@@ -92,7 +95,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     for (const [index, title] of titles.entries()) {
       clock.set(clock.start + index * 1_001);
       const todo = await store.create(alice, title);
-      if (index % 2 === 0) await store.update(alice, todo._id, { isPinned: true, completed: index === 2 });
+      if (index % 2 === 0) todoOf(await store.update(alice, todo._id, { isPinned: true, completed: index === 2 }));
     }
     await store.create(bob, 'not in alice’s list');
     const json = await store.listJson(alice);
@@ -128,10 +131,10 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
   test('update sets only the given flags and moves updatedAt', async () => {
     const todo = await store.create(alice, 'task');
     clock.set(clock.start + 5_000);
-    const completed = await store.update(alice, todo._id, { completed: true });
+    const completed = todoOf(await store.update(alice, todo._id, { completed: true }));
     expect(completed).toEqual({ ...todo, completed: true, updatedAt: clock.iso(clock.start + 5_000), completedAt: clock.iso(clock.start + 5_000) });
     clock.set(clock.start + 9_000);
-    const pinned = await store.update(alice, todo._id, { isPinned: true });
+    const pinned = todoOf(await store.update(alice, todo._id, { isPinned: true }));
     expect(pinned).toEqual({
       ...todo,
       completed: true,
@@ -139,7 +142,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       updatedAt: clock.iso(clock.start + 9_000),
       completedAt: clock.iso(clock.start + 5_000),
     });
-    const both = await store.update(alice, todo._id, { completed: false, isPinned: false });
+    const both = todoOf(await store.update(alice, todo._id, { completed: false, isPinned: false }));
     expect(both).toMatchObject({ completed: false, isPinned: false, createdAt: todo.createdAt, completedAt: null });
     expect(await todosOf(store, alice)).toEqual([both]);
   });
@@ -150,21 +153,21 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const todo = await store.create(alice, 'Buy milk');
     await store.update(alice, todo._id, { isPinned: true });
     clock.set(clock.start + 7_000);
-    const renamed = await store.update(alice, todo._id, { title: 'Buy oat milk' });
+    const renamed = todoOf(await store.update(alice, todo._id, { title: 'Buy oat milk' }));
     expect(renamed).toEqual({ ...todo, title: 'Buy oat milk', isPinned: true, updatedAt: clock.iso(clock.start + 7_000) });
     clock.set(clock.start + 9_000);
-    expect(await store.update(alice, todo._id, { title: 'Buy oat milk' })).toEqual(renamed);
-    expect(await store.update(bob, todo._id, { title: 'hijacked' })).toBeNull();
+    expect(todoOf(await store.update(alice, todo._id, { title: 'Buy oat milk' }))).toEqual(renamed);
+    expect(todoOf(await store.update(bob, todo._id, { title: 'hijacked' }))).toBeNull();
     expect(await todosOf(store, alice)).toEqual([renamed, older]);
   });
 
   test('update is idempotent: repeating it returns the same task, updatedAt included', async () => {
     const todo = await store.create(alice, 'task');
     clock.set(clock.start + 1_000);
-    const first = await store.update(alice, todo._id, { completed: true, isPinned: true });
+    const first = todoOf(await store.update(alice, todo._id, { completed: true, isPinned: true }));
     clock.set(clock.start + 2_000);
-    const again = await store.update(alice, todo._id, { completed: true, isPinned: true });
-    const partlyAgain = await store.update(alice, todo._id, { isPinned: true });
+    const again = todoOf(await store.update(alice, todo._id, { completed: true, isPinned: true }));
+    const partlyAgain = todoOf(await store.update(alice, todo._id, { isPinned: true }));
     expect(first?.updatedAt).toBe(clock.iso(clock.start + 1_000));
     expect(again).toEqual(first);
     expect(partlyAgain).toEqual(first);
@@ -172,11 +175,11 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
 
   test("another user's id is treated like an unknown one and nothing changes", async () => {
     const todo = await store.create(alice, 'private');
-    expect(await store.update(bob, todo._id, { completed: true, isPinned: true })).toBeNull();
+    expect(todoOf(await store.update(bob, todo._id, { completed: true, isPinned: true }))).toBeNull();
     expect(await store.remove(bob, todo._id)).toBe(false);
     expect(await todosOf(store, alice)).toEqual([todo]);
     expect(await todosOf(store, bob)).toEqual([]);
-    expect(await store.update(alice, unknownId(), { completed: true })).toBeNull();
+    expect(todoOf(await store.update(alice, unknownId(), { completed: true }))).toBeNull();
     expect(await store.remove(alice, unknownId())).toBe(false);
   });
 
@@ -186,7 +189,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(await store.remove(alice, drop._id)).toBe(true);
     expect(await store.remove(alice, drop._id)).toBe(false);
     expect(await todosOf(store, alice)).toEqual([keep]);
-    expect(await store.update(alice, drop._id, { completed: true })).toBeNull();
+    expect(todoOf(await store.update(alice, drop._id, { completed: true }))).toBeNull();
   });
 
   test('deleteAllForUser deletes every task of that user only, and answers how many', async () => {
@@ -217,7 +220,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const start = (await store.list(alice)).cursor;
       const todo = await store.create(alice, 'a', 'page-1');
       clock.set(clock.start + 1_000);
-      const done = await store.update(alice, todo._id, { completed: true }, 'page-2');
+      const done = todoOf(await store.update(alice, todo._id, { completed: true }, 'page-2'));
       await store.update(alice, todo._id, { completed: true }, 'page-2');
       await store.remove(alice, todo._id);
       const restored = await store.restore(alice, todo._id, 'page-1');
@@ -283,7 +286,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       // Bob makes 50 changes of every kind: adds, edits, deletes, restores, bulk calls.
       const bobs: Todo[] = [];
       for (let i = 0; i < 20; i += 1) bobs.push(await store.create(bob, `bob ${i}`));
-      for (const todo of bobs.slice(0, 10)) await store.update(bob, todo._id, { completed: true });
+      for (const todo of bobs.slice(0, 10)) todoOf(await store.update(bob, todo._id, { completed: true }));
       for (const todo of bobs.slice(10, 15)) await store.remove(bob, todo._id);
       for (const todo of bobs.slice(10, 13)) await store.restore(bob, todo._id);
       await store.setAllCompleted(bob, true);
@@ -397,7 +400,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const kept = await store.create(alice, 'kept');
       expect(await store.remove(alice, todo._id)).toBe(true);
       expect(await todosOf(store, alice)).toEqual([kept]);
-      expect(await store.update(alice, todo._id, { completed: true })).toBeNull();
+      expect(todoOf(await store.update(alice, todo._id, { completed: true }))).toBeNull();
       expect(await store.remove(alice, todo._id)).toBe(false);
       expect((await store.setAllCompleted(alice, true)).todos).toEqual([expect.objectContaining({ _id: kept._id })]);
       expect((await store.clearCompleted(alice)).todos.map((cleared) => cleared._id)).toEqual([kept._id]);
@@ -503,9 +506,9 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const t = clock.start;
       const active = await store.create(alice, 'active');
       clock.set(t + 1_000);
-      const done = await store.update(alice, (await store.create(alice, 'done'))._id, { completed: true });
+      const done = todoOf(await store.update(alice, (await store.create(alice, 'done'))._id, { completed: true }));
       clock.set(t + 2_000);
-      const pinned = await store.update(alice, (await store.create(alice, 'pinned'))._id, { isPinned: true });
+      const pinned = todoOf(await store.update(alice, (await store.create(alice, 'pinned'))._id, { isPinned: true }));
       const bobs = await store.create(bob, "bob's");
       const { cursor } = await store.list(alice);
       clock.set(t + 9_000);
@@ -539,9 +542,9 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
 
     test('clearCompleted deletes the completed tasks softly, in one event; each can still be restored', async () => {
       const open = await store.create(alice, 'open');
-      const first = await store.update(alice, (await store.create(alice, 'first'))._id, { completed: true });
-      const second = await store.update(alice, (await store.create(alice, 'second'))._id, { completed: true });
-      const bobs = await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true });
+      const first = todoOf(await store.update(alice, (await store.create(alice, 'first'))._id, { completed: true }));
+      const second = todoOf(await store.update(alice, (await store.create(alice, 'second'))._id, { completed: true }));
+      const bobs = todoOf(await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true }));
       const { cursor } = await store.list(alice);
       const { todos: cleared, undoToken } = await store.clearCompleted(alice, 'page');
       expect(cleared).toEqual([second, first]);
@@ -562,19 +565,19 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const todo = await store.create(alice, 'task');
       expect(todo.completedAt).toBeNull();
       clock.set(t + 1_000);
-      const ticked = await store.update(alice, todo._id, { completed: true });
+      const ticked = todoOf(await store.update(alice, todo._id, { completed: true }));
       expect(ticked).toMatchObject({ completed: true, completedAt: clock.iso(t + 1_000), updatedAt: clock.iso(t + 1_000) });
       clock.set(t + 2_000);
-      expect(await store.update(alice, todo._id, { completed: true })).toEqual(ticked);
-      const renamed = await store.update(alice, todo._id, { title: 'renamed', isPinned: true, completed: true });
+      expect(todoOf(await store.update(alice, todo._id, { completed: true }))).toEqual(ticked);
+      const renamed = todoOf(await store.update(alice, todo._id, { title: 'renamed', isPinned: true, completed: true }));
       expect(renamed).toMatchObject({ completedAt: clock.iso(t + 1_000), updatedAt: clock.iso(t + 2_000) });
       clock.set(t + 3_000);
-      const reopened = await store.update(alice, todo._id, { completed: false });
+      const reopened = todoOf(await store.update(alice, todo._id, { completed: false }));
       expect(reopened).toMatchObject({ completed: false, completedAt: null, updatedAt: clock.iso(t + 3_000) });
       clock.set(t + 4_000);
-      expect(await store.update(alice, todo._id, { title: 'open again' })).toMatchObject({ completedAt: null });
+      expect(todoOf(await store.update(alice, todo._id, { title: 'open again' }))).toMatchObject({ completedAt: null });
       clock.set(t + 5_000);
-      const again = await store.update(alice, todo._id, { completed: true });
+      const again = todoOf(await store.update(alice, todo._id, { completed: true }));
       expect(again).toMatchObject({ completedAt: clock.iso(t + 5_000) });
       expect(await todosOf(store, alice)).toEqual([again]);
       // The change events carry it, and the list JSON built from rows too.
@@ -588,7 +591,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const t = clock.start;
       const todo = await store.create(alice, 'task');
       clock.set(t + 1_000);
-      const done = await store.update(alice, todo._id, { completed: true });
+      const done = todoOf(await store.update(alice, todo._id, { completed: true }));
       clock.set(t + 2_000);
       await store.remove(alice, todo._id);
       clock.set(t + 3_000);
@@ -620,7 +623,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
 
     test('undoes clearCompleted: every cleared task back exactly, in one event, once', async () => {
       const before = await someTasks();
-      const bobs = await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true });
+      const bobs = todoOf(await store.update(bob, (await store.create(bob, "bob's"))._id, { completed: true }));
       const { todos: cleared, undoToken } = await store.clearCompleted(alice, 'page-1');
       expect(cleared).toHaveLength(3);
       expect(undoToken).toMatch(UUID);
@@ -670,12 +673,12 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       const { todos: changed, undoToken } = await store.setAllCompleted(alice, true);
       expect(changed).toHaveLength(5);
       clock.set(t + 6_000);
-      const renamed = await store.update(alice, a?._id ?? '', { title: 'a, renamed' });
-      const reopened = await store.update(alice, b?._id ?? '', { completed: false });
+      const renamed = todoOf(await store.update(alice, a?._id ?? '', { title: 'a, renamed' }));
+      const reopened = todoOf(await store.update(alice, b?._id ?? '', { completed: false }));
       await store.remove(alice, c?._id ?? '');
       // Reopened and ticked again: completed as the call left it, but at another time.
       await store.update(alice, d?._id ?? '', { completed: false });
-      const reticked = await store.update(alice, d?._id ?? '', { completed: true });
+      const reticked = todoOf(await store.update(alice, d?._id ?? '', { completed: true }));
       const restored = await store.restoreBulk(alice, undoToken ?? '');
       expect(restored).toEqual([e]);
       expect(await todosOf(store, alice)).toEqual([e, reticked, reopened, renamed]);
@@ -692,6 +695,60 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       expect(await store.restoreBulk(alice, undoToken ?? '')).toEqual([]);
       expect(await eventsOf(alice, cursor)).toEqual([]);
       expect(await store.restoreBulk(alice, undoToken ?? '')).toBeNull();
+    });
+
+    test('update says which fields it changed: none for a repeat, in the order title, completed, isPinned', async () => {
+      const todo = await store.create(alice, 'task');
+      clock.set(clock.start + 1_000);
+      expect(await store.update(alice, todo._id, { isPinned: true, completed: true, title: 'renamed' })).toMatchObject({
+        changed: ['title', 'completed', 'isPinned'],
+        undoToken: null,
+      });
+      expect(await store.update(alice, todo._id, { isPinned: true, completed: false })).toMatchObject({ changed: ['completed'], undoToken: null });
+      expect(await store.update(alice, todo._id, { isPinned: true, completed: false })).toMatchObject({ changed: [], undoToken: null });
+      expect(await store.update(alice, todo._id, { completed: false }, null, { keepUndo: true })).toMatchObject({ changed: [], undoToken: null });
+    });
+
+    test("undoes an update's tick (keepUndo): completed, completedAt and updatedAt exactly, one event, once", async () => {
+      const t = clock.start;
+      const todo = await store.create(alice, 'task');
+      const { cursor } = await store.list(alice);
+      clock.set(t + 1_000);
+      const tick = await store.update(alice, todo._id, { completed: true }, 'page-1', { keepUndo: true });
+      expect(tick).toMatchObject({ changed: ['completed'], undoToken: expect.stringMatching(UUID), todo: { completed: true, completedAt: clock.iso(t + 1_000) } });
+      clock.set(t + 2_000);
+      const restored = await store.restoreBulk(alice, tick?.undoToken ?? '', 'page-2');
+      expect(restored).toEqual([todo]);
+      expect(await todosOf(store, alice)).toEqual([todo]);
+      expect((await eventsOf(alice, cursor)).map(withoutId)).toEqual([
+        { origin: 'page-1', saved: [tick?.todo], removed: [] },
+        { origin: 'page-2', saved: [todo], removed: [] },
+      ]);
+      expect(await store.restoreBulk(alice, tick?.undoToken ?? '')).toBeNull();
+    });
+
+    test("undoes an update's untick: completed again at its own earlier time; not after another change", async () => {
+      const t = clock.start;
+      const todo = await store.create(alice, 'task');
+      clock.set(t + 1_000);
+      const done = todoOf(await store.update(alice, todo._id, { completed: true }));
+      clock.set(t + 5_000);
+      const untick = await store.update(alice, todo._id, { completed: false }, null, { keepUndo: true });
+      expect(untick?.todo).toMatchObject({ completed: false, completedAt: null });
+      clock.set(t + 6_000);
+      expect(await store.restoreBulk(alice, untick?.undoToken ?? '')).toEqual([done]);
+      expect(await todosOf(store, alice)).toEqual([done]);
+      // Unticked again, then pinned on another device: that undo is too late and leaves the task as it is.
+      clock.set(t + 7_000);
+      const again = await store.update(alice, todo._id, { completed: false }, null, { keepUndo: true });
+      clock.set(t + 8_000);
+      const pinned = todoOf(await store.update(alice, todo._id, { isPinned: true }));
+      expect(await store.restoreBulk(alice, again?.undoToken ?? '')).toEqual([]);
+      expect(await todosOf(store, alice)).toEqual([pinned]);
+      // Another user's token is as unknown as a made-up one.
+      const bobs = await store.create(bob, "bob's");
+      const bobTick = await store.update(bob, bobs._id, { completed: true }, null, { keepUndo: true });
+      expect(await store.restoreBulk(alice, bobTick?.undoToken ?? '')).toBeNull();
     });
 
     test('after clearCompleted, a task restored on its own since is not counted again', async () => {
@@ -849,7 +906,7 @@ describe('SqliteTodosStore', () => {
     const userId = newUserId();
     try {
       const open = await store.create(userId, 'open');
-      const done = await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
+      const done = todoOf(await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true }));
       const deleted = await store.create(userId, 'deleted');
       await store.remove(userId, deleted._id);
       const { undoToken } = await store.clearCompleted(userId);
@@ -1022,7 +1079,7 @@ describe('SqliteTodosStore', () => {
     // Opened again (nothing left to migrate), an edit moves updatedAt and keeps the completion time.
     const again = SqliteTodosStore.open({ dataDir });
     try {
-      const renamed = await again.update(userId, done, { title: 'done, renamed' });
+      const renamed = todoOf(await again.update(userId, done, { title: 'done, renamed' }));
       expect(renamed).toMatchObject({ title: 'done, renamed', completedAt: iso(5_000) });
       expect(renamed?.updatedAt).not.toBe(iso(5_000));
     } finally {
@@ -1120,7 +1177,7 @@ describe('SqliteTodosStore', () => {
     const userId = newUserId();
     const first = SqliteTodosStore.open({ dataDir });
     const todo = await first.create(userId, 'persist me');
-    const pinned = await first.update(userId, todo._id, { isPinned: true });
+    const pinned = todoOf(await first.update(userId, todo._id, { isPinned: true }));
     await first.close();
     const second = SqliteTodosStore.open({ dataDir });
     try {
@@ -1294,7 +1351,7 @@ describeMongo('MongoTodosStore', () => {
         // first write stores that time before updatedAt moves.
         await db.collection(TODOS_COLLECTION).insertOne(legacy(late, 'late', true, 7_000, 8_000));
         expect((await store.list(userId)).todos.find((todo) => todo.title === 'late')?.completedAt).toBe(at(8_000).toISOString());
-        const renamed = await store.update(userId, late.toHexString(), { title: 'late, renamed' });
+        const renamed = todoOf(await store.update(userId, late.toHexString(), { title: 'late, renamed' }));
         expect(renamed).toMatchObject({ completedAt: at(8_000).toISOString() });
         expect(await raw(late)).toEqual(at(8_000));
       } finally {
@@ -1315,7 +1372,7 @@ describeMongo('MongoTodosStore', () => {
     const events = admin.db(dbName).collection(EVENTS_COLLECTION);
     try {
       const open = await store.create(userId, 'open');
-      const done = await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true });
+      const done = todoOf(await store.update(userId, (await store.create(userId, 'done'))._id, { completed: true }));
       const { undoToken } = await store.clearCompleted(userId);
       await store.update(userId, (await store.create(userId, 'other'))._id, { completed: true });
       const before = await store.list(userId);

@@ -73,6 +73,31 @@ export interface BulkChange {
   undoToken: string | null;
 }
 
+/** A field a patch can set (title, completed, isPinned). */
+export type TodoField = keyof TodoPatch;
+
+/** What one {@link TodosRepository.update} did. */
+export interface TodoUpdate {
+  /** The task as it now is. */
+  todo: TodoRecord;
+  /** The fields whose value the call changed, in the order title, completed, isPinned; `[]` for a repeat. */
+  changed: TodoField[];
+  /**
+   * With `keepUndo`, when the call changed `completed`: the token of {@link TodosRepository.restoreBulk} that
+   * puts back the task's previous `completed`, `completedAt` and `updatedAt`. Otherwise `null`.
+   */
+  undoToken: string | null;
+}
+
+/** Options of {@link TodosRepository.update}. */
+export interface UpdateOptions {
+  /**
+   * Keep an undo batch of the change of `completed`, in the same transaction (the service asks for it for a
+   * patch of `completed` alone: a tick, docs/PRODUCT.md §10.11.4).
+   */
+  keepUndo?: boolean;
+}
+
 /**
  * A new undo token: a random UUID (`crypto.randomUUID()`, 122 bits from the system's secure random source),
  * so nobody can guess one. It is opaque to clients (the contract's `UndoToken`).
@@ -107,9 +132,10 @@ export const StoredEventTodos = z.array(StoredEventTodo);
  * exactly. Tasks completed before the field existed were given their `updatedAt` by the store's migration
  * (the best time known for them).
  *
- * **Bulk undo.** `setAllCompleted` and `clearCompleted` keep, in the same transaction as their change, an
- * undo batch: a new unguessable token ({@link newUndoToken}), the user, the time, and what the call changed
- * (the ids; for setAllCompleted each task's previous `completed`, `completedAt` and `updatedAt`). The batch
+ * **Bulk undo.** `setAllCompleted` and `clearCompleted` (and an `update` asked to, for a tick) keep, in the
+ * same transaction as their change, an undo batch: a new unguessable token ({@link newUndoToken}), the user,
+ * the time, and what the call changed (the ids; for setAllCompleted and the tick each task's previous
+ * `completed`, `completedAt` and `updatedAt`). The batch
  * lives in the store, so any process, and any device of the user, can undo. {@link restoreBulk} spends it
  * within the restore window, in one transaction with one event; {@link sweep} forgets it after the window;
  * {@link deleteAllForUser} removes it with the account.
@@ -141,10 +167,12 @@ export interface TodosRepository {
   create(userId: string, title: string, origin?: string | null): Promise<TodoRecord>;
   /**
    * Sets the given title and flags (idempotent). `updatedAt` moves, and an event is appended, only when a
-   * value actually changes, so repeating a call returns exactly the same task. `null` when the user has no
-   * (undeleted) task with this id.
+   * value actually changes, so repeating a call returns exactly the same task (and no changed field). With
+   * `keepUndo`, a call that changes `completed` also keeps an undo batch of it (kind 'complete-all', the one
+   * task with the values it replaced), exactly as setAllCompleted does, and answers its token. `null` when the
+   * user has no (undeleted) task with this id.
    */
-  update(userId: string, id: string, patch: TodoPatch, origin?: string | null): Promise<TodoRecord | null>;
+  update(userId: string, id: string, patch: TodoPatch, origin?: string | null, options?: UpdateOptions): Promise<TodoUpdate | null>;
   /** Marks the task deleted (soft delete). `false` when the user has no (undeleted) task with this id. */
   remove(userId: string, id: string, origin?: string | null): Promise<boolean>;
   /**
@@ -167,7 +195,7 @@ export interface TodosRepository {
    * Undoes the bulk call that handed out `undoToken`, in one transaction with one event (`saved`: the tasks
    * it brought back). After clearCompleted, every task that call deleted comes back exactly as it was (same
    * id, title, flags, `createdAt`, `updatedAt`, `completedAt`, so the same place in the list). After
-   * setAllCompleted, every task that call changed gets back its previous `completed`, `completedAt` and
+   * setAllCompleted (or an update's tick with `keepUndo`), every task that call changed gets back its previous `completed`, `completedAt` and
    * `updatedAt`, but only while it still is exactly as the call left it (same `completed`, `completedAt` and
    * `updatedAt`, not deleted): a task changed or deleted since is left alone. Every change moves `updatedAt`
    * to the time of the write, so only a change made in the very millisecond of the bulk call itself could go

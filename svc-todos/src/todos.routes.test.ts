@@ -12,6 +12,7 @@ import {
   TODO_TITLE_TOO_LONG_MESSAGE,
   TodoResponse,
   TodosResponse,
+  UpdateTodoResponse,
   type Todo,
 } from '@tm/contracts';
 import { IDENTITY_HEADERS, signIdentity } from '@tm/service-kit';
@@ -82,9 +83,10 @@ describe('the task flow', () => {
 
     const completed = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { completed: true } } });
     expect(completed.status).toBe(200);
-    expect(TodoResponse.parse(completed.body)).toMatchObject({
-      message: 'Task updated successfully',
+    expect(UpdateTodoResponse.parse(completed.body)).toMatchObject({
+      message: 'Task completed',
       todo: { _id: todo._id, completed: true, isPinned: false },
+      undoToken: expect.any(String),
     });
     const pinned = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { isPinned: true } } });
     const pinnedTodo = TodoResponse.parse(pinned.body).todo;
@@ -103,12 +105,12 @@ describe('the task flow', () => {
     expect(TodosResponse.strict().parse((await asAlice({ path: '/todo/fetch-todo' })).body)).toEqual({ todos: [], cursor: '0' });
   });
 
-  test('update-todo renames a task: trimmed, with the usual message, flags kept', async () => {
+  test('update-todo renames a task: trimmed, "Title changed", flags kept, no undo token', async () => {
     const todo = await addTodo('Buy milk');
     const renamed = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { title: '  Buy oat milk  ' } } });
     expect(renamed.status).toBe(200);
-    expect(TodoResponse.parse(renamed.body)).toMatchObject({
-      message: 'Task updated successfully',
+    expect(UpdateTodoResponse.strict().parse(renamed.body)).toMatchObject({
+      message: 'Title changed',
       todo: { _id: todo._id, title: 'Buy oat milk', completed: false, isPinned: false, createdAt: todo.createdAt },
     });
     const blank = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData: { title: '   ' } } });
@@ -117,13 +119,51 @@ describe('the task flow', () => {
     expect((await fetchTodos()).find((item) => item._id === todo._id)?.title).toBe('Buy oat milk');
   });
 
-  test('repeating an update answers the same task (idempotent)', async () => {
+  test('repeating an update answers the same task (idempotent), saying it already was so, with no undo token', async () => {
     const todo = await addTodo('twice');
     const request = { method: 'PUT', path: updatePath(todo._id), body: { updateData: { completed: true } } };
-    const first = await asAlice(request);
+    const first = UpdateTodoResponse.parse((await asAlice(request)).body);
     const second = await asAlice(request);
     expect(second.status).toBe(200);
-    expect(second.body).toEqual(first.body);
+    expect(UpdateTodoResponse.strict().parse(second.body)).toEqual({ message: 'Task already completed', todo: first.todo });
+  });
+
+  test('update-todo says what it changed, in the words of that change', async () => {
+    const todo = await addTodo('Buy milk');
+    const messageOf = async (updateData: Record<string, unknown>) => {
+      const response = await asAlice({ method: 'PUT', path: updatePath(todo._id), body: { updateData } });
+      expect(response.status).toBe(200);
+      return UpdateTodoResponse.parse(response.body).message;
+    };
+    const said = [
+      await messageOf({ completed: true }),
+      await messageOf({ completed: false }),
+      await messageOf({ completed: false }),
+      await messageOf({ isPinned: true }),
+      await messageOf({ isPinned: true }),
+      await messageOf({ isPinned: false }),
+      await messageOf({ isPinned: false }),
+      await messageOf({ title: 'Buy oat milk' }),
+      await messageOf({ title: 'Buy oat milk' }),
+      // Several fields: what actually changed decides.
+      await messageOf({ title: 'Buy oat milk', isPinned: true }),
+      await messageOf({ title: 'Buy soy milk', completed: true, isPinned: true }),
+      await messageOf({ title: 'Buy soy milk', completed: true, isPinned: true }),
+    ];
+    expect(said).toEqual([
+      'Task completed',
+      'Task marked active',
+      'Task already active',
+      'Task pinned',
+      'Task already pinned',
+      'Task unpinned',
+      'Task already unpinned',
+      'Title changed',
+      'Title unchanged',
+      'Task pinned',
+      'Task updated',
+      'Task unchanged',
+    ]);
   });
 
   test('upper-case hex ids name the same task', async () => {

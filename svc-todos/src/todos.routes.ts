@@ -13,9 +13,11 @@ import {
   type DeleteTodoResponse,
   type PurgeTodosResponse,
   type RestoreBulkResponse,
+  type TodoPatch,
   type TodoResponse,
+  type UpdateTodoResponse,
 } from '@tm/contracts';
-import type { BulkChange } from './todos.repository.js';
+import type { BulkChange, TodoUpdate } from './todos.repository.js';
 import { apiRouter, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -26,7 +28,6 @@ const count = (n: number, one: string, many: string): string => `${n} ${n === 1 
 
 const TODO_MESSAGES = {
   added: 'Task added successfully',
-  updated: 'Task updated successfully',
   deleted: 'Task deleted successfully',
   restored: 'Task restored',
   purged: 'All tasks deleted',
@@ -38,6 +39,37 @@ const TODO_MESSAGES = {
   nothingToClear: 'No completed tasks to clear',
   bulkRestored: (n: number) => `${count(n, 'task', 'tasks')} restored`,
 } as const;
+
+/**
+ * What an update says (docs/PRODUCT.md §7, §10.11.1): what it changed, in the words of that change. One field
+ * changed: "Task completed", "Task marked active", "Task pinned", "Task unpinned", "Title changed"; several:
+ * "Task updated". Nothing changed (a repeat, or another device got there first): what the task already is,
+ * for a patch of one field ("Task already completed"…), else "Task unchanged".
+ */
+const UPDATE_MESSAGES = {
+  completed: { true: 'Task completed', false: 'Task marked active' },
+  isPinned: { true: 'Task pinned', false: 'Task unpinned' },
+  title: 'Title changed',
+  several: 'Task updated',
+  already: {
+    completed: { true: 'Task already completed', false: 'Task already active' },
+    isPinned: { true: 'Task already pinned', false: 'Task already unpinned' },
+    title: 'Title unchanged',
+  },
+  unchanged: 'Task unchanged',
+} as const;
+
+export function updateMessage(patch: TodoPatch, { todo, changed }: Pick<TodoUpdate, 'todo' | 'changed'>): string {
+  const [field, ...more] = changed;
+  if (field === undefined) {
+    const sent = (['title', 'completed', 'isPinned'] as const).filter((key) => patch[key] !== undefined);
+    const [only, ...others] = sent;
+    if (only === undefined || others.length > 0) return UPDATE_MESSAGES.unchanged;
+    return only === 'title' ? UPDATE_MESSAGES.already.title : UPDATE_MESSAGES.already[only][`${todo[only]}`];
+  }
+  if (more.length > 0) return UPDATE_MESSAGES.several;
+  return field === 'title' ? UPDATE_MESSAGES.title : UPDATE_MESSAGES[field][`${todo[field]}`];
+}
 
 /** A bulk call's answer: the message, the count, and the undo token when something changed. */
 function bulkAnswer(message: string, { todos, undoToken }: BulkChange): BulkTodosResponse {
@@ -95,8 +127,10 @@ export function todosRoutes(service: TodosService, streams: TodoEventStreams): R
   router.put('/update-todo/:todoId', async (ctx) => {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
     const { updateData } = parseOr400(UpdateTodoRequest, ctx.request.body);
-    const todo = await service.update(userIdOf(ctx), todoId, updateData, originOf(ctx));
-    const body: TodoResponse = { message: TODO_MESSAGES.updated, todo };
+    const update = await service.update(userIdOf(ctx), todoId, updateData, originOf(ctx));
+    const message = updateMessage(updateData, update);
+    const body: UpdateTodoResponse =
+      update.undoToken === null ? { message, todo: update.todo } : { message, todo: update.todo, undoToken: update.undoToken };
     ctx.body = body;
   });
 

@@ -1,6 +1,6 @@
 import { ErrorCode, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { NotFoundError } from '@tm/service-kit/errors';
-import type { BulkChange, FeedPosition, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import type { BulkChange, FeedPosition, TodoList, TodoRecord, TodosRepository, TodoUpdate } from './todos.repository.js';
 
 /** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */
 const TODO_NOT_FOUND_MESSAGE = 'Task not found';
@@ -37,11 +37,20 @@ export class TodosService {
     return this.repository.create(userId, title, origin);
   }
 
-  /** Sets the given title and flags; throws {@link NotFoundError} when the user has no such task. */
-  async update(userId: string, todoId: string, patch: TodoPatch, origin: string | null = null): Promise<TodoRecord> {
-    const todo = await this.repository.update(userId, todoId, patch, origin);
-    if (!todo) throw notFound();
-    return todo;
+  /**
+   * Sets the given title and flags; resolves the task, the fields that changed and, for a tick, its undo
+   * token. Throws {@link NotFoundError} when the user has no such task.
+   *
+   * The one rule of a single task's Undo (docs/PRODUCT.md §10.11.4): a patch of `completed` alone (a tick or
+   * an untick) that changes it can be undone, like a bulk action, with POST /todo/restore-bulk and the token;
+   * the undo puts back the previous `completed`, `completedAt` and `updatedAt` exactly, unless the task was
+   * changed or deleted since. A patch of anything else (an edit, a pin, or several fields) cannot.
+   */
+  async update(userId: string, todoId: string, patch: TodoPatch, origin: string | null = null): Promise<TodoUpdate> {
+    const keepUndo = patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined;
+    const update = await this.repository.update(userId, todoId, patch, origin, { keepUndo });
+    if (!update) throw notFound();
+    return update;
   }
 
   /** Deletes softly (restorable for a while); throws {@link NotFoundError} when the user has no such task. */

@@ -13,6 +13,7 @@ import {
   RestoreBulkResponse,
   TodoResponse,
   TodosResponse,
+  UpdateTodoResponse,
   type Todo,
 } from '@tm/contracts';
 import { signedCall, tempDir, type CallResult, type SignedCall, type Started } from '@tm/test-support';
@@ -429,6 +430,82 @@ describe('POST /todo/restore-bulk (Undo of a bulk action)', () => {
     const [event, ...more] = await store.eventsAfter(ALICE, cursor, 10);
     expect(more).toEqual([]);
     expect(event?.saved).toHaveLength(count);
+  });
+});
+
+describe('Undo of a tick: update-todo answers an undo token for restore-bulk (docs/PRODUCT.md §10.11.4)', () => {
+  /** A PUT update-todo: 200, resolves its whole answer (strict: nothing but message, todo and the token). */
+  async function put(id: string, updateData: Record<string, unknown>, userId = ALICE): Promise<UpdateTodoResponse> {
+    const response = await as(userId, { method: 'PUT', path: `/todo/update-todo/${id}`, body: { updateData } });
+    expect(response.status).toBe(200);
+    return UpdateTodoResponse.strict().parse(response.body);
+  }
+
+  test('a tick: "Task completed" with a token; its undo puts back completed, completedAt and updatedAt exactly', async () => {
+    const todo = await addTodo('Buy milk');
+    const older = await addTodo('older');
+    const before = await fetchList();
+    skewMs = 1_000;
+    const tick = await put(todo._id, { completed: true });
+    expect(tick).toEqual({ message: 'Task completed', todo: { ...todo, completed: true, completedAt: expect.any(String), updatedAt: expect.any(String) }, undoToken: expect.stringMatching(UUID) });
+    skewMs = 2_000;
+    const restored = expectRestored(await restoreBulk(tick.undoToken, ALICE, { [CLIENT_ID_HEADER]: 'tab-1' }), '1 task restored', 1);
+    expect(restored).toEqual([todo]);
+    const after = await fetchList();
+    expect(after.todos).toEqual(before.todos);
+    expect(after.todos).toContainEqual(older);
+    expect((await store.eventsAfter(ALICE, String(BigInt(after.cursor) - 1n), 10))[0]).toMatchObject({ origin: 'tab-1', saved: [todo], removed: [] });
+    // Once.
+    expectError(await restoreBulk(tick.undoToken), 404, BULK_NOT_RESTORABLE);
+  });
+
+  test('an untick: "Task marked active"; its undo completes the task again at its own earlier time', async () => {
+    const todo = await addTodo('Water the plants');
+    skewMs = 1_000;
+    const done = (await put(todo._id, { completed: true })).todo;
+    skewMs = 20_000;
+    const untick = await put(todo._id, { completed: false });
+    expect(untick).toMatchObject({ message: 'Task marked active', todo: { completed: false, completedAt: null }, undoToken: expect.stringMatching(UUID) });
+    skewMs = 21_000;
+    expect(expectRestored(await restoreBulk(untick.undoToken), '1 task restored', 1)).toEqual([done]);
+    expect((await fetchList()).todos).toEqual([done]);
+  });
+
+  test('no token for a repeat, an edit, a pin or a patch of several fields', async () => {
+    const todo = await addTodo('task');
+    await put(todo._id, { completed: true });
+    const answers = [
+      await put(todo._id, { completed: true }),
+      await put(todo._id, { title: 'renamed' }),
+      await put(todo._id, { isPinned: true }),
+      await put(todo._id, { completed: false, isPinned: false }),
+    ];
+    expect(answers.map(({ message, undoToken }) => [message, undoToken])).toEqual([
+      ['Task already completed', undefined],
+      ['Title changed', undefined],
+      ['Task pinned', undefined],
+      ['Task updated', undefined],
+    ]);
+  });
+
+  test('too late once the task changed (another device), and another user cannot use it', async () => {
+    const todo = await addTodo('task');
+    skewMs = 1_000;
+    const tick = await put(todo._id, { completed: true });
+    expectError(await restoreBulk(tick.undoToken, BOB), 404, BULK_NOT_RESTORABLE);
+    skewMs = 2_000;
+    const renamed = (await put(todo._id, { title: 'renamed elsewhere' })).todo;
+    expectError(await restoreBulk(tick.undoToken), 404, BULK_NOT_RESTORABLE);
+    expect((await fetchList()).todos).toEqual([renamed]);
+  });
+
+  test('expires with the restore window (60 s)', async () => {
+    const todo = await addTodo('task');
+    const tick = await put(todo._id, { completed: true });
+    const inWindow = await fetchList();
+    skewMs = 61_000;
+    expectError(await restoreBulk(tick.undoToken), 404, BULK_NOT_RESTORABLE);
+    expect(await fetchList()).toEqual(inWindow);
   });
 });
 

@@ -86,3 +86,59 @@ export function stubDialog(): () => void {
     proto.close = saved.close;
   };
 }
+
+/** One Web Animation a component asked for, as `stubAnimations` records it. */
+export interface PlayedAnimation {
+  element: Element;
+  keyframes: Keyframe[];
+  options: KeyframeAnimationOptions;
+  /** Whether it was finished early (a row brought in at once) or ran its course. */
+  finishedEarly: boolean;
+  animation: Animation;
+}
+
+/**
+ * Element.animate (Web Animations), which jsdom lacks: records each call and plays it as a timer of its
+ * delay plus duration, after which its `finished` promise resolves (so a row's exit takes its real time).
+ * `finish()` ends it at once, `cancel()` drops it. Returns what was played, and the way to remove the stub.
+ */
+export function stubAnimations(): { played: PlayedAnimation[]; restore: () => void } {
+  const played: PlayedAnimation[] = [];
+  const proto = HTMLElement.prototype as { animate?: unknown };
+  proto.animate = function animate(this: Element, keyframes: Keyframe[], options: KeyframeAnimationOptions) {
+    let resolve: (value: Animation) => void = () => undefined;
+    const finished = new Promise<Animation>((done) => (resolve = done));
+    const state = { playState: 'running' as AnimationPlayState };
+    const record: PlayedAnimation = { element: this, keyframes, options, finishedEarly: false, animation: undefined as unknown as Animation };
+    const end = () => {
+      if (state.playState !== 'running') return;
+      state.playState = 'finished';
+      resolve(animation);
+    };
+    const timer = setTimeout(end, (options.delay ?? 0) + Number(options.duration ?? 0));
+    const animation = {
+      get playState() {
+        return state.playState;
+      },
+      finished,
+      finish: () => {
+        clearTimeout(timer);
+        if (state.playState === 'running') record.finishedEarly = true;
+        end();
+      },
+      cancel: () => {
+        clearTimeout(timer);
+        state.playState = 'idle';
+      },
+    } as unknown as Animation;
+    record.animation = animation;
+    played.push(record);
+    return animation;
+  };
+  return {
+    played,
+    restore: () => {
+      delete proto.animate;
+    },
+  };
+}

@@ -8,16 +8,18 @@ export const sleep = (ms: number) => act(() => new Promise<void>((resolve) => se
 
 /** The row (list item) of the task with this title. */
 export function rowOf(title: string): HTMLElement {
-  const row = screen.getByText(title, { selector: 'label' }).closest('li');
+  const row = screen.getByText(title, { selector: '.tasks-item__title' }).closest('li');
   if (!row) throw new Error(`no row for ${title}`);
   return row;
 }
 
-/** The task titles shown, top to bottom. */
-export const shownTitles = () => screen.queryAllByRole('listitem').map((row) => row.querySelector('label')?.textContent ?? row.textContent);
+/** The task titles shown, top to bottom (a title being edited: the text in its field). */
+export const shownTitles = () =>
+  screen.queryAllByRole('listitem').map((row) => row.querySelector('.tasks-item__title')?.textContent ?? row.querySelector('textarea')?.value ?? row.textContent);
 
-/** The toasts (react-hot-toast renders each as a status) whose text is `message`. */
-export const toastsSaying = (message: string) => screen.queryAllByRole('status').filter((toast) => toast.textContent === message);
+/** The toasts (react-hot-toast renders each as a status, an error one as an alert) whose text is `message`. */
+export const toastsSaying = (message: string) =>
+  [...screen.queryAllByRole('status'), ...screen.queryAllByRole('alert')].filter((toast) => toast.closest('[data-rht-toaster]') && toast.textContent === message);
 
 /** Rows of the first load fade in one after another: wait until all of them are fully there. */
 export const allRowsEntered = () =>
@@ -28,6 +30,12 @@ export const undoToasts = () =>
   screen
     .queryAllByRole('status')
     .filter((toast) => toast.textContent?.startsWith('Task deleted successfully') && within(toast).queryByRole('button', { name: /^Undo deleting/ }));
+
+/** The Undo toasts of ticks (the server's "Task completed" or "Task marked active", the task's title, and "Undo"). */
+export const tickToasts = (message: 'Task completed' | 'Task marked active' = 'Task completed') =>
+  screen
+    .queryAllByRole('status')
+    .filter((toast) => toast.textContent?.startsWith(message) && within(toast).queryByRole('button', { name: /^Undo (completing|marking active) “/ }));
 
 /** Shows where the router is (path and query) and offers Back, for tests of state kept in the address. */
 export function RouterProbe() {

@@ -19,7 +19,8 @@ function useBulkOutcome(action: string) {
   const { mutate: restore } = useRestoreBulk();
   return ({ message, count, undoToken }: BulkTodosResponse) => {
     if (!undoToken) notifySuccess(message);
-    else offerUndo({ key: `undo-bulk:${undoToken}`, message, what: tasks(count), action, undo: () => restore(undoToken) });
+    // The message says the count ("34 tasks marked complete"): the toast does not say it again.
+    else offerUndo({ key: `undo-bulk:${undoToken}`, message, what: tasks(count), showWhat: false, action, undo: () => restore(undoToken) });
   };
 }
 

@@ -1,7 +1,7 @@
 import { describeError, isSessionEnded, logFailure, restoreTodo, type Todo } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { hasTodo, removeCachedTodos, TODO_MUTATION_KEY, todosKey, upsertCachedTodos } from './get-todos';
+import { hasTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey, upsertCachedTodos } from './get-todos';
 
 const RESTORE_FAILED_MESSAGE = 'Could not restore the task. Please try again.';
 
@@ -15,7 +15,7 @@ interface RestoreTodoCallbacks {
  * in its old place (same id and timestamps, so the same position in the spec's order); the server's copy
  * replaces it when it answers (another device may have changed it just before the delete), with no refetch of
  * the list (issue #10). A refused restore
- * (too late: "This task can no longer be restored.") takes it out again and says why.
+ * (too late: "This task can no longer be restored.") takes it out again, says why, and fetches the list.
  */
 export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
   const queryClient = useQueryClient();
@@ -37,6 +37,9 @@ export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
       logFailure('Restoring the task failed', error);
       if (isSessionEnded(error)) return;
       if (context && !context.wasThere) removeCachedTodos(queryClient, [todo._id]);
+      // Refused: this page's view of the task is out of date (restored, or gone for good, elsewhere): the list
+      // is fetched again to show what the server holds.
+      if (taskIsGone(error)) void queryClient.invalidateQueries({ queryKey: todosKey });
       notifyError(describeError(error, RESTORE_FAILED_MESSAGE));
     },
   });

@@ -1,7 +1,8 @@
 import { describeError, isSessionEnded, logFailure, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
+import type { UpdateTodoResponse } from '@tm/contracts';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { cachedTodos, hasTodo, patchCachedTodo, TODO_MUTATION_KEY, todosKey } from './get-todos';
+import { cachedTodos, hasTodo, patchCachedTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey } from './get-todos';
 
 const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
 
@@ -35,9 +36,29 @@ export function completionOf(before: Todo | undefined, completed: boolean | unde
   return { completedAt: completed ? new Date().toISOString() : null };
 }
 
+/** A tick the server took, with what its Undo needs (PRODUCT §10.11.4). */
+export interface Tick {
+  /** The task as the server now has it. */
+  todo: Todo;
+  /** The server's message ("Task completed", "Task marked active"). */
+  message: string;
+  /** The token that undoes it (POST /todo/restore-bulk). */
+  undoToken: string;
+  /** What the task was before the tick, put back at once by its Undo. */
+  before: Pick<Todo, 'completed' | 'completedAt'>;
+}
+
 interface UpdateTodoCallbacks {
   /** The server confirmed that a task became completed: time to celebrate (PRODUCT §10.6). */
   onCompleted?: () => void;
+  /** The server took a tick or untick that can be undone: the list offers Undo (instead of a plain message). */
+  onTicked?: (tick: Tick) => void;
+  /**
+   * The task is gone from the server (deleted on another device): the row leaves the list. For an edit the
+   * list keeps what was typed (PRODUCT §10.11.1), so it is told the task as it was and the patch sent; it
+   * answers true when it says so itself (then no toast).
+   */
+  onGone?: (todo: Todo, patch: TodoPatch) => boolean;
 }
 
 /**
@@ -45,14 +66,16 @@ interface UpdateTodoCallbacks {
  * protocol: cancel → snapshot → set → roll back on error. The server's answer (the task as it now is) replaces
  * the optimistic value; the list is not fetched again (issue #10: with 300 tasks a refetch per tick cost a
  * full re-render). The rollback restores only the fields this call changed, so a concurrent change to another
- * task (or field) survives it. The celebration and the success message wait for the server (PRODUCT §10.6). A delete wins: once the task is
- * gone from the list, the answer of a tick still in flight (a 404 included) changes and says nothing.
+ * task (or field) survives it. The celebration and the success message wait for the server (PRODUCT §10.6); a
+ * tick's message comes with Undo (`onTicked`). A delete wins: once the task is gone from the list, the answer
+ * of a tick still in flight (a 404 included) changes and says nothing. A 404 for a task still in the list
+ * means it was deleted elsewhere: it leaves the list (`onGone`), and the toast says so.
  */
-export function useUpdateTodo({ onCompleted }: UpdateTodoCallbacks = {}) {
+export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: UPDATE_KEY,
-    mutationFn: ({ todoId, patch }: UpdateTodoVariables) => updateTodo(todoId, patch),
+    mutationFn: ({ todoId, patch }: UpdateTodoVariables): Promise<UpdateTodoResponse> => updateTodo(todoId, patch),
     onMutate: async ({ todoId, patch }) => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const before = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
@@ -61,19 +84,25 @@ export function useUpdateTodo({ onCompleted }: UpdateTodoCallbacks = {}) {
       if (before && patch.isPinned !== undefined) previous.isPinned = before.isPinned;
       if (before && patch.title !== undefined) previous.title = before.title;
       patchCachedTodo(queryClient, todoId, { ...patch, ...completionOf(before, patch.completed) });
-      return { previous };
+      return { previous, before };
     },
-    onSuccess: ({ message, todo }, { todoId, patch }) => {
+    onSuccess: ({ message, todo, undoToken }, { todoId, patch }, context) => {
       if (!hasTodo(queryClient, todoId)) return;
       // A later click on the same task is still on its way: its optimistic value stands until it answers.
       if (pendingUpdates(queryClient, todoId) <= 1) patchCachedTodo(queryClient, todoId, todo);
-      notifySuccess(message);
+      const before = context?.before;
+      if (undoToken && onTicked && before) onTicked({ todo, message, undoToken, before: { completed: before.completed, completedAt: before.completedAt } });
+      else notifySuccess(message);
       if (patch.completed === true && todo.completed) onCompleted?.();
     },
-    onError: (error, { todoId }, context) => {
+    onError: (error, { todoId, patch }, context) => {
       logFailure('Updating the task failed', error);
       if (!hasTodo(queryClient, todoId)) return;
-      if (context) patchCachedTodo(queryClient, todoId, context.previous);
+      if (taskIsGone(error) && context?.before) {
+        const told = onGone?.(context.before, patch) === true;
+        removeCachedTodos(queryClient, [todoId]);
+        if (told) return;
+      } else if (context) patchCachedTodo(queryClient, todoId, context.previous);
       if (!isSessionEnded(error)) notifyError(describeError(error, UPDATE_FAILED_MESSAGE));
     },
   });

@@ -66,6 +66,9 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // The next task is typed in the same input: the focus stays there, whether Enter or the button sent it,
+    // so a phone's keyboard stays open (PRODUCT §10.9). Set in the submit itself, while the tap still counts.
+    inputRef.current?.focus();
     if (submitting.current) return;
     const text = titleNow.current;
     const refused = todoTitleProblem(text);
@@ -116,7 +119,15 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
           </span>
         )}
       </div>
-      <button type="submit" className="tasks-button tasks-form__submit" aria-disabled={pending || undefined}>
+      <button
+        type="submit"
+        className="tasks-button tasks-form__submit"
+        aria-disabled={pending || undefined}
+        // A press does not take the focus from the input (the keyboard would close and open again).
+        onMouseDown={(event) => {
+          if (document.activeElement === inputRef.current) event.preventDefault();
+        }}
+      >
         {pending && <span className="tasks-spinner" aria-hidden="true" />}
         {pending ? 'Adding…' : 'Add Task'}
       </button>

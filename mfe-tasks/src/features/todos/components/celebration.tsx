@@ -1,21 +1,20 @@
-import { CheckIcon } from '@tm/web-platform';
+import { CheckIcon, readPreferences } from '@tm/web-platform';
 import { lazy, Suspense, type CSSProperties } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
-import { CONFETTI } from '../constants';
+import { CONFETTI, confettiPieces } from '../constants';
+import { onFirstAct } from '../hooks/first-act';
 import { useWindowSize } from '../hooks/use-window-size';
 
 // react-confetti is fetched in its own chunk (issue #10: not part of the first load), as soon as the person
-// first presses a key or a pointer on the page: a completion starts with one, so it is there in time.
+// first presses a key or a pointer on the page: a completion starts with one, so it is there in time. Not
+// with celebrations off in the person's preferences (PRODUCT §10.10): then it is fetched only if they are
+// turned on and a task is completed.
 const loadConfetti = () => import('react-confetti');
 const Confetti = lazy(loadConfetti);
-if (typeof document !== 'undefined') {
-  const preload = () => {
-    document.removeEventListener('pointerdown', preload, true);
-    document.removeEventListener('keydown', preload, true);
-    void loadConfetti().catch(() => undefined);
-  };
-  document.addEventListener('pointerdown', preload, true);
-  document.addEventListener('keydown', preload, true);
+if (typeof window !== 'undefined') {
+  onFirstAct(() => {
+    if (readPreferences().celebrations) void loadConfetti().catch(() => undefined);
+  });
 }
 
 // Inline, not in the stylesheet: the overlay must never block a click, whatever CSS has loaded.
@@ -31,7 +30,7 @@ function ConfettiOverlay({ burst }: { burst: number }) {
           key={burst}
           width={width}
           height={height}
-          numberOfPieces={CONFETTI.numberOfPieces}
+          numberOfPieces={confettiPieces(width, height)}
           gravity={CONFETTI.gravity}
           tweenDuration={CONFETTI.tweenDuration}
           recycle={false}

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
 import { goOffline, playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
-import { allRowsEntered, countFetches, rowOf, sleep, toastsSaying } from '../../../test/page-helpers';
+import { allRowsEntered, countFetches, rowOf, sleep, tickToasts } from '../../../test/page-helpers';
 
 // Issue #10: the cache follows the server's answers (no refetch of the whole list after an action), and the
 // list is windowed: only the rows near the window are in the DOM, in the spec's order, each saying its place.
@@ -14,7 +14,7 @@ import { allRowsEntered, countFetches, rowOf, sleep, toastsSaying } from '../../
 const renderedRows = () =>
   screen
     .getAllByRole('listitem')
-    .map((row) => ({ title: row.querySelector('label')?.textContent, position: Number(row.getAttribute('aria-posinset')), size: Number(row.getAttribute('aria-setsize')) }))
+    .map((row) => ({ title: row.querySelector('.tasks-item__title')?.textContent, position: Number(row.getAttribute('aria-posinset')), size: Number(row.getAttribute('aria-setsize')) }))
     .sort((a, b) => a.position - b.position);
 
 /** jsdom has no scrolling: the window's offset is set by hand and announced, as a browser would. */
@@ -48,7 +48,7 @@ describe('the list after an action (issue #10: the answer updates the cache)', (
     const fetches = countFetches(queryClient);
 
     await user.click(screen.getByRole('checkbox', { name: 'Mark “Older task” as completed' }));
-    await waitFor(() => expect(toastsSaying('Task updated successfully')).toHaveLength(1));
+    await waitFor(() => expect(tickToasts()).toHaveLength(1));
     await user.click(within(rowOf('Older task')).getByRole('button', { name: 'Pin “Older task”' }));
     await user.type(screen.getByPlaceholderText('What would you like to accomplish?'), 'Brand new{Enter}');
     await screen.findByText('Brand new');
@@ -60,7 +60,7 @@ describe('the list after an action (issue #10: the answer updates the cache)', (
     const cached = queryClient.getQueryData<{ todos: { _id: string; completed: boolean; isPinned: boolean; updatedAt: string }[] }>(['todos'])!.todos;
     const byId = (list: typeof cached) => Object.fromEntries(list.map((t) => [t._id, [t.completed, t.isPinned, t.updatedAt]]));
     expect(byId(cached)).toEqual(byId(server));
-    expect(screen.getAllByRole('listitem').map((row) => row.querySelector('label')?.textContent)).toEqual(['Older task', 'Brand new', 'Newer task']);
+    expect(screen.getAllByRole('listitem').map((row) => row.querySelector('.tasks-item__title')?.textContent)).toEqual(['Older task', 'Brand new', 'Newer task']);
   });
 
   it('rolls a refused tick back from its snapshot, without fetching the list', async () => {

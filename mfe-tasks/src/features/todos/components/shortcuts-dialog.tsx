@@ -5,7 +5,7 @@ import { useId } from 'react';
 const SHORTCUTS: readonly { keys: readonly string[]; does: string }[] = [
   { keys: ['N'], does: 'Write a new task' },
   { keys: ['/'], does: 'Show the next filter' },
-  { keys: ['U'], does: 'Undo the last delete, clear or mark-all while its message shows' },
+  { keys: ['U'], does: 'Undo the last delete, tick, clear or mark-all while its message shows' },
   { keys: ['?'], does: 'Show these shortcuts' },
   { keys: ['↑', '↓'], does: 'On a task: go to the previous or next task' },
   { keys: ['Home', 'End'], does: 'On a task: go to the first or last task' },

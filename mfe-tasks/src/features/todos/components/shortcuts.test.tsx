@@ -85,7 +85,7 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     expect(definitions).toEqual([
       'Write a new task',
       'Show the next filter',
-      'Undo the last delete, clear or mark-all while its message shows',
+      'Undo the last delete, tick, clear or mark-all while its message shows',
       'Show these shortcuts',
       'On a task: go to the previous or next task',
       'On a task: go to the first or last task',

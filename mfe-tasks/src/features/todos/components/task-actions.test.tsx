@@ -1,6 +1,6 @@
 import { addTodo, fetchTodos } from '@tm/api-client';
 import { renderPage, signUpNewUser } from '@tm/web-test-support';
-import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import TaskListPage from '../../../expose/task-list-page';
 import { goOffline, playedSources, restoreMatchMedia, stubAudioPlay, stubMatchMedia } from '../../../test/browser-stubs';
@@ -67,7 +67,7 @@ describe('the row actions on a small screen', () => {
 
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']);
     await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Mark “Book the hotel” as completed' })).toHaveFocus());
-    await waitForElementToBeRemoved(row);
+    await waitFor(() => expect(row).not.toBeInTheDocument());
     expect(screen.getByRole('checkbox', { name: 'Mark “Book the hotel” as completed' })).toHaveFocus();
     await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['Book the hotel']));
 
@@ -76,7 +76,7 @@ describe('the row actions on a small screen', () => {
     await user.click(within(last).getByRole('button', { name: 'More actions for “Book the hotel”' }));
     await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Delete' }));
     await waitFor(() => expect(screen.getByPlaceholderText('What would you like to accomplish?')).toHaveFocus());
-    await waitForElementToBeRemoved(last);
+    await waitFor(() => expect(last).not.toBeInTheDocument());
     expect(screen.getByRole('heading', { name: 'Your tasks' })).not.toHaveAttribute('tabindex');
     await waitFor(async () => expect(await fetchTodos()).toEqual([]));
   });

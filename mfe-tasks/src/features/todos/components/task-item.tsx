@@ -1,12 +1,12 @@
 import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
-import { m, useIsPresent, type Variants } from 'framer-motion';
-import { memo, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, Suspense, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { completedAtFull, completedAtText } from '../completed-at';
-import { DOUBLE_CLICK_MS, MOTION } from '../constants';
 import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
-import { TaskActions } from './task-actions';
+import { quoted as quotedTitle, TaskActions } from './task-actions';
+import type { DeletedElsewhere } from './task-title-editor';
 import { onFirstAct } from '../hooks/first-act';
+import { useRowMotion } from '../hooks/use-row-motion';
 
 import { preloadable } from './preloadable';
 
@@ -25,6 +25,7 @@ interface TaskItemProps {
   /**
    * Entrance delay in seconds: staggered on the first load, 0 for rows new to the list (PRODUCT §2); `null`
    * for a row that was already in the list and comes into view by scrolling: it is simply there (§10.5).
+   * Read when the row mounts (useRowMotion).
    */
   enterDelay: number | null;
   compact: boolean;
@@ -37,50 +38,13 @@ interface TaskItemProps {
   onRename: (todo: Todo, title: string) => void;
   onDelete: (todo: Todo) => void;
   onFocusLost: () => void;
-}
-
-/**
- * The row's entrance (docs/PRODUCT.md §10.5.2): it waits `enterDelay` seconds for its turn in the stagger,
- * then fades in. It can be used all the while (issue #18: rows became usable one by one over 2.3 s): a row
- * that gets the focus or the pointer before its turn comes in at once (`hurry`), so nobody works on a row
- * they cannot see.
- */
-function useEntrance(enterDelay: number | null): { animate: 'waiting' | 'hurried'; hurry: () => void; settle: () => void } {
-  const [hurried, setHurried] = useState(false);
-  const entered = useRef(!enterDelay);
-  return {
-    animate: hurried ? 'hurried' : 'waiting',
-    hurry: () => {
-      if (!entered.current) setHurried(true);
-    },
-    settle: () => {
-      entered.current = true;
-    },
-  };
-}
-
-function entranceVariants(enterDelay: number | null): Variants {
-  return {
-    waiting: { opacity: 1, y: 0, transition: { delay: enterDelay ?? 0, duration: MOTION.enterSeconds } },
-    // Keyframes from wherever the row is (`null`): framer-motion starts no new animation for a variant whose
-    // targets equal the current ones, and these differ in form, so the waiting row comes in now.
-    hurried: { opacity: [null, 1], y: [null, 0], transition: { duration: MOTION.enterSeconds / 2 } },
-  };
-}
-
-/**
- * How a row leaves, given by the list (AnimatePresence's `custom`) when the row goes: a task that is gone
- * from the list (deleted, ticked out of the filter) plays the 0.5 s exit of PRODUCT §9; a row that only
- * left the window by scrolling is still in the list and goes at once.
- */
-export type StillListed = (todoId: string) => boolean;
-
-function rowVariants(todoId: string, enterDelay: number | null): Variants {
-  return {
-    ...entranceVariants(enterDelay),
-    leave: (stillListed: StillListed | undefined) =>
-      stillListed?.(todoId) ? { opacity: 0, transition: { duration: 0 } } : { opacity: 0, x: -32, transition: { duration: MOTION.exitSeconds } },
-  };
+  /** The title editor opened (`true`) or closed: the list keeps an edited task's text if it goes away. */
+  onEditing: (todo: Todo, editing: boolean) => void;
+  /**
+   * Set when the task was deleted elsewhere while it was being edited (or its save found it gone): the row
+   * stays, with the editor holding `draft` (or what was typed), and says so (PRODUCT §10.11.1).
+   */
+  deletedElsewhere?: DeletedElsewhere & { draft?: string };
 }
 
 /**
@@ -104,9 +68,10 @@ function useTickTiming(todo: Todo): (clickedAt: number, completed: boolean) => v
 }
 
 /**
- * One task: checkbox, title (struck through in orange when done), pinned marker and actions. The title turns
- * into a text field on a double click or the Edit action (docs/PRODUCT.md §10.11.1). Memoised: a tick
- * re-renders only its own row (issue #10); the list passes stable callbacks.
+ * One task: checkbox, title (struck through in orange when done), pinned marker and actions. A tap or click
+ * on the title opens the task (docs/PRODUCT.md §10.11.1): today its title editor, the same as the Edit
+ * action; only the checkbox ticks. Memoised: a tick re-renders only its own row (issue #10); the list passes
+ * stable callbacks.
  */
 export const TaskItem = memo(function TaskItem({
   todo,
@@ -121,8 +86,9 @@ export const TaskItem = memo(function TaskItem({
   onRename,
   onDelete,
   onFocusLost,
+  onEditing,
+  deletedElsewhere,
 }: TaskItemProps) {
-  const checkboxId = useId();
   const doneAtId = useId();
   const row = useRef<HTMLLIElement>(null);
   const setRow = useCallback(
@@ -132,24 +98,22 @@ export const TaskItem = memo(function TaskItem({
     },
     [measureRef],
   );
-  const variants = useMemo(() => rowVariants(todo._id, enterDelay), [todo._id, enterDelay]);
   const timeTick = useTickTiming(todo);
   const checkbox = useRef<HTMLInputElement>(null);
   // A row playing its exit animation is gone for keyboard and screen-reader users already.
-  const isPresent = useIsPresent();
-  const entrance = useEntrance(enterDelay);
+  const { isPresent, hurry } = useRowMotion(row, todo._id, enterDelay);
   // The cache's optimistic update reaches React a tick after the click; until this todo object is replaced
   // (optimistic value, rollback or refetch) the checkbox shows the user's choice, so it never flickers back.
   const [clicked, setClicked] = useState<{ todo: Todo; completed: boolean } | null>(null);
   const completed = clicked?.todo === todo ? clicked.completed : todo.completed;
 
-  const [editing, setEditing] = useState(false);
+  const [editingHere, setEditing] = useState(false);
+  // A task deleted elsewhere keeps its editor open, with what was typed, until the person decides.
+  const editing = editingHere || deletedElsewhere !== undefined;
   // Where the focus goes once an edit ends with Enter or Escape: back to the control that started it (the
-  // Edit button, or the menu button on small screens), or to the checkbox after a double click.
+  // Edit button, or the menu button on small screens), or to the checkbox after a tap on the title.
   const editStartedBy = useRef<'control' | 'title'>('control');
   const refocus = useRef(false);
-  const pendingTick = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(pendingTick.current), []);
   useEffect(() => {
     if (editing || !refocus.current) return;
     refocus.current = false;
@@ -157,17 +121,32 @@ export const TaskItem = memo(function TaskItem({
     (control ?? checkbox.current)?.focus();
   }, [editing]);
 
+  // The task deleted elsewhere was restored (or its text added as a new task): its editor closes, and the
+  // focus, which was on the button just gone, goes to the row's checkbox.
+  const wasGone = useRef(false);
+  useEffect(() => {
+    if (deletedElsewhere) {
+      wasGone.current = true;
+      return;
+    }
+    if (!wasGone.current) return;
+    wasGone.current = false;
+    setEditing(false);
+    const active = document.activeElement;
+    if (!active || active === document.body || row.current?.contains(active)) checkbox.current?.focus();
+  }, [deletedElsewhere]);
+
   const startEditing = (by: 'control' | 'title') => {
-    clearTimeout(pendingTick.current);
     editStartedBy.current = by;
     setEditing(true);
+    onEditing(todo, true);
   };
 
   const classes = ['tasks-item', todo.isPinned && 'tasks-item--pinned', completed && 'tasks-item--completed', editing && 'tasks-item--editing'];
+  const label = `Mark ${quotedTitle(todo.title)} as ${completed ? 'not completed' : 'completed'}`;
   return (
-    <m.li
+    <li
       ref={setRow}
-      layout="position"
       data-todo-id={todo._id}
       data-index={index}
       aria-posinset={index + 1}
@@ -175,65 +154,56 @@ export const TaskItem = memo(function TaskItem({
       className={classes.filter(Boolean).join(' ')}
       style={{ top }}
       inert={!isPresent}
-      initial={enterDelay === null ? false : { opacity: 0, y: 12 }}
-      animate={entrance.animate}
-      variants={variants}
-      exit="leave"
-      onAnimationComplete={entrance.settle}
-      onFocus={entrance.hurry}
-      onPointerEnter={entrance.hurry}
+      onFocus={hurry}
+      onPointerEnter={hurry}
     >
-      <input
-        ref={checkbox}
-        id={checkboxId}
-        type="checkbox"
-        className="tasks-item__checkbox"
-        checked={completed}
-        aria-label={`Mark “${todo.title}” as ${completed ? 'not completed' : 'completed'}`}
-        aria-describedby={completed && todo.completedAt ? doneAtId : undefined}
-        onChange={(event) => {
-          timeTick(event.timeStamp, !completed);
-          setClicked({ todo, completed: !completed });
-          onToggleCompleted(todo, !completed);
-        }}
-      />
-      {editing ? (
-        <Suspense fallback={<span className="tasks-item__title">{todo.title}</span>}>
-          <TaskTitleEditor
-            title={todo.title}
-            onDone={(title, how) => {
-              refocus.current = how !== 'blur';
-              setEditing(false);
-              if (title !== undefined) onRename(todo, title);
-            }}
-          />
-        </Suspense>
-      ) : (
-        // A click on the title ticks the box, as a label does; a double click edits the title instead. So a
-        // pointer click waits for the double-click interval before it ticks (keyboard and assistive
-        // technology clicks, detail 0, tick at once). Keyboard users have the checkbox and the Edit action.
-        // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- refines the label's own click (tick vs. edit); the checkbox keeps every key
-        <label
-          htmlFor={checkboxId}
-          dir="auto"
-          className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`}
-          onClick={(event) => {
-            if (event.detail === 0) return;
-            event.preventDefault();
-            clearTimeout(pendingTick.current);
-            if (event.detail === 1) pendingTick.current = setTimeout(() => checkbox.current?.click(), DOUBLE_CLICK_MS);
+      {/* The checkbox's touch target: the whole box around it (24 px, 44 px on touch screens, PRODUCT §10.9). */}
+      <label className="tasks-item__check">
+        <input
+          ref={checkbox}
+          type="checkbox"
+          className="tasks-item__checkbox"
+          checked={completed}
+          disabled={deletedElsewhere !== undefined}
+          aria-label={label}
+          aria-describedby={completed && todo.completedAt ? doneAtId : undefined}
+          onChange={(event) => {
+            timeTick(event.timeStamp, !completed);
+            setClicked({ todo, completed: !completed });
+            onToggleCompleted(todo, !completed);
           }}
-          onDoubleClick={() => startEditing('title')}
-        >
-          {todo.title}
-        </label>
-      )}
-      {/* When it was done (issue #18): shown while the row is hovered or holds the focus, read with the checkbox. */}
-      {completed && todo.completedAt && (
-        <time id={doneAtId} className="tasks-item__done-at" dateTime={todo.completedAt} title={completedAtFull(todo.completedAt)}>
-          {completedAtText(todo.completedAt)}
-        </time>
-      )}
+        />
+      </label>
+      <div className="tasks-item__text">
+        {editing ? (
+          <Suspense fallback={<span className="tasks-item__title">{todo.title}</span>}>
+            <TaskTitleEditor
+              title={todo.title}
+              initialDraft={deletedElsewhere?.draft}
+              deletedElsewhere={deletedElsewhere}
+              onDone={(title, how) => {
+                refocus.current = how !== 'blur';
+                setEditing(false);
+                onEditing(todo, false);
+                if (title !== undefined) onRename(todo, title);
+              }}
+            />
+          </Suspense>
+        ) : (
+          // A tap or click on the title opens the task (PRODUCT §10.11.1): its title editor. Keyboard and
+          // screen-reader users have the same in the row's Edit action; the checkbox beside it ticks.
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- a pointer shortcut to the Edit action, which every key reaches
+          <span dir="auto" className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`} onClick={() => startEditing('title')}>
+            {todo.title}
+          </span>
+        )}
+        {/* When it was done (issue #18): under the title, in small type, and read with the checkbox. */}
+        {completed && todo.completedAt && !editing && (
+          <time id={doneAtId} className="tasks-item__done-at" dateTime={todo.completedAt} title={completedAtFull(todo.completedAt)}>
+            {completedAtText(todo.completedAt)}
+          </time>
+        )}
+      </div>
       {/* One pinned indicator per row: the pressed pin button on wide screens, this mark in the menu layout. */}
       {todo.isPinned && compact && (
         <span className="tasks-item__pinned">
@@ -241,15 +211,17 @@ export const TaskItem = memo(function TaskItem({
           <span className="visually-hidden">Pinned</span>
         </span>
       )}
-      <TaskActions
-        title={todo.title}
-        isPinned={todo.isPinned}
-        compact={compact}
-        onEdit={() => startEditing('control')}
-        onTogglePinned={() => onTogglePinned(todo)}
-        onDelete={() => onDelete(todo)}
-        onFocusLost={onFocusLost}
-      />
-    </m.li>
+      {!deletedElsewhere && (
+        <TaskActions
+          title={todo.title}
+          isPinned={todo.isPinned}
+          compact={compact}
+          onEdit={() => startEditing('control')}
+          onTogglePinned={() => onTogglePinned(todo)}
+          onDelete={() => onDelete(todo)}
+          onFocusLost={onFocusLost}
+        />
+      )}
+    </li>
   );
 });

@@ -3,46 +3,52 @@ import { renderPage, signUpNewUser } from '@tm/web-test-support';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import TaskListPage from '../../../expose/task-list-page';
-import { stubAudioPlay } from '../../../test/browser-stubs';
-import { entranceDelay } from '../constants';
+import { stubAnimations, stubAudioPlay, type PlayedAnimation } from '../../../test/browser-stubs';
+import { entranceDelay, MOTION } from '../constants';
 
-// framer-motion animates in jsdom too (requestAnimationFrame), writing inline opacity on the rows.
+// The rows animate with Web Animations (the browser plays them, useRowMotion): jsdom has none, so the stub
+// records what each row asked for and plays it as a timer.
 const sleep = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-const opacities = () => screen.getAllByRole('listitem').map((row) => Number(row.style.opacity));
+const titleOf = (played: PlayedAnimation) => played.element.querySelector('.tasks-item__title')?.textContent;
+/** The entrances asked for, by title, with their delay in ms. */
+const entrances = (played: PlayedAnimation[]): Record<string, number | undefined> =>
+  Object.fromEntries(played.filter((p) => p.keyframes[0]?.opacity === 0).map((p) => [titleOf(p) ?? '', p.options.delay]));
 
 describe('the row animations (docs/PRODUCT.md §2, §9)', () => {
+  let animations: ReturnType<typeof stubAnimations>;
   beforeEach(async () => {
     await signUpNewUser('Ada Lovelace');
     stubAudioPlay();
+    animations = stubAnimations();
   });
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    animations.restore();
+    jest.restoreAllMocks();
+  });
 
-  it('staggers the entrance by 0.3 s per row on the first load', async () => {
+  it('staggers the entrance by 0.3 s per row on the first load: a fade and a 12 px rise, hidden until its turn', async () => {
     for (const title of ['third', 'second', 'first']) await addTodo(title);
     renderPage(<TaskListPage />);
     await screen.findByText('third');
 
-    expect(opacities().slice(1)).toEqual([0, 0]);
+    expect(entrances(animations.played)).toEqual({ first: 0, second: 300, third: 600 });
+    const [first] = animations.played;
+    expect(first?.keyframes).toEqual([{ opacity: 0, transform: 'translateY(12px)' }, { opacity: 1, transform: 'none' }]);
+    expect(first?.options).toMatchObject({ duration: MOTION.enterSeconds * 1000, fill: 'backwards' });
     // Every row can be used while it waits for its turn (issue #18): none is inert.
-    const rows = screen.getAllByRole('listitem');
-    expect(rows.map((row) => row.hasAttribute('inert'))).toEqual([false, false, false]);
-    // Ordering, not wall-clock checks: each row starts 0.3 s after the one above it.
-    await waitFor(() => expect(opacities()[1]).toBeGreaterThan(0));
-    expect(opacities()[0]).toBeGreaterThan(opacities()[1] ?? 1);
-    expect(opacities()[2]).toBe(0);
-    await waitFor(() => expect(opacities()).toEqual([1, 1, 1]), { timeout: 2000 });
-    await waitFor(() => expect(rows.filter((row) => row.hasAttribute('inert'))).toEqual([]));
+    expect(screen.getAllByRole('listitem').map((row) => row.hasAttribute('inert'))).toEqual([false, false, false]);
   });
 
-  it('brings a waiting row in at once when it gets the focus, and takes its click (issue #18)', async () => {
+  it('brings a waiting row in at once when it gets the focus or the pointer, and takes its click (issue #18)', async () => {
     const user = userEvent.setup();
     for (const title of ['third', 'second', 'first']) await addTodo(title);
     renderPage(<TaskListPage />);
     await screen.findByText('third');
-    expect(opacities()[2]).toBe(0);
+    const third = animations.played.find((p) => titleOf(p) === 'third');
+    expect(third?.finishedEarly).toBe(false);
     // The third row waits 0.6 s for its turn; Tab reaches it at once, and it comes in.
     screen.getByRole('checkbox', { name: 'Mark “third” as completed' }).focus();
-    await waitFor(() => expect(opacities()[2]).toBeGreaterThan(0), { timeout: 300 });
+    expect(third?.finishedEarly).toBe(true);
     await user.click(screen.getByRole('checkbox', { name: 'Mark “third” as completed' }));
     expect(await screen.findByRole('checkbox', { name: 'Mark “third” as not completed' })).toBeChecked();
   });
@@ -54,17 +60,11 @@ describe('the row animations (docs/PRODUCT.md §2, §9)', () => {
     await screen.findByText('task 9');
     expect(entranceDelay(7)).toBeCloseTo(2.1);
     expect(entranceDelay(9)).toBeCloseTo(2.1);
-
-    // Row 6 starts 0.3 s before row 7; rows 7, 8 and 9 start at the same time.
-    await waitFor(() => expect(opacities()[6]).toBeGreaterThan(0), { timeout: 3000 });
-    expect(opacities().slice(7)).toEqual([0, 0, 0]);
-    await waitFor(() => expect(opacities()[7]).toBeGreaterThan(0), { timeout: 1000 });
-    expect(opacities()[8]).toBeGreaterThan(0);
-    expect(opacities()[9]).toBeGreaterThan(0);
-    await waitFor(() => expect(opacities()).toEqual(titles.map(() => 1)), { timeout: 1000 });
+    const delays = entrances(animations.played);
+    expect(titles.map((title) => delays[title])).toEqual([0, 300, 600, 900, 1200, 1500, 1800, 2100, 2100, 2100]);
   });
 
-  it('lets a row added later enter without a stagger delay', async () => {
+  it('lets a row added later enter without a stagger delay; a row scrolled into view has no entrance', async () => {
     const user = userEvent.setup();
     for (const title of ['one', 'two', 'three']) {
       const { todo } = await addTodo(title);
@@ -72,30 +72,30 @@ describe('the row animations (docs/PRODUCT.md §2, §9)', () => {
     }
     renderPage(<TaskListPage />);
     await screen.findByText('one');
-    await waitFor(() => expect(opacities()).toEqual([1, 1, 1]), { timeout: 2000 });
 
     await user.type(screen.getByRole('textbox', { name: 'New task' }), 'later');
     await user.click(screen.getByRole('button', { name: 'Add Task' }));
     await screen.findByText('later');
-    expect(screen.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['three', 'two', 'one', 'later']);
+    expect(screen.getAllByRole('listitem').map((row) => row.querySelector('.tasks-item__title')?.textContent)).toEqual(['three', 'two', 'one', 'later']);
     expect(screen.getAllByRole('listitem')[3]).not.toHaveAttribute('inert'); // no delay: usable from the start
-    await sleep(400); // a stagger at index 3 would hold it invisible for 0.9 s
-    expect(opacities()[3]).toBeGreaterThan(0);
+    expect(entrances(animations.played).later).toBe(0);
   });
 
-  it('animates a deleted row out over 0.5 s, unreachable meanwhile', async () => {
+  it('animates a deleted row out over 0.5 s (fade and 32 px to the left), unreachable meanwhile', async () => {
     const user = userEvent.setup();
     await addTodo('Going away');
     renderPage(<TaskListPage />);
     await screen.findByText('Going away');
-    await waitFor(() => expect(opacities()).toEqual([1]));
     const row = screen.getByRole('listitem');
 
     await user.click(within(row).getByRole('button', { name: 'Delete “Going away”' }));
+    await waitFor(() => expect(row).toHaveAttribute('inert'));
+    const exit = animations.played.at(-1);
+    expect(exit?.element).toBe(row);
+    expect(exit?.keyframes).toEqual([{ opacity: 1, transform: 'none' }, { opacity: 0, transform: 'translateX(-32px)' }]);
+    expect(exit?.options.duration).toBe(MOTION.exitSeconds * 1000);
     await sleep(200);
     expect(row).toBeInTheDocument();
-    expect(row).toHaveAttribute('inert');
-    expect(Number(row.style.opacity)).toBeLessThan(1);
     await waitFor(() => expect(row).not.toBeInTheDocument(), { timeout: 1000 });
   });
 });

@@ -1,7 +1,7 @@
 import { addTodo, fetchTodos, restoreTodo, updateTodo } from '@tm/api-client';
 import { UNDO_WINDOW_MS } from '@tm/contracts';
 import { renderPage, signUpNewUser } from '@tm/web-test-support';
-import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
@@ -41,11 +41,12 @@ describe('Undo after a delete (docs/PRODUCT.md §10.11.4)', () => {
     await user.click(within(row).getByRole('button', { name: 'Delete “middle”' }));
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']);
     expect(screen.getByRole('checkbox', { name: 'Mark “bottom” as completed' })).toHaveFocus(); // as before: the next row
-    await waitForElementToBeRemoved(row);
+    await waitFor(() => expect(row).not.toBeInTheDocument());
     await waitFor(() => expect(undoToasts()).toHaveLength(1));
     expect(toastsSaying('Task deleted successfully')).toHaveLength(0); // only the Undo toast says it
-    // It names the task it brings back, and says how to undo from the keyboard (issue #18).
-    expect(undoToasts()[0]).toHaveTextContent('Task deleted successfully“middle”Press U to undo.Undo U');
+    // It names the task it brings back, and says how to undo from the keyboard.
+    expect(undoToasts()[0]).toHaveTextContent('Task deleted successfully“middle”Press U to undo.Undo');
+    expect(undoToasts()[0]!.querySelector('kbd')).toHaveAttribute('data-key', 'U');
     expect(within(undoToasts()[0]!).getByRole('button', { name: 'Undo deleting “middle”' })).toHaveAttribute('aria-keyshortcuts', 'u');
     await waitFor(async () => expect((await fetchTodos()).map((todo) => todo.title)).toEqual(['top', 'bottom']));
 

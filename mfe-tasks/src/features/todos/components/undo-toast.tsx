@@ -1,5 +1,7 @@
 import { UNDO_WINDOW_MS } from '@tm/contracts';
 import toast from 'react-hot-toast';
+import { TOUCH_ONLY_QUERY } from '../constants';
+import { useMediaQuery } from '../hooks/use-media-query';
 import { quoted } from './task-actions';
 
 /** The key that undoes the newest action still on offer (docs/PRODUCT.md §10.11.4, listed in the shortcuts dialog). */
@@ -9,11 +11,16 @@ export const UNDO_KEY = 'u';
 export interface UndoOffer {
   /** Stable per action: the toast's id, so two offers never share a toast. */
   key: string;
-  /** The server's message, as the spec shows it ("Task deleted successfully", "4 completed tasks cleared"). */
+  /** The server's message, as the spec shows it ("Task deleted successfully", "Task completed", "4 completed tasks cleared"). */
   message: string;
-  /** What Undo brings back, in the words of its button: “Buy oat milk”, or "4 tasks". */
+  /** What Undo brings back, in the words of its button's name: “Buy oat milk”, or "4 tasks". */
   what: string;
-  /** The verb of the action, for the button's accessible name: "deleting", "clearing", "marking". */
+  /**
+   * Whether the toast shows `what` under the message: the task's title, yes; a count the server's message
+   * already says ("34 tasks marked complete"), no: the toast says it once.
+   */
+  showWhat: boolean;
+  /** The verb of the action, for the button's accessible name: "deleting", "completing", "clearing", "marking". */
   action: string;
   undo: () => void;
 }
@@ -54,7 +61,13 @@ function hold(offer: LiveOffer, by: keyof LiveOffer['held'], on: boolean): void 
   show(offer);
 }
 
+/**
+ * The toast of one offer. Its key, U, is shown (a keycap, and "Press U to undo." for screen readers) only
+ * where a keyboard is likely: a device whose main pointer is a finger (`hover: none` and `pointer: coarse`)
+ * gets neither, though the key still works when a keyboard is attached.
+ */
 function UndoToast({ offer }: { offer: LiveOffer }) {
+  const touchOnly = useMediaQuery(TOUCH_ONLY_QUERY);
   return (
     <span
       className="tasks-undo"
@@ -67,17 +80,28 @@ function UndoToast({ offer }: { offer: LiveOffer }) {
     >
       <span className="tasks-undo__text">
         <span>{offer.message}</span>
-        <span className="tasks-undo__what">{offer.what}</span>
-        <span className="visually-hidden">Press {UNDO_KEY.toUpperCase()} to undo.</span>
+        {offer.showWhat && <span className="tasks-undo__what">{offer.what}</span>}
+        {!touchOnly && <span className="visually-hidden">Press {UNDO_KEY.toUpperCase()} to undo.</span>}
       </span>
       <button
         type="button"
         className="tasks-undo__button"
         aria-label={`Undo ${offer.action} ${offer.what}`}
-        aria-keyshortcuts={UNDO_KEY}
+        aria-keyshortcuts={touchOnly ? undefined : UNDO_KEY}
         onClick={() => take(offer)}
       >
-        Undo <kbd className="tasks-undo__key">{UNDO_KEY.toUpperCase()}</kbd>
+        {touchOnly ? (
+          'Undo'
+        ) : (
+          <>
+            {/*
+              The key shows as generated content (the stylesheet writes data-key): the button's visible text stays
+              "Undo", a part of its name "Undo completing …" (WCAG 2.5.3 Label in Name); aria-keyshortcuts and the
+              hidden sentence tell the key.
+            */}
+            Undo <kbd className="tasks-undo__key" data-key={UNDO_KEY.toUpperCase()} aria-hidden="true" />
+          </>
+        )}
       </button>
     </span>
   );
@@ -85,9 +109,9 @@ function UndoToast({ offer }: { offer: LiveOffer }) {
 
 /**
  * Offers Undo of an action the server took (docs/PRODUCT.md §10.11.4): a toast with the server's message,
- * what Undo brings back and an "Undo" button, for UNDO_WINDOW_MS (5 s), one toast per action. It stays while
- * it has the focus or the pointer. The newest offer also answers the {@link UNDO_KEY} key ({@link undoLatest}).
- * The toast is a live region, so its words (and the key) are read out when it appears.
+ * the task it concerns (for a single task) and an "Undo" button, for UNDO_WINDOW_MS (5 s), one toast per
+ * action. It stays while it has the focus or the pointer. The newest offer also answers the {@link UNDO_KEY}
+ * key ({@link undoLatest}). The toast is a live region, so its words (and the key) are read out when it appears.
  */
 export function offerUndo(offer: UndoOffer): void {
   const previous = offers.find((open) => open.key === offer.key);
@@ -99,7 +123,15 @@ export function offerUndo(offer: UndoOffer): void {
 
 /** The delete of one task: its toast names it. */
 export function offerUndoDelete(title: string, todoId: string, message: string, undo: () => void): void {
-  offerUndo({ key: `undo:${todoId}`, message, what: quoted(title), action: 'deleting', undo });
+  offerUndo({ key: `undo:${todoId}`, message, what: quoted(title), showWhat: true, action: 'deleting', undo });
+}
+
+/**
+ * The tick (or untick) of one task: its toast names it ("Task completed", “Buy oat milk”). A new tick of the
+ * same task replaces its offer: Undo always undoes the latest.
+ */
+export function offerUndoTick(title: string, todoId: string, completed: boolean, message: string, undo: () => void): void {
+  offerUndo({ key: `undo-tick:${todoId}`, message, what: quoted(title), showWhat: true, action: completed ? 'completing' : 'marking active', undo });
 }
 
 /** Undoes the newest action still on offer; false when there is none (its 5 s are over). */

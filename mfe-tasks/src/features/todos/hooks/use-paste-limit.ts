@@ -16,7 +16,7 @@ export function usePasteLimit(max: number) {
   const pasteChange = useRef(false);
   return {
     cut,
-    onPaste: (event: ClipboardEvent<HTMLInputElement>) => {
+    onPaste: (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
       const field = event.currentTarget;
       const pasted = event.clipboardData.getData('text').replace(/\r?\n/g, ' ');
       const selected = (field.selectionEnd ?? 0) - (field.selectionStart ?? 0);

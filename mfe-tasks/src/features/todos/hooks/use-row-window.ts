@@ -2,9 +2,10 @@ import { defaultRangeExtractor, useWindowVirtualizer, windowScroll, type Range, 
 import { useCallback, useLayoutEffect, useState, type RefObject } from 'react';
 
 /**
- * A row's height before it is measured (one line of title beside the 44 px action buttons, with padding and
- * border, as Chromium draws it), and the gap between rows (the list's 0.5rem). Rows are measured once they
- * render (long titles wrap, on small screens most).
+ * A row's height before any row is measured (one line of title beside the 44 px action buttons, with padding
+ * and border, as Chromium draws it), and the gap between rows (the list's 0.5rem). Rows are measured once
+ * they render (long titles wrap, on small screens most); from then on a row not measured yet is estimated at
+ * the mean height of those measured (see `RowHeights`).
  */
 const ROW_ESTIMATE_PX = 62;
 const ROW_GAP_PX = 8;
@@ -32,10 +33,41 @@ function useDocumentOffset(element: RefObject<HTMLElement | null>): number {
   return offset;
 }
 
-/** A rendered element's height, or the estimate where there is no layout (a hidden page, a test DOM). */
-function measureRow(element: Element): number {
+/**
+ * The heights measured so far, for the estimate of the rows not measured yet: their mean. A row that comes
+ * into view is then usually placed at its height already, and its first measurement moves nothing (no
+ * second render of the window, docs/PERFORMANCE.md "Smooth on a phone").
+ */
+class RowHeights {
+  private total = 0;
+  private count = 0;
+
+  add(height: number): number {
+    this.total += height;
+    this.count += 1;
+    return height;
+  }
+
+  estimate(): number {
+    return this.count === 0 ? ROW_ESTIMATE_PX : Math.round(this.total / this.count);
+  }
+}
+
+/**
+ * A row's height: from its ResizeObserver entry when there is one (read after layout, no work), else the
+ * height it was measured at before (a row scrolled back into view: no layout is forced to read it again,
+ * docs/PERFORMANCE.md "Smooth on a phone"), else read from the element, or the estimate where there is no
+ * layout (a hidden page, a test DOM).
+ */
+function measureRow(heights: RowHeights, element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<Window, Element>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box && box.blockSize > 0) return heights.add(box.blockSize);
+  if (!entry) {
+    const cached = instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element)));
+    if (cached !== undefined) return cached;
+  }
   const height = element.getBoundingClientRect().height;
-  return height > 0 ? height : ROW_ESTIMATE_PX;
+  return height > 0 ? heights.add(height) : heights.estimate();
 }
 
 /** Scrolls the window, unless it is already there (the window attaches by writing the offset it has). */
@@ -73,6 +105,12 @@ interface RowWindow {
  */
 export function useRowWindow(listRef: RefObject<HTMLElement | null>, ids: readonly string[], keepIndex: number): RowWindow {
   const offset = useDocumentOffset(listRef);
+  const [heights] = useState(() => new RowHeights());
+  const measureElement = useCallback(
+    (element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<Window, Element>) => measureRow(heights, element, entry, instance),
+    [heights],
+  );
+  const estimateSize = useCallback(() => heights.estimate(), [heights]);
   const keys = useStableKeys(ids);
   const getItemKey = useCallback((index: number) => keys[index] ?? index, [keys]);
   const rangeExtractor = useCallback(
@@ -85,13 +123,13 @@ export function useRowWindow(listRef: RefObject<HTMLElement | null>, ids: readon
   );
   const virtualizer = useWindowVirtualizer({
     count: keys.length,
-    estimateSize: () => ROW_ESTIMATE_PX,
+    estimateSize,
     gap: ROW_GAP_PX,
     overscan: ROW_OVERSCAN,
     scrollMargin: offset,
     getItemKey,
     rangeExtractor,
-    measureElement: measureRow,
+    measureElement,
     scrollToFn: scrollWindow,
     initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
     // Scroll updates are ordinary React updates: flushSync from inside React's own commit only warns.

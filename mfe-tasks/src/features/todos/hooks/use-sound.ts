@@ -1,3 +1,4 @@
+import { readPreferences } from '@tm/web-platform';
 import { useCallback, useEffect, useRef } from 'react';
 import { onFirstAct } from './first-act';
 
@@ -6,7 +7,8 @@ import { onFirstAct } from './first-act';
  * pointer press on the page, or at the first play, whichever comes first: a sound only follows something
  * the person did, so the files stay off the first load (issue #17) and are in by the time the server has
  * answered. PRODUCT §8: when the file fails to load or the browser refuses to play it, the sound is silently
- * disabled for this `src` and only logged.
+ * disabled for this `src` and only logged. With sounds off in the person's preferences (PRODUCT §10.10)
+ * nothing plays and the file is not even fetched; read at each press and each play, so a change applies at once.
  */
 export function useSound(src: string): () => void {
   const audio = useRef<HTMLAudioElement | null>(null);
@@ -22,6 +24,7 @@ export function useSound(src: string): () => void {
   );
 
   const load = useCallback((): HTMLAudioElement | null => {
+    if (!readPreferences().sounds) return null;
     if (!audio.current && typeof Audio !== 'undefined') {
       const element = new Audio(src);
       element.preload = 'auto';
@@ -33,7 +36,7 @@ export function useSound(src: string): () => void {
 
   useEffect(() => {
     disabled.current = false;
-    const stop = onFirstAct(load);
+    const stop = onFirstAct(() => void load());
     return () => {
       stop();
       audio.current = null;
