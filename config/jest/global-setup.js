@@ -6,4 +6,6 @@ const { WEB_TEST_PORT } = require('./web-origin.js');
 
 module.exports = async function globalSetup() {
   globalThis.__TM_WEB_STACK__ = await startStack({ port: WEB_TEST_PORT });
+  // Its data folder, for the tests that read svc-users' local outbox (a reset link's mail) as a person reads mail.
+  process.env.WEB_TEST_DATA_DIR = globalThis.__TM_WEB_STACK__.dataDir;
 };

@@ -66,7 +66,7 @@ describeInBrowser('accessibility and polish in Chromium', () => {
     await signUp(page, 'Polyglot');
     await addTask(page, 'קנה חלב שיבולת שועל');
     await addTask(page, 'اشترِ حليب الشوفان');
-    const hebrew = row(page, 'קנה חלב').locator('label');
+    const hebrew = row(page, 'קנה חלב').locator('.tasks-item__title');
     expect(await hebrew.getAttribute('dir')).toBe('auto');
     expect(await hebrew.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
     expect(await newTaskInput(page).getAttribute('dir')).toBe('auto');

@@ -166,5 +166,6 @@ describeInBrowser('the account page', () => {
         await context.close();
       }
     }
-  });
+    // Four sign-ups and eight axe scans of a long page: about a minute on a busy 2-core machine.
+  }, 180_000);
 });

@@ -118,9 +118,9 @@ export async function serverTitles(page: Page): Promise<string[]> {
   return ((await response.json()) as { todos: { title: string }[] }).todos.map((todo) => todo.title);
 }
 
-/** The toast (role status) whose text matches. */
+/** The toast whose text matches: a status, or an alert for an error (PRODUCT §10.9). */
 export function toastWith(page: Page, text: string | RegExp) {
-  return page.locator('[data-rht-toaster] [role="status"]').filter({ hasText: text });
+  return page.locator('[data-rht-toaster] [role="status"], [data-rht-toaster] [role="alert"]').filter({ hasText: text });
 }
 
 /** Holds the page's current-user check (so the loading screen stays) until the returned function is called. */

@@ -92,7 +92,7 @@ describeInBrowser('routes, loading screen and accounts in Chromium', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
     await page.waitForTimeout(300);
-    expect(await page.locator('[data-rht-toaster] [role="status"]').count()).toBe(0);
+    expect(await page.locator('[data-rht-toaster] [role="status"], [data-rht-toaster] [role="alert"]').count()).toBe(0);
     const after = await card.boundingBox();
     expect(after!.y).toBe(before!.y);
     await context.close();

@@ -185,7 +185,7 @@ describeInBrowser('everyday use, round three (issue #18)', () => {
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.waitFor();
-    expect(await dialog.getByText('Undo the last delete, clear or mark-all while its message shows').count()).toBe(1);
+    expect(await dialog.getByText('Undo the last delete, tick, clear or mark-all while its message shows').count()).toBe(1);
     // No keycap is squeezed: each is as wide as its text needs.
     const squeezed = await dialog.locator('kbd').evaluateAll((keys) => keys.filter((key) => key.scrollWidth > key.clientWidth + 1).map((key) => key.textContent));
     expect(squeezed).toEqual([]);
@@ -333,8 +333,10 @@ describeInBrowser('everyday use, round three (issue #18)', () => {
     await phone.page.getByRole('button', { name: 'Sign In' }).click();
     await phone.page.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
     expect(await newTaskInput(phone.page).inputValue()).toBe('Half-written thought');
-    // A sign-out of this page's own removes it: the next person on this tab starts empty.
+    // A sign-out of this page's own removes it (after asking, since it would lose it: PRODUCT §2 Header):
+    // the next person on this tab starts empty.
     await phone.page.getByRole('button', { name: 'Logout' }).click();
+    await phone.page.getByRole('alertdialog', { name: 'Sign out?' }).getByRole('button', { name: 'Sign out' }).click();
     await phone.page.waitForURL('**/login');
     expect(await phone.page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('tm.draft.')))).toEqual([]);
     await laptop.context.close();

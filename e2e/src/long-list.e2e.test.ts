@@ -34,7 +34,7 @@ async function seedTasks(page: Page, count: number): Promise<Map<string, string>
 const renderedRows = (page: Page) =>
   page.evaluate(() =>
     Array.from(document.querySelectorAll<HTMLLIElement>('li[data-todo-id]'))
-      .map((li) => ({ title: li.querySelector('label')?.textContent ?? '', position: Number(li.getAttribute('aria-posinset')), size: Number(li.getAttribute('aria-setsize')) }))
+      .map((li) => ({ title: li.querySelector('.tasks-item__title')?.textContent ?? '', position: Number(li.getAttribute('aria-posinset')), size: Number(li.getAttribute('aria-setsize')) }))
       .sort((a, b) => a.position - b.position),
   );
 
@@ -61,7 +61,7 @@ async function tickFarDown(page: Page, title: string, fetches: () => number): Pr
   const checkbox = page.getByRole('checkbox', { name: `Mark “${title}” as completed` });
   await checkbox.check();
   await page.locator('canvas').waitFor(); // confetti, once the server confirmed
-  await toastWith(page, 'Task updated successfully').waitFor();
+  await toastWith(page, 'Task completed').waitFor();
   expect((await played(page)).at(-1)).toBe('/sounds/success.mp3');
   await page.waitForTimeout(1500);
   expect(fetches()).toBe(before); // the answer updated the cache: the list was not fetched again
@@ -138,7 +138,7 @@ describeInBrowser('a list of 1 000 tasks (issue #10)', () => {
 
 async function waitForFocusOn(page: Page, title: string): Promise<void> {
   await page.waitForFunction(
-    (name) => document.activeElement?.closest('li')?.querySelector('label')?.textContent === name,
+    (name) => document.activeElement?.closest('li')?.querySelector('.tasks-item__title')?.textContent === name,
     title,
     { timeout: 5000 },
   );

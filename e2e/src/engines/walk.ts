@@ -1,0 +1,314 @@
+import { newUser } from '@tm/test-support';
+import { click, evaluate, screenshotPath, type, until, type Engine, type EngineSession } from './engine.js';
+import { buttonNamed, fieldLabelled, menuItem, moreActions, onTaskList, taskCheckbox, taskIsFirst, taskIsGone, taskIsTicked, taskRow } from './finders.js';
+
+/**
+ * The smoke walk every engine takes (the same steps, found and clicked the same way), with what it saw:
+ * 1. sign up through the sign-up screen;
+ * 2. add a task and complete it (the server holds it completed);
+ * 3. live sync: the same person signed in in a second profile (another device) sees a task added in the
+ *    first within a few seconds, without a reload, and the other way round (the live stream, EventSource,
+ *    PRODUCT §10.8);
+ * 4. at 375 px the row's pin and delete sit in a "More actions" menu (PRODUCT §2): pin, then delete, from it;
+ * 5. the service worker registers and controls the page after a reload (Cache Storage, and IndexedDB for
+ *    Workbox's expiration records);
+ * 6. tabs in step (BroadcastChannel, PRODUCT §10.3): a logout sends the other tab of the profile to /login.
+ * Screenshots of the list at desktop width and at 375 px (and of the open menu) go to
+ * .test-data/screenshots/engines-<engine>-*.png.
+ */
+export interface WalkReport {
+  /** Milliseconds per step, in order. */
+  steps: [string, number][];
+  /** How long after one profile showed a change the other showed it: a task added in the first, a tick in the second. */
+  syncMs: { aToB: number; bToA: number };
+  /** The viewport the narrow steps ran at. */
+  narrow: { width: number; height: number };
+  serviceWorker: ServiceWorkerState;
+}
+
+export interface ServiceWorkerState {
+  supported: boolean;
+  /** Why registration failed, when it did (the page logs it and goes on without). */
+  registrationError?: string;
+  /** `navigator.serviceWorker.controller !== null` after a reload. */
+  controlled: boolean;
+  caches: string[];
+  databases: string[];
+}
+
+/**
+ * How soon a change shows in the other profile, at most. On a quiet machine it takes tens of milliseconds in a
+ * page in front, up to a second in a page in the background (Firefox runs a hidden tab's timers once a second;
+ * its two profiles are tabs of one window here); the report prints it. The bound leaves room for a busy build
+ * machine; without the live stream the other profile would not show the change until focused or reloaded.
+ */
+const SYNC_WITHIN_MS = 10_000;
+
+/** How long a page may take to show its first control after a navigation (a busy machine loads the app slowly). */
+const PAGE_MS = 30_000;
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 740 };
+
+interface ServerTodo {
+  title: string;
+  completed: boolean;
+  isPinned: boolean;
+}
+
+/**
+ * Waits until the server holds the page's tasks as `expected` says (title, completed, pinned; any order): the
+ * list changes at once and its call answers a moment later. Asked with the page's own cookies (a GET needs no
+ * XSRF header).
+ */
+async function untilServerHolds(session: EngineSession, expected: ServerTodo[]): Promise<void> {
+  const want = JSON.stringify([...expected].sort((x, y) => x.title.localeCompare(y.title)));
+  await until(
+    session,
+    `the server to hold ${want}`,
+    (wanted) =>
+      fetch('/api/todo/fetch-todo', { credentials: 'same-origin' })
+        .then((response) => response.json() as Promise<{ todos: ServerTodo[] }>)
+        .then((body) => {
+          const held = body.todos.map(({ title, completed, isPinned }) => ({ title, completed, isPinned })).sort((x, y) => x.title.localeCompare(y.title));
+          return JSON.stringify(held) === wanted;
+        }),
+    want,
+    10_000,
+  );
+}
+
+async function addTask(session: EngineSession, title: string): Promise<void> {
+  await type(session, 'the New task field', fieldLabelled, 'New task', title);
+  await click(session, 'the Add Task button', buttonNamed, 'Add Task');
+  await until(session, `the row “${title}”`, taskRow, title);
+}
+
+/** Where a walk is: the step under way and the pages open, to tell what happened when it fails. */
+export interface WalkProgress {
+  step: string;
+  pages: Map<string, EngineSession>;
+}
+
+/** Walks in `engine`; its sessions stay open (the engine closes them), so that a failure can be looked at. */
+export async function smokeWalk(engine: Engine, progress: WalkProgress = { step: '', pages: new Map() }): Promise<WalkReport> {
+  const steps: [string, number][] = [];
+  const step = async <T>(name: string, body: () => Promise<T>): Promise<T> => {
+    progress.step = name;
+    const started = Date.now();
+    const result = await body();
+    steps.push([name, Date.now() - started]);
+    return result;
+  };
+  const shot = (name: string) => screenshotPath(`engines-${engine.name}-${name}`);
+  const account = newUser(`${engine.version.split(' ')[0] ?? engine.name} Walker`);
+  const a = await engine.newSession(DESKTOP);
+  progress.pages.set('first profile', a);
+  await step('sign up', async () => {
+    await a.goto('/signup');
+    await until(a, 'the sign-up form', fieldLabelled, 'Full Name', PAGE_MS);
+    await type(a, 'Full Name', fieldLabelled, 'Full Name', account.fullName);
+    await type(a, 'Email', fieldLabelled, 'Email', account.email);
+    await type(a, 'Password', fieldLabelled, 'Password', account.password);
+    await click(a, 'the Sign Up button', buttonNamed, 'Sign Up');
+    await until(a, 'the task list after sign-up', onTaskList, '', PAGE_MS);
+  });
+
+  await step('add and complete', async () => {
+    await addTask(a, 'Buy oat milk');
+    await addTask(a, 'Call the bank');
+    await click(a, 'the checkbox of “Buy oat milk”', taskCheckbox, 'Buy oat milk');
+    await until(a, 'the tick of “Buy oat milk”', taskIsTicked, 'Buy oat milk');
+    await untilServerHolds(a, [
+      { title: 'Buy oat milk', completed: true, isPinned: false },
+      { title: 'Call the bank', completed: false, isPinned: false },
+    ]);
+  });
+
+  const syncMs = await step('live sync between two profiles', async () => {
+    const other = await engine.newSession(DESKTOP);
+    progress.pages.set('second profile', other);
+    await other.goto('/login');
+    await until(other, 'the sign-in form', fieldLabelled, 'Email', PAGE_MS);
+    await type(other, 'Email', fieldLabelled, 'Email', account.email);
+    await type(other, 'Password', fieldLabelled, 'Password', account.password);
+    await click(other, 'the Sign In button', buttonNamed, 'Sign In');
+    await until(other, 'the task list after sign-in', onTaskList, '', PAGE_MS);
+    await until(other, 'the row “Call the bank”', taskRow, 'Call the bank');
+    // A mark on the page's window: still there afterwards means the page was not reloaded.
+    await evaluate(other, () => {
+      (window as unknown as { engineWalkMark: string }).engineWalkMark = 'this page';
+    });
+
+    // The change comes through the live stream (PRODUCT §10.8), not by fetching the list again.
+    const listFetches = () => evaluate(other, () => performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === '/api/todo/fetch-todo').length);
+    const fetchesBefore = await listFetches();
+    // Timed from when the first profile shows the change to when the second does.
+    await addTask(a, 'Added on the first device');
+    let started = Date.now();
+    await until(other, 'the task added in the first profile', taskRow, 'Added on the first device', SYNC_WITHIN_MS);
+    const aToB = Date.now() - started;
+    expect(await listFetches()).toBe(fetchesBefore);
+    expect(await evaluate(other, () => (window as unknown as { engineWalkMark?: string }).engineWalkMark)).toBe('this page');
+
+    await click(other, 'the checkbox of “Added on the first device”', taskCheckbox, 'Added on the first device');
+    await until(other, 'the tick in the second profile', taskIsTicked, 'Added on the first device');
+    started = Date.now();
+    await until(a, 'the tick made in the second profile', taskIsTicked, 'Added on the first device', SYNC_WITHIN_MS);
+    return { aToB, bToA: Date.now() - started };
+  });
+
+  await step('screenshot at desktop width', () => a.screenshot(shot('desktop')));
+
+  const narrow = await step('375 px: the More actions menu', async () => {
+    const size = await a.resize(PHONE);
+    // The menu layout is for viewports below 640 px (PRODUCT §2).
+    expect(size.width).toBe(PHONE.width);
+    await until(a, 'the More actions button of “Call the bank”', moreActions, 'Call the bank');
+    expect(await evaluate(a, (title) => Array.from(document.querySelectorAll('li button')).some((button) => button.getAttribute('aria-label') === `Delete “${title}”`), 'Call the bank')).toBe(false);
+    await a.screenshot(shot('375'));
+    await click(a, 'More actions for “Call the bank”', moreActions, 'Call the bank');
+    await until(a, 'the open menu', menuItem, 'Pin');
+    expect(await evaluate(a, () => Array.from(document.querySelectorAll('[role="menu"] [role="menuitem"]')).map((item) => item.textContent?.trim()))).toEqual(['Edit', 'Pin', 'Delete']);
+    await a.screenshot(shot('375-menu'));
+    await click(a, 'the Pin item', menuItem, 'Pin');
+    // Pinned: first in the list, and so on the server.
+    await until(a, '“Call the bank” pinned at the top', taskIsFirst, 'Call the bank');
+    await untilServerHolds(a, [
+      { title: 'Buy oat milk', completed: true, isPinned: false },
+      { title: 'Call the bank', completed: false, isPinned: true },
+      { title: 'Added on the first device', completed: true, isPinned: false },
+    ]);
+    await click(a, 'More actions for “Call the bank”', moreActions, 'Call the bank');
+    await click(a, 'the Delete item', menuItem, 'Delete');
+    await until(a, '“Call the bank” gone', taskIsGone, 'Call the bank');
+    await untilServerHolds(a, [
+      { title: 'Buy oat milk', completed: true, isPinned: false },
+      { title: 'Added on the first device', completed: true, isPinned: false },
+    ]);
+    await a.resize(DESKTOP);
+    return size;
+  });
+
+  const serviceWorker = await step('service worker', async () => {
+    const registered = await evaluate(a, () => {
+      if (!('serviceWorker' in navigator)) return Promise.resolve({ supported: false, error: undefined as string | undefined });
+      // The page registers it once loaded (shell/src/features/offline-cache): wait for it to be active, or
+      // learn why it is not by registering again (the same registration, or the same refusal).
+      const ready = navigator.serviceWorker.ready.then(() => ({ supported: true, error: undefined as string | undefined }));
+      const refused = navigator.serviceWorker.register('/sw.js').then(
+        () => new Promise<never>(() => undefined),
+        (error: unknown) => ({ supported: true, error: String(error) }),
+      );
+      const late = new Promise<{ supported: boolean; error: string }>((resolve) => setTimeout(() => resolve({ supported: true, error: 'not active after 15 s' }), 15_000));
+      return Promise.race([ready, refused, late]);
+    });
+    await a.reload();
+    await until(a, 'the list after the reload', taskRow, 'Buy oat milk', PAGE_MS);
+    const state = await evaluate(a, async () => ({
+      controlled: 'serviceWorker' in navigator && navigator.serviceWorker.controller !== null,
+      caches: 'caches' in window ? (await caches.keys()).sort() : [],
+      databases: 'databases' in indexedDB ? (await indexedDB.databases()).map((database) => database.name ?? '').sort() : [],
+    }));
+    const result: ServiceWorkerState = { supported: registered.supported, ...(registered.error ? { registrationError: registered.error } : {}), ...state };
+    // Each engine runs it on http://127.0.0.1 (a loopback address is a secure context): registered, in
+    // control after the reload, the shell precached and a remote's files cached on first use; Workbox keeps
+    // when it cached each of them in IndexedDB, to expire them.
+    expect(result).toEqual({
+      supported: true,
+      controlled: true,
+      caches: expect.arrayContaining([expect.stringMatching(/^workbox-precache/), 'tm-remote-assets']) as unknown,
+      databases: expect.arrayContaining(['workbox-expiration']) as unknown,
+    });
+    return result;
+  });
+
+  await step('tabs in step: logout reaches the other tab', async () => {
+    const other = await a.newTab();
+    progress.pages.set('second tab', other);
+    await other.goto('/');
+    await until(other, 'the list in the second tab', taskRow, 'Buy oat milk', PAGE_MS);
+    // What the channel carries, heard by a listener of the test's own (the app's listener acts on it).
+    await evaluate(other, () => {
+      const heard: string[] = [];
+      const channel = new BroadcastChannel('task-manager');
+      channel.onmessage = (event: MessageEvent<{ type?: string }>) => heard.push(String(event.data.type));
+      Object.assign(window, { engineWalkHeard: heard, engineWalkChannel: channel });
+    });
+    await click(a, 'the Logout button', buttonNamed, 'Logout');
+    await until(a, '/login after logout', () => location.pathname === '/login');
+    await until(other, 'the other tab on /login', () => location.pathname === '/login', '', 10_000);
+    expect(await evaluate(other, () => (window as unknown as { engineWalkHeard: string[] }).engineWalkHeard)).toContain('signed-out');
+  });
+
+  return { steps, syncMs, narrow, serviceWorker };
+}
+
+/**
+ * The longest a walk may take: about a minute on a quiet machine (the report prints it); the limit leaves
+ * room for a busy build machine and stops the engine (its processes, its display) before jest's own timeout
+ * would leave them running.
+ */
+const WALK_LIMIT_MS = 300_000;
+
+/** Resolves with `promise`'s value, or with `fallback` after `ms` (a page too busy to answer a diagnosis). */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms))]);
+}
+
+/** What each open page showed when the walk failed: a screenshot, its address, its alerts and toasts. */
+async function describeFailure(engine: Engine, progress: WalkProgress): Promise<string> {
+  const lines = [`${engine.version}: the walk failed at "${progress.step}".`];
+  for (const [name, session] of progress.pages) {
+    const file = screenshotPath(`engines-${engine.name}-failed-${name.replace(/ /g, '-')}`);
+    const shot = await within(session.screenshot(file).then(() => file), 10_000, 'no screenshot');
+    const state = await within(
+      evaluate(session, () =>
+        [location.pathname, ...Array.from(document.querySelectorAll('[role="alert"], [role="status"]')).map((node) => node.textContent?.trim()).filter(Boolean)].join(' | '),
+      ),
+      10_000,
+      'no answer',
+    );
+    lines.push(`  ${name}: ${state} (${shot})`);
+  }
+  lines.push("  the browser's last messages:", ...engine.output.map((line) => `    ${line}`));
+  return lines.join('\n');
+}
+
+/**
+ * The walk as one test: starts the engine against the app, walks, prints how long it took (a number for
+ * people comparing engines, not an assertion), and stops the engine whatever happened.
+ */
+export function itWalks(start: (baseUrl: string) => Promise<Engine>, baseUrl: () => string): void {
+  it('signs up, adds and completes a task, syncs it live to a second profile, pins and deletes from the 375 px menu, runs the service worker, keeps tabs in step', async () => {
+    const launched = Date.now();
+    const engine = await start(baseUrl());
+    const progress: WalkProgress = { step: 'starting', pages: new Map() };
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const started = Date.now();
+      const walk = smokeWalk(engine, progress);
+      // Past the deadline the engine is stopped and the walk's pending command fails: no news then.
+      walk.catch(() => undefined);
+      const late = new Promise<never>((_, reject) => {
+        deadline = setTimeout(() => reject(new Error(`the walk was still at "${progress.step}" after ${WALK_LIMIT_MS} ms`)), WALK_LIMIT_MS);
+      });
+      const report = await Promise.race([walk, late]).catch(async (error: unknown) => {
+        console.warn(await describeFailure(engine, progress));
+        throw error;
+      });
+      const sw = report.serviceWorker;
+      console.log(
+        [
+          `${engine.version}: the walk took ${Date.now() - started} ms (the engine started in ${started - launched} ms)`,
+          `  steps: ${report.steps.map(([name, ms]) => `${name} ${ms} ms`).join(', ')}`,
+          `  live sync: first to second profile ${report.syncMs.aToB} ms, back ${report.syncMs.bToA} ms; narrow steps at ${report.narrow.width}×${report.narrow.height}`,
+          `  service worker: ${sw.supported ? 'supported' : 'not supported'}${sw.registrationError ? `, registration refused (${sw.registrationError})` : ''}, controls the page after a reload: ${sw.controlled}; caches [${sw.caches.join(', ')}]; IndexedDB [${sw.databases.join(', ')}]`,
+        ].join('\n'),
+      );
+    } finally {
+      clearTimeout(deadline);
+      await engine.close();
+    }
+  }, WALK_LIMIT_MS + 120_000);
+}
