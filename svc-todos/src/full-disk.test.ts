@@ -1,4 +1,4 @@
-// Issue #21 point 6, "A full disk gives 500 and a ready service", reproduced for real: svc-todos (as
+// A full disk (docs/OPERATIONS.md "Full disk": 500 and a ready service), reproduced for real: svc-todos (as
 // server.ts wires it, over real HTTP on 127.0.0.1) keeps its SQLite file on a 4 MiB tmpfs mounted for the
 // test, which a filler file then fills. Needs root to mount; anywhere else the suite says why it skipped.
 import path from 'node:path';

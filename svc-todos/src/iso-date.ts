@@ -8,7 +8,7 @@ const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
 /**
- * `new Date(ms).toISOString()`, about four times faster for the dates a task list holds (issue #10, the
+ * `new Date(ms).toISOString()`, about four times faster for the dates a task list holds (the
  * server path: turning a 1 000-task list's 2 000 stored times into text took 0.9 ms of its 2.5 ms). The
  * calendar part comes from the engine once per day and is kept; the time of day is plain arithmetic.
  */

@@ -1,96 +1,65 @@
-import { ObjectIdString, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
+import { ObjectIdString, type TodoChangeEvent } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
-import {
-  MongoClient,
-  ObjectId,
-  WriteConcern,
-  type AnyBulkWriteOperation,
-  type ClientSession,
-  type Collection,
-  type Db,
-  type Filter,
-  type UpdateFilter,
-} from 'mongodb';
+import { MongoClient, ObjectId, WriteConcern, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Document, type Filter, type UpdateFilter, type WithoutId } from 'mongodb';
 import { z } from 'zod';
-import {
-  byListOrder,
-  CommitListeners,
-  newUndoToken,
-  storeSettings,
-  StoredEventTodos,
-  type BulkChange,
-  type ChangeNotice,
-  type CommitListener,
-  type FeedPosition,
-  type StoreOptions,
-  type StoreSettings,
-  type SweepResult,
-  type TodoList,
-  type TodoField,
-  type TodoRecord,
-  type TodosRepository,
-  type TodoUpdate,
-  type UpdateOptions,
-} from './todos.repository.js';
+import { completedAtOf, LIST_ORDER, migratedFeedPosition, type StoredTask, type SweepCutoffs, type UndoBatch, type Writes } from './todos.domain.js';
+import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type Snapshot, type TaskRead } from './todos.store-base.js';
+import type { ChangeNotice, FeedPosition, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
 export const TODOS_COLLECTION = 'todos';
 export const EVENTS_COLLECTION = 'todoEvents';
-/** One document per user: the user's feed position (issue #21: event numbers are per user). */
+/** One document per user: the user's feed position (event numbers are per user, docs/PRODUCT.md §10.11.5). */
 export const FEEDS_COLLECTION = 'todoFeeds';
-/** One document per bulk call that changed something: what its Undo needs (docs/PRODUCT.md §10.11.3). */
+/** One document per bulk call (or tick) that changed something: what its Undo needs (docs/PRODUCT.md §10.11.3). */
 export const UNDO_COLLECTION = 'todoUndoBatches';
 /**
- * Before per-user numbers: the global counter documents (the last event id handed out, and the highest one
- * trimmed for age), in this collection. Only {@link migrateGlobalFeed} still reads them, to remove them.
+ * Of a database with one global event sequence: the global counter documents (the last event id handed out,
+ * and the highest one trimmed for age), in this collection. Only {@link migrateGlobalFeed} reads them, to remove them.
  */
 export const LEGACY_COUNTERS_COLLECTION = 'counters';
 export const LEGACY_COUNTER_IDS = ['todoEvents', 'todoEventsTrimmedThrough'];
-/** The events' index by user before per-user numbers (`{ userId: 1, _id: 1 }`), dropped by the migration. */
+/** The events' index by user of a database with one global sequence (`{ userId: 1, _id: 1 }`), dropped by the migration. */
 const LEGACY_EVENTS_INDEX = 'user_id';
 const MIGRATION_BATCH = 1_000;
 
-interface TodoDocument {
-  _id: ObjectId;
-  /** An ObjectId when the gateway's user id is one (svc-users issues them), else the raw string. */
-  userId: ObjectId | string;
-  title: string;
-  completed: boolean;
-  isPinned: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Set while the task is deleted but still restorable (soft delete); absent on a live task. */
-  deletedAt?: Date;
-  /**
-   * When the task was completed; null while it is active. Absent on a document written before completion
-   * times (issue #18) until {@link backfillCompletedAt} gives it one; such a document reads as the
-   * backfill would write it (see {@link toRecord}).
-   */
-  completedAt?: Date | null;
-}
+/** A user key: an ObjectId when the gateway's user id is one (svc-users issues them), else the raw string. */
+type UserKey = ObjectId | string;
 
-/**
- * The undo of one bulk call, keyed by its token. `kind` 'clear-completed': the call deleted `items` softly
- * at `createdAt`. 'complete-all': it (complete-all, or an update's tick of one task) set them to `completed`
- * at `createdAt`, and each item keeps the values
- * it replaced. Removed when spent, by the sweep after the restore window, and with the account.
- */
-interface UndoDocument {
-  _id: string;
-  userId: ObjectId | string;
-  kind: 'clear-completed' | 'complete-all';
-  completed?: boolean;
-  createdAt: Date;
-  items: Array<{ _id: ObjectId; completed?: boolean; completedAt?: Date | null; updatedAt?: Date }>;
-}
+// zod at the database edge: documents written by another version or by hand must still be tasks.
+const StoredTodo = z.object({
+  _id: z.instanceof(ObjectId),
+  title: z.string(),
+  completed: z.boolean(),
+  isPinned: z.boolean(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  /**
+   * When the task was completed; null while it is active. Absent on a document from before completion times
+   * until {@link backfillCompletedAt} gives it one; such a document reads as the rules say (completedAtOf).
+   */
+  completedAt: z.date().nullable().optional(),
+  /** Set while the task is deleted but still restorable (soft delete); absent on a live task. */
+  deletedAt: z.date().optional(),
+});
+type TodoDocument = z.infer<typeof StoredTodo> & { userId: UserKey };
+
+/** An {@link UndoBatch} as stored, keyed by its token; `completed` and each item's values only for 'complete-all'. */
+const StoredUndo = z.object({
+  kind: z.enum(['clear-completed', 'complete-all']),
+  completed: z.boolean().optional(),
+  createdAt: z.date(),
+  items: z.array(z.object({ _id: z.instanceof(ObjectId), completed: z.boolean().optional(), completedAt: z.date().nullable().optional(), updatedAt: z.date().optional() })),
+});
+type UndoDocument = z.infer<typeof StoredUndo> & { _id: string; userId: UserKey };
 
 /**
  * One committed write (the outbox): `seq` is the user's own event number, from the user's feed document,
- * so a user's numbers only grow, one per write of that user. `_id` is an ObjectId (a number on an event
- * written before per-user numbers; the migration gave it that number as its `seq`) and means nothing.
+ * so a user's numbers only grow, one per write of that user. `_id` is an ObjectId (a number on an event of
+ * a database with one global sequence; the migration gave it that number as its `seq`) and means nothing.
  */
 interface EventDocument {
   _id: ObjectId | number;
-  userId: ObjectId | string;
+  userId: UserKey;
   seq: number;
   origin: string | null;
   saved: TodoRecord[];
@@ -98,12 +67,9 @@ interface EventDocument {
   createdAt: Date;
 }
 
-/**
- * Where one user's feed stands: `seq` is the last number handed out to the user (the user's cursor), and
- * `trimmedThrough` the highest of the user's numbers trimmed for age (the user's reset watermark).
- */
+/** Where one user's feed stands: the last number handed out to the user (`seq`), and the highest trimmed for age. */
 interface FeedDocument {
-  _id: ObjectId | string;
+  _id: UserKey;
   seq: number;
   trimmedThrough: number;
 }
@@ -114,129 +80,81 @@ interface MigrationDocument {
   finishedAt: Date;
 }
 
-// zod at the database edge: documents written by another version or by hand must still be tasks.
-const StoredTodo = z.object({
-  _id: z.instanceof(ObjectId),
-  title: z.string(),
-  completed: z.boolean(),
-  isPinned: z.boolean(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-  completedAt: z.date().nullable().optional(),
-});
-
-const StoredEvent = z.object({
-  seq: z.number().int().positive(),
-  origin: z.string().nullable(),
-  saved: StoredEventTodos,
-  removed: z.array(ObjectIdString),
-});
-
-/** What an undo of setAllCompleted puts back into one task (its values before the call). */
-const StoredUndoItem = z.object({ _id: z.instanceof(ObjectId), completed: z.boolean(), completedAt: z.date().nullable(), updatedAt: z.date() });
-const StoredUndo = z.object({
-  kind: z.enum(['clear-completed', 'complete-all']),
-  completed: z.boolean().optional(),
-  createdAt: z.date(),
-  items: z.array(z.looseObject({ _id: z.instanceof(ObjectId) })),
-});
+const StoredEvent = z.object({ seq: z.number().int().positive(), origin: z.string().nullable(), saved: StoredEventTodos, removed: z.array(ObjectIdString) });
+const StoredFeed = z.object({ seq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
+const isoOrNull = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
 
-/**
- * A task's completion time as it is read: null for an active task; for a completed one its `completedAt`,
- * or, on a document from before completion times that the backfill has not reached yet (or that a replica
- * of the previous version wrote during the rollout), its `updatedAt`: the backfill's own rule.
- */
-function completedAtOf(d: { completed: boolean; updatedAt: Date; completedAt?: Date | null }): Date | null {
-  return d.completed ? (d.completedAt ?? d.updatedAt) : null;
-}
-
-function toRecord(document: unknown): TodoRecord {
+function toTask(document: unknown): StoredTask {
   const d = StoredTodo.parse(document);
-  const completedAt = completedAtOf(d);
-  return {
+  const updatedAt = d.updatedAt.toISOString();
+  const todo: TodoRecord = {
     _id: d._id.toHexString(),
     title: d.title,
     completed: d.completed,
     isPinned: d.isPinned,
     createdAt: d.createdAt.toISOString(),
-    updatedAt: d.updatedAt.toISOString(),
-    completedAt: completedAt === null ? null : completedAt.toISOString(),
+    updatedAt,
+    completedAt: completedAtOf(d.completed, updatedAt, d.completedAt === undefined ? undefined : isoOrNull(d.completedAt)),
+  };
+  return { todo, deletedAt: isoOrNull(d.deletedAt) };
+}
+
+/** A task as stored: every field written (a live task has no `deletedAt`). */
+function toDocument(userId: UserKey, { todo, deletedAt }: StoredTask): WithoutId<TodoDocument> {
+  const { title, completed, isPinned } = todo;
+  const document = { userId, title, completed, isPinned, createdAt: new Date(todo.createdAt), updatedAt: new Date(todo.updatedAt), completedAt: dateOrNull(todo.completedAt) };
+  return deletedAt === null ? document : { ...document, deletedAt: new Date(deletedAt) };
+}
+
+function toUndo(token: string, document: unknown): UndoBatch {
+  const d = StoredUndo.parse(document);
+  const items = d.items.map(({ _id, completed, completedAt, updatedAt }) => ({
+    id: _id.toHexString(),
+    before: updatedAt === undefined ? null : { completed: completed === true, completedAt: isoOrNull(completedAt), updatedAt: updatedAt.toISOString() },
+  }));
+  return { token, kind: d.kind, completed: d.completed ?? null, createdAt: d.createdAt.toISOString(), items };
+}
+
+function toUndoDocument(userId: UserKey, { token, kind, completed, createdAt, items }: UndoBatch): UndoDocument {
+  return {
+    _id: token,
+    userId,
+    kind,
+    ...(completed === null ? {} : { completed }),
+    createdAt: new Date(createdAt),
+    items: items.map(({ id, before }) => ({
+      _id: new ObjectId(id),
+      ...(before && { completed: before.completed, completedAt: dateOrNull(before.completedAt), updatedAt: new Date(before.updatedAt) }),
+    })),
   };
 }
 
-function toEvent(document: unknown): TodoChangeEvent {
-  const d = StoredEvent.parse(document);
-  return { id: String(d.seq), origin: d.origin, saved: d.saved, removed: d.removed };
-}
-
-const StoredFeed = z.object({ seq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
-
-/** A user's position as the repository answers it; a user without a feed document never wrote (or was purged). */
-function toPosition(document: unknown): FeedPosition {
-  const { seq, trimmedThrough } = document ? StoredFeed.parse(document) : { seq: 0, trimmedThrough: 0 };
-  return { cursor: String(seq), trimmedThrough: String(trimmedThrough) };
-}
-
-function userKey(userId: string): ObjectId | string {
+function userKey(userId: string): UserKey {
   return HEX_ID.test(userId) ? new ObjectId(userId) : userId;
 }
 
-/** A live (undeleted) task has no `deletedAt` (restore unsets it). */
+/** A live (undeleted) task has no `deletedAt`. */
 const LIVE = { deletedAt: { $exists: false } };
-
-/** The filter for one task of one user, or null when `id` cannot name a task (so nothing can match). */
-function ownedBy(userId: string, id: string): { _id: ObjectId; userId: ObjectId | string } | null {
-  return HEX_ID.test(id) ? { _id: new ObjectId(id), userId: userKey(userId) } : null;
-}
-
-const LIST_SORT = { isPinned: -1, createdAt: -1, _id: -1 } as const;
+/** The rules' list order as a sort document (served by the `user_pinned_created` index). */
+const LIST_SORT = Object.fromEntries(LIST_ORDER.map(({ field, direction }) => [field, direction === 'desc' ? -1 : 1] as const));
 
 /**
- * Every update document the store sends, built here. All are classic update operators: no aggregation
- * pipeline update, which several MongoDB-compatible engines and managed services refuse ("Aggregation
- * pipelines are not supported"; docs/ARCHITECTURE.md, "Storage"). The tests hold each to `isClassicUpdate`.
+ * The update documents the store sends (tasks themselves are stored whole, by replacement). All are classic
+ * update operators: no aggregation pipeline update, which several MongoDB-compatible engines and managed
+ * services refuse ("Aggregation pipelines are not supported"; docs/ARCHITECTURE.md, "Storage"). The tests
+ * hold each to `isClassicUpdate`.
  */
 export const todoUpdates = {
-  /**
-   * A task's new title and flags, from the task as the write's transaction read it: only the values that
-   * differ are set, and `updatedAt` moves (the caller appends an event) only when one does; `null` when
-   * nothing changes. `completedAt` follows `completed`: `now` when the task gets ticked, null when it is
-   * reopened; otherwise it is written as it reads ({@link completedAtOf}), which also gives a document from
-   * before completion times its value before `updatedAt` moves. The transaction (snapshot reads; a
-   * concurrent writer of the same task conflicts and one of the two is retried) makes read and update one
-   * atomic change.
-   */
-  change(
-    current: Pick<TodoDocument, 'title' | 'completed' | 'isPinned' | 'updatedAt' | 'completedAt'>,
-    patch: TodoPatch,
-    now: Date,
-  ): UpdateFilter<TodoDocument> | null {
-    const values: Partial<Pick<TodoDocument, 'title' | 'completed' | 'isPinned'>> = {};
-    if (patch.title !== undefined && patch.title !== current.title) values.title = patch.title;
-    if (patch.completed !== undefined && patch.completed !== current.completed) values.completed = patch.completed;
-    if (patch.isPinned !== undefined && patch.isPinned !== current.isPinned) values.isPinned = patch.isPinned;
-    if (Object.keys(values).length === 0) return null;
-    const completedAt = values.completed === undefined ? completedAtOf(current) : values.completed ? now : null;
-    return { $set: { ...values, completedAt, updatedAt: now } };
-  },
-  setCompleted: (completed: boolean, now: Date): UpdateFilter<TodoDocument> => ({
-    $set: { completed, completedAt: completed ? now : null, updatedAt: now },
-  }),
-  softDelete: (now: Date): UpdateFilter<TodoDocument> => ({ $set: { deletedAt: now } }),
-  restore: (): UpdateFilter<TodoDocument> => ({ $unset: { deletedAt: '' } }),
-  /** Undo of setAllCompleted for one task: the values the call replaced. */
-  undoCompleted: (previous: { completed: boolean; completedAt: Date | null; updatedAt: Date }): UpdateFilter<TodoDocument> => ({
-    $set: { completed: previous.completed, completedAt: previous.completedAt, updatedAt: previous.updatedAt },
-  }),
   /** The user's next event number (1 for the first: the upsert creates the user's feed document). */
   nextEventSeq: (): UpdateFilter<FeedDocument> => ({ $inc: { seq: 1 }, $setOnInsert: { trimmedThrough: 0 } }),
   raiseWatermark: (seq: number): UpdateFilter<FeedDocument> => ({ $max: { trimmedThrough: seq } }),
-  /** Migration: an event from before per-user numbers keeps its old id as its number. */
+  /** Migration: an event of the global sequence keeps its old id as its number. */
   numberLegacyEvent: (seq: number): UpdateFilter<EventDocument> => ({ $set: { seq } }),
-  /** Migration: a user's position from the user's kept legacy events (see {@link migrateGlobalFeed}). */
-  migratedPosition: (last: number, first: number): UpdateFilter<FeedDocument> => ({ $max: { seq: last, trimmedThrough: first - 1 } }),
+  /** Migration: a user's position from the user's kept legacy events (the rules' migratedFeedPosition). */
+  migratedPosition: (last: number, first: number): UpdateFilter<FeedDocument> => ({ $max: migratedFeedPosition(first, last) }),
   /** Migration (see {@link backfillCompletedAt}): a task from before completion times gets one. */
   backfillCompletedAt: (completedAt: Date | null): UpdateFilter<TodoDocument> => ({ $set: { completedAt } }),
   /** A migration's marker: when it first ran to its end (a rerun keeps the first time). */
@@ -254,46 +172,41 @@ async function ensureCollection(db: Db, name: string): Promise<void> {
   });
 }
 
-/**
- * Moves a database from one global event sequence to per-user numbers (issue #21); idempotent, so it runs
- * on every open and finishes what an interrupted run left. Before, every event's `_id` was the next value
- * of one global counter (`counters`/`todoEvents`), and one watermark (`todoEventsTrimmedThrough`) said how
- * far events had been trimmed. Now:
- * 1. each user's feed document starts at the user's newest kept event id, its watermark just below the
- *    user's oldest kept one (everything the user lost to trimming is below it, so resuming from before it
- *    is a `reset`, never a silent gap). `$max`: a rerun never moves a position back;
- * 2. each kept event gets its old id as its `seq`. Keeping the old numbers, rather than renumbering from 1,
- *    keeps every cursor a page already holds meaning what it meant (renumbered, it would name a different
- *    change and the page would skip changes silently); it tells a user nothing new, as they are the user's
- *    own events' ids, already sent to that user. From here on the user's numbers grow by one per own write;
- * 3. the global counters and the old `{ userId: 1, _id: 1 }` index go.
- * A user with no kept event gets no feed document (position 0): a cursor held from before is then ahead of
- * the feed, which is a `reset` too. Old replicas must not write meanwhile (their events would carry a
- * global id again): roll this version out by replacing every svc-todos replica, not one by one.
- */
-export async function migrateGlobalFeed(db: Db): Promise<void> {
-  const events = db.collection<EventDocument>(EVENTS_COLLECTION);
-  const feeds = db.collection<FeedDocument>(FEEDS_COLLECTION);
-  const legacy: Filter<EventDocument> = { seq: { $exists: false } };
-  const ranges = await events
-    .aggregate<{ _id: ObjectId | string; last: number; first: number }>([
-      { $match: legacy },
-      { $group: { _id: '$userId', last: { $max: '$_id' }, first: { $min: '$_id' } } },
-    ])
-    .toArray();
-  const positions: AnyBulkWriteOperation<FeedDocument>[] = ranges.map(({ _id, last, first }) => ({
-    updateOne: { filter: { _id }, update: todoUpdates.migratedPosition(last, first), upsert: true },
-  }));
-  for (let i = 0; i < positions.length; i += MIGRATION_BATCH) await feeds.bulkWrite(positions.slice(i, i + MIGRATION_BATCH));
-  let batch: AnyBulkWriteOperation<EventDocument>[] = [];
-  for await (const { _id } of events.find(legacy).project<{ _id: number }>({ _id: 1 })) {
-    batch.push({ updateOne: { filter: { _id, ...legacy }, update: todoUpdates.numberLegacyEvent(_id) } });
+/** Sends `operations` in bulk writes of {@link MIGRATION_BATCH}. */
+async function inBatches<T extends Document>(collection: Collection<T>, operations: AsyncIterable<AnyBulkWriteOperation<T>> | Iterable<AnyBulkWriteOperation<T>>): Promise<void> {
+  let batch: AnyBulkWriteOperation<T>[] = [];
+  for await (const operation of operations) {
+    batch.push(operation);
     if (batch.length === MIGRATION_BATCH) {
-      await events.bulkWrite(batch);
+      await collection.bulkWrite(batch);
       batch = [];
     }
   }
-  if (batch.length > 0) await events.bulkWrite(batch);
+  if (batch.length > 0) await collection.bulkWrite(batch);
+}
+
+/**
+ * Moves a database with one global event sequence (each event's `_id` the next value of the counter
+ * `counters`/`todoEvents`, one watermark `todoEventsTrimmedThrough`) to per-user numbers as the rules say
+ * (migratedFeedPosition); idempotent, so it runs on every open and finishes what an interrupted run left:
+ * each user with kept events gets a feed document (`$max`: a rerun never moves a position back), each kept
+ * event its old id as its `seq`, and the global counters and the old `{ userId: 1, _id: 1 }` index go.
+ * Replicas writing global ids must not write meanwhile: roll this version out by replacing every svc-todos
+ * replica, not one by one.
+ */
+export async function migrateGlobalFeed(db: Db): Promise<void> {
+  const events = db.collection<EventDocument>(EVENTS_COLLECTION);
+  const legacy: Filter<EventDocument> = { seq: { $exists: false } };
+  const ranges = await events
+    .aggregate<{ _id: UserKey; last: number; first: number }>([{ $match: legacy }, { $group: { _id: '$userId', last: { $max: '$_id' }, first: { $min: '$_id' } } }])
+    .toArray();
+  await inBatches(db.collection<FeedDocument>(FEEDS_COLLECTION), ranges.map(({ _id, last, first }) => ({ updateOne: { filter: { _id }, update: todoUpdates.migratedPosition(last, first), upsert: true } })));
+  const numbered = async function* () {
+    for await (const { _id } of events.find(legacy).project<{ _id: number }>({ _id: 1 })) {
+      yield { updateOne: { filter: { _id, ...legacy }, update: todoUpdates.numberLegacyEvent(_id) } } satisfies AnyBulkWriteOperation<EventDocument>;
+    }
+  };
+  await inBatches(events, numbered());
   await db.collection<{ _id: string }>(LEGACY_COUNTERS_COLLECTION).deleteMany({ _id: { $in: LEGACY_COUNTER_IDS } });
   if (await events.indexExists(LEGACY_EVENTS_INDEX)) {
     await events.dropIndex(LEGACY_EVENTS_INDEX).catch((error: unknown) => {
@@ -307,19 +220,12 @@ export const MIGRATIONS_COLLECTION = 'todoMigrations';
 export const COMPLETED_AT_MIGRATION = 'todos.completedAt';
 
 /**
- * Completion times (issue #18) for a database from before them. No earlier version recorded when a task was
- * completed, so a completed task gets its `updatedAt`: the time of its last change, which was the tick
- * itself or came after it (an edit or pin since), the best time known. An active task gets null. Deleted but
- * still restorable tasks too. Until it has run (and for a document a replica of the previous version writes
- * during the rollout) a document without the field reads the same way ({@link completedAtOf}), and the
- * first write to it stores that value ({@link todoUpdates}.change), so the time never drifts with a later
- * `updatedAt`.
- *
- * Classic updates only (no pipeline, see {@link todoUpdates}): a completed task's value is its own
- * `updatedAt`, so it takes one conditional update per document, in batches; each matches only while the
- * document still lacks the field and still has that `updatedAt`, so a rerun, a second replica migrating at
- * the same time, or a write in between is never overwritten. Once through, a marker document in
- * {@link MIGRATIONS_COLLECTION} spares the next opens the scan of every task.
+ * Completion times for a database from before them (completedAtOf), deleted but restorable tasks included.
+ * Until it has run (and for a document a replica of the previous version writes during the rollout) a
+ * document without the field reads the same way, and the first write to it stores that value. Classic
+ * updates only (see {@link todoUpdates}): one conditional update per completed document, in batches, each
+ * matching only while the document still lacks the field and has that `updatedAt`, so a rerun, a second
+ * replica, or a write in between is never overwritten. A marker document then spares the next opens the scan.
  */
 export async function backfillCompletedAt(db: Db): Promise<void> {
   const migrations = db.collection<MigrationDocument>(MIGRATIONS_COLLECTION);
@@ -327,16 +233,13 @@ export async function backfillCompletedAt(db: Db): Promise<void> {
   const todos = db.collection<TodoDocument>(TODOS_COLLECTION);
   const missing: Filter<TodoDocument> = { completedAt: { $exists: false } };
   await todos.updateMany({ ...missing, completed: false }, todoUpdates.backfillCompletedAt(null));
-  let batch: AnyBulkWriteOperation<TodoDocument>[] = [];
-  const completed = todos.find({ ...missing, completed: true }).project<{ _id: ObjectId; updatedAt: Date }>({ _id: 1, updatedAt: 1 });
-  for await (const { _id, updatedAt } of completed) {
-    batch.push({ updateOne: { filter: { _id, ...missing, completed: true, updatedAt }, update: todoUpdates.backfillCompletedAt(updatedAt) } });
-    if (batch.length === MIGRATION_BATCH) {
-      await todos.bulkWrite(batch);
-      batch = [];
+  const backfills = async function* () {
+    for await (const { _id, updatedAt } of todos.find({ ...missing, completed: true }).project<{ _id: ObjectId; updatedAt: Date }>({ _id: 1, updatedAt: 1 })) {
+      const completedAt = dateOrNull(completedAtOf(true, updatedAt.toISOString(), undefined));
+      yield { updateOne: { filter: { _id, ...missing, completed: true, updatedAt }, update: todoUpdates.backfillCompletedAt(completedAt) } } satisfies AnyBulkWriteOperation<TodoDocument>;
     }
-  }
-  if (batch.length > 0) await todos.bulkWrite(batch);
+  };
+  await inBatches(todos, backfills());
   await migrations.updateOne({ _id: COMPLETED_AT_MIGRATION }, todoUpdates.migrationFinished(new Date()), { upsert: true });
 }
 
@@ -348,18 +251,18 @@ export interface MongoTodosOptions extends StoreOptions {
 }
 
 /**
- * The MongoDB store (official driver); shard-ready on `userId`, which every task query filters by.
+ * The MongoDB store (official driver); shard-ready on `userId`, which every task query filters by. The
+ * rules are the shared ones (todos.store-base.ts): this class only reads and writes.
  *
  * Each write and its change event commit together in one multi-document transaction
- * (`client.withSession` + `session.withTransaction`), which **requires MongoDB to run as a replica set**
- * (a single-node replica set is enough; a standalone server rejects transactions). Event numbers are per
- * user (issue #21) and come from the user's feed document (`$inc` in the same transaction): two writers of
- * one user conflict on it and the driver retries the later one, so a user's numbers are handed out in
- * commit order and a stream reading "after N" never skips a write that commits later with a smaller
- * number. Writers of different users touch different documents and no longer wait for each other.
+ * (`client.withSession` + `session.withTransaction`, snapshot reads), which **requires MongoDB to run as a
+ * replica set** (a single-node replica set is enough; a standalone server rejects transactions). Event
+ * numbers are per user and come from the user's feed document (`$inc` in the same transaction): two writers
+ * of one user conflict on it and the driver retries the later one, so a user's numbers are handed out in
+ * commit order and a stream reading "after N" never skips a write that commits later with a smaller number.
+ * Two writes of one task conflict the same way, so a rule always decides on what its write replaces.
  */
-export class MongoTodosStore implements TodosRepository {
-  private readonly listeners = new CommitListeners();
+export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
   private readonly todos: Collection<TodoDocument>;
   private readonly events: Collection<EventDocument>;
   private readonly feeds: Collection<FeedDocument>;
@@ -367,8 +270,9 @@ export class MongoTodosStore implements TodosRepository {
 
   private constructor(
     private readonly connection: MongoConnection,
-    private readonly settings: StoreSettings,
+    options: StoreOptions,
   ) {
+    super(storeSettings(options));
     this.todos = connection.db.collection<TodoDocument>(TODOS_COLLECTION);
     this.events = connection.db.collection<EventDocument>(EVENTS_COLLECTION);
     this.feeds = connection.db.collection<FeedDocument>(FEEDS_COLLECTION);
@@ -376,8 +280,8 @@ export class MongoTodosStore implements TodosRepository {
   }
 
   /**
-   * Connects, makes sure the indexes and the feeds collection exist and migrates a database from before
-   * per-user event numbers ({@link migrateGlobalFeed}); rejects (and closes the client) when unreachable.
+   * Connects, makes sure the indexes and the feeds collection exist and migrates an older database
+   * ({@link migrateGlobalFeed}, {@link backfillCompletedAt}); rejects (and closes the client) when unreachable.
    */
   static async open(options: MongoTodosOptions): Promise<MongoTodosStore> {
     const { url, dbName, serverSelectionTimeoutMS, ...settings } = options;
@@ -411,39 +315,60 @@ export class MongoTodosStore implements TodosRepository {
         await backfillCompletedAt(db);
       },
     });
-    return new MongoTodosStore(connection, storeSettings(settings));
+    return new MongoTodosStore(connection, settings);
   }
 
   /**
-   * Runs `work` in one transaction and tells the listeners about its event once it committed. The driver
-   * may call `work` more than once (transient errors, write conflicts on the counter), so it must only
-   * touch the database through `session`.
+   * Runs `work` in one transaction. The driver may call `work` more than once (transient errors, write
+   * conflicts), so it must only touch the database through `session` and decide nothing else.
    */
-  private async write<T>(work: (session: ClientSession, now: Date) => Promise<{ result: T; notice: ChangeNotice | null }>): Promise<T> {
-    const now = this.settings.now();
-    const { result, notice } = await this.connection.client.withSession((session) =>
-      session.withTransaction((transaction) => work(transaction, now), {
-        readConcern: { level: 'snapshot' },
-        writeConcern: new WriteConcern('majority'),
-      }),
+  private inTransaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+    return this.connection.client.withSession((session) =>
+      session.withTransaction(work, { readConcern: { level: 'snapshot' }, writeConcern: new WriteConcern('majority') }),
     );
-    this.listeners.notify(notice);
-    return result;
   }
 
-  /** Appends the write's event as the user's next number; called inside the write's transaction. */
-  private async appendEvent(
-    session: ClientSession,
-    userId: string,
-    origin: string | null,
-    now: Date,
-    saved: TodoRecord[],
-    removed: string[],
-  ): Promise<ChangeNotice> {
+  protected override newId(): string {
+    return new ObjectId().toHexString();
+  }
+
+  protected override async transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>) {
+    const now = this.settings.now();
+    return this.inTransaction(async (session) => {
+      const { result, writes } = decide(await this.read(session, userKey(userId), read), now);
+      return { result, notice: writes ? await this.store(session, userId, origin, now, writes) : null };
+    });
+  }
+
+  private async read(session: ClientSession, user: UserKey, read: TaskRead): Promise<Snapshot> {
+    if (read === null || ('task' in read && !HEX_ID.test(read.task))) return { tasks: [] };
+    if ('task' in read) {
+      const document = await this.todos.findOne({ _id: new ObjectId(read.task), userId: user }, { session });
+      return { tasks: document ? [toTask(document)] : [] };
+    }
+    if ('live' in read) return { tasks: (await this.todos.find({ userId: user, ...LIVE }, { session }).toArray()).map(toTask) };
+    const batch = await this.undos.findOne({ _id: read.undo, userId: user }, { session });
+    if (!batch) return { tasks: [] };
+    const undo = toUndo(read.undo, batch);
+    const tasks = await this.todos.find({ _id: { $in: undo.items.map((item) => new ObjectId(item.id)) }, userId: user }, { session }).toArray();
+    return { tasks: tasks.map(toTask), undo };
+  }
+
+  /** Stores a decision's writes, in the write's transaction; appends its event as the user's next number. */
+  private async store(session: ClientSession, userId: string, origin: string | null, now: Date, { tasks, keepUndo, spendUndo, event }: Writes): Promise<ChangeNotice | null> {
     const user = userKey(userId);
+    if (tasks.length > 0) {
+      const replacements: AnyBulkWriteOperation<TodoDocument>[] = tasks.map((task) => ({
+        replaceOne: { filter: { _id: new ObjectId(task.todo._id), userId: user }, replacement: toDocument(user, task), upsert: true },
+      }));
+      await this.todos.bulkWrite(replacements, { session });
+    }
+    if (keepUndo) await this.undos.insertOne(toUndoDocument(user, keepUndo), { session });
+    if (spendUndo !== undefined) await this.undos.deleteOne({ _id: spendUndo, userId: user }, { session });
+    if (event === null) return null;
     const feed = await this.feeds.findOneAndUpdate({ _id: user }, todoUpdates.nextEventSeq(), { session, upsert: true, returnDocument: 'after' });
     if (!feed) throw new Error("the user's feed document did not answer");
-    await this.events.insertOne({ _id: new ObjectId(), userId: user, seq: feed.seq, origin, saved, removed, createdAt: now }, { session });
+    await this.events.insertOne({ _id: new ObjectId(), userId: user, seq: feed.seq, origin, saved: event.saved, removed: event.removed, createdAt: now }, { session });
     return { userId, id: String(feed.seq) };
   }
 
@@ -453,186 +378,33 @@ export class MongoTodosStore implements TodosRepository {
     return this.connection.client.withSession({ snapshot: true }, async (session) => {
       const { cursor } = toPosition(await this.feeds.findOne({ _id: userKey(userId) }, { session }));
       const documents = await this.todos.find({ userId: userKey(userId), ...LIVE }, { session }).sort(LIST_SORT).toArray();
-      return { todos: documents.map(toRecord), cursor };
+      return { todos: documents.map((document) => toTask(document).todo), cursor };
     });
   }
 
   async listJson(userId: string): Promise<string> {
-    // Documents are validated one by one (toRecord): unlike a STRICT SQLite table, a collection enforces no shape.
+    // Documents are validated one by one (toTask): unlike a STRICT SQLite table, a collection enforces no shape.
     return JSON.stringify(await this.list(userId));
   }
 
-  async create(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
-    return this.write(async (session, now) => {
-      const document: TodoDocument = {
-        _id: new ObjectId(),
-        userId: userKey(userId),
-        title,
-        completed: false,
-        isPinned: false,
-        createdAt: now,
-        updatedAt: now,
-        completedAt: null,
-      };
-      await this.todos.insertOne(document, { session });
-      const todo = toRecord(document);
-      return { result: todo, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
-    });
-  }
-
-  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false }: UpdateOptions = {}): Promise<TodoUpdate | null> {
-    const filter = ownedBy(userId, id);
-    if (!filter) return null;
-    return this.write<TodoUpdate | null>(async (session, now) => {
-      const current = await this.todos.findOne({ ...filter, ...LIVE }, { session });
-      if (!current) return { result: null, notice: null };
-      const change = todoUpdates.change(current, patch, now);
-      // Nothing changes: updatedAt stays, and no event is appended (a repeat is invisible to other pages).
-      if (!change) return { result: { todo: toRecord(current), changed: [], undoToken: null }, notice: null };
-      const set = change.$set ?? {};
-      const changed = (['title', 'completed', 'isPinned'] as const).filter((field): field is TodoField => field in set);
-      const updated = await this.todos.findOneAndUpdate({ ...filter, ...LIVE }, change, { session, returnDocument: 'after' });
-      // (Gone between the read and the update: the transaction would have conflicted; it reads as not found.)
-      if (!updated) return { result: null, notice: null };
-      let undoToken: string | null = null;
-      if (keepUndo && changed.includes('completed')) {
-        // The undo batch of the tick: one task, with the values the update replaced (as setAllCompleted keeps them).
-        undoToken = newUndoToken();
-        const item = { _id: current._id, completed: current.completed, completedAt: completedAtOf(current), updatedAt: current.updatedAt };
-        await this.undos.insertOne({ _id: undoToken, userId: userKey(userId), kind: 'complete-all', completed: updated.completed, createdAt: now, items: [item] }, { session });
-      }
-      const todo = toRecord(updated);
-      return { result: { todo, changed, undoToken }, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
-    });
-  }
-
-  async remove(userId: string, id: string, origin: string | null = null): Promise<boolean> {
-    const filter = ownedBy(userId, id);
-    if (!filter) return false;
-    return this.write(async (session, now) => {
-      const result = await this.todos.updateOne({ ...filter, ...LIVE }, todoUpdates.softDelete(now), { session });
-      if (result.modifiedCount === 0) return { result: false, notice: null };
-      return { result: true, notice: await this.appendEvent(session, userId, origin, now, [], [filter._id.toHexString()]) };
-    });
-  }
-
-  async restore(userId: string, id: string, origin: string | null = null): Promise<TodoRecord | null> {
-    const filter = ownedBy(userId, id);
-    if (!filter) return null;
-    return this.write(async (session, now) => {
-      const restored = await this.todos.findOneAndUpdate(
-        { ...filter, deletedAt: { $gt: new Date(now.getTime() - this.settings.restoreWindowMs) } },
-        todoUpdates.restore(),
-        { session, returnDocument: 'after' },
-      );
-      if (!restored) return { result: null, notice: null };
-      const todo = toRecord(restored);
-      return { result: todo, notice: await this.appendEvent(session, userId, origin, now, [todo], []) };
-    });
-  }
-
-  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
-    const undoToken = newUndoToken();
-    return this.write<BulkChange>(async (session, now) => {
-      const user = userKey(userId);
-      const filter = { userId: user, ...LIVE, completed: { $ne: completed } };
-      const documents = await this.todos.find(filter, { session }).toArray();
-      if (documents.length === 0) return { result: { todos: [], undoToken: null }, notice: null };
-      const ids = documents.map((document) => document._id);
-      // The transaction's snapshot makes the read and the update see the same tasks (a concurrent writer
-      // conflicts and one of the two is retried).
-      await this.todos.updateMany({ ...filter, _id: { $in: ids } }, todoUpdates.setCompleted(completed, now), { session });
-      // The undo batch: the values the update replaced, from the same read.
-      const items = documents.map((document) => ({
-        _id: document._id,
-        completed: document.completed,
-        completedAt: completedAtOf(document),
-        updatedAt: document.updatedAt,
-      }));
-      await this.undos.insertOne({ _id: undoToken, userId: user, kind: 'complete-all', completed, createdAt: now, items }, { session });
-      const changed = documents
-        .map((document) => toRecord({ ...document, completed, completedAt: completed ? now : null, updatedAt: now }))
-        .sort(byListOrder);
-      return { result: { todos: changed, undoToken }, notice: await this.appendEvent(session, userId, origin, now, changed, []) };
-    });
-  }
-
-  async clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
-    const undoToken = newUndoToken();
-    return this.write<BulkChange>(async (session, now) => {
-      const user = userKey(userId);
-      const filter = { userId: user, ...LIVE, completed: true };
-      const documents = await this.todos.find(filter, { session }).toArray();
-      if (documents.length === 0) return { result: { todos: [], undoToken: null }, notice: null };
-      const ids = documents.map((document) => document._id);
-      await this.todos.updateMany({ ...filter, _id: { $in: ids } }, todoUpdates.softDelete(now), { session });
-      const items = ids.map((_id) => ({ _id }));
-      await this.undos.insertOne({ _id: undoToken, userId: user, kind: 'clear-completed', createdAt: now, items }, { session });
-      const cleared = documents.map(toRecord).sort(byListOrder);
-      const notice = await this.appendEvent(session, userId, origin, now, [], cleared.map((todo) => todo._id));
-      return { result: { todos: cleared, undoToken }, notice };
-    });
-  }
-
-  async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[] | null> {
-    return this.write(async (session, now) => {
-      const user = userKey(userId);
-      // Only the owner's, within the restore window; spent in this same transaction, whatever is left to restore.
-      const found = await this.undos.findOneAndDelete(
-        { _id: undoToken, userId: user, createdAt: { $gt: new Date(now.getTime() - this.settings.restoreWindowMs) } },
-        { session },
-      );
-      if (!found) return { result: null, notice: null };
-      const batch = StoredUndo.parse(found);
-      const ids = batch.items.map((item) => item._id);
-      let restored: TodoRecord[];
-      if (batch.kind === 'clear-completed') {
-        // Still deleted by the clear itself (its time): one restored on its own since, maybe deleted again, is not the clear's.
-        const filter: Filter<TodoDocument> = { _id: { $in: ids }, userId: user, deletedAt: batch.createdAt };
-        const documents = await this.todos.find(filter, { session }).toArray();
-        if (documents.length > 0) await this.todos.updateMany(filter, todoUpdates.restore(), { session });
-        restored = documents.map(toRecord);
-      } else {
-        // Only the tasks still exactly as the call left them (live, same completed, completedAt and updatedAt).
-        const completed = batch.completed === true;
-        const asLeft: Filter<TodoDocument> = { userId: user, ...LIVE, completed, completedAt: completed ? batch.createdAt : null, updatedAt: batch.createdAt };
-        const documents = await this.todos.find({ ...asLeft, _id: { $in: ids } }, { session }).toArray();
-        const previous = new Map(batch.items.map((item) => [item._id.toHexString(), item]));
-        const changes = documents.map((document) => ({
-          document,
-          before: StoredUndoItem.parse(previous.get(document._id.toHexString())),
-        }));
-        const writes: AnyBulkWriteOperation<TodoDocument>[] = changes.map(({ document, before }) => ({
-          updateOne: { filter: { ...asLeft, _id: document._id }, update: todoUpdates.undoCompleted(before) },
-        }));
-        if (writes.length > 0) await this.todos.bulkWrite(writes, { session });
-        restored = changes.map(({ document, before }) => toRecord({ ...document, ...before, _id: document._id }));
-      }
-      restored.sort(byListOrder);
-      if (restored.length === 0) return { result: restored, notice: null };
-      return { result: restored, notice: await this.appendEvent(session, userId, origin, now, restored, []) };
-    });
-  }
-
   async deleteAllForUser(userId: string): Promise<number> {
-    return this.write(async (session) => {
-      const user = userKey(userId);
+    const user = userKey(userId);
+    return this.inTransaction(async (session) => {
       const count = await this.todos.countDocuments({ userId: user, ...LIVE }, { session });
       await this.todos.deleteMany({ userId: user }, { session });
       await this.events.deleteMany({ userId: user }, { session });
       await this.feeds.deleteOne({ _id: user }, { session });
       await this.undos.deleteMany({ userId: user }, { session });
-      return { result: count, notice: null };
+      return count;
     });
   }
 
   async eventsAfter(userId: string, afterId: string, limit: number): Promise<TodoChangeEvent[]> {
-    const documents = await this.events
-      .find({ userId: userKey(userId), seq: { $gt: Number(afterId) } })
-      .sort({ seq: 1 })
-      .limit(limit)
-      .toArray();
-    return documents.map(toEvent);
+    const documents = await this.events.find({ userId: userKey(userId), seq: { $gt: Number(afterId) } }).sort({ seq: 1 }).limit(limit).toArray();
+    return documents.map((document) => {
+      const d = StoredEvent.parse(document);
+      return { id: String(d.seq), origin: d.origin, saved: d.saved, removed: d.removed };
+    });
   }
 
   async feedPosition(userId: string): Promise<FeedPosition> {
@@ -640,17 +412,12 @@ export class MongoTodosStore implements TodosRepository {
     return toPosition(await this.feeds.findOne({ _id: userKey(userId) }));
   }
 
-  async sweep(): Promise<SweepResult> {
-    const now = this.settings.now().getTime();
-    const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: new Date(now - this.settings.restoreWindowMs) } });
-    // The same boundary as restoreBulk's: a batch it can no longer spend goes.
-    const undone = await this.undos.deleteMany({ createdAt: { $lte: new Date(now - this.settings.restoreWindowMs) } });
+  protected override async purgeExpired({ restoreClosed, eventsExpired }: SweepCutoffs): Promise<SweepResult> {
+    const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: restoreClosed } });
+    const undone = await this.undos.deleteMany({ createdAt: { $lte: restoreClosed } });
     // Per user, the newest number among the events past the retention (through the createdAt index).
     const expired = await this.events
-      .aggregate<{ _id: ObjectId | string; last: number }>([
-        { $match: { createdAt: { $lte: new Date(now - this.settings.eventRetentionMs) } } },
-        { $group: { _id: '$userId', last: { $max: '$seq' } } },
-      ])
+      .aggregate<{ _id: UserKey; last: number }>([{ $match: { createdAt: { $lte: eventsExpired } } }, { $group: { _id: '$userId', last: { $max: '$seq' } } }])
       .toArray();
     let trimmedEvents = 0;
     for (const { _id: user, last } of expired) {
@@ -663,10 +430,6 @@ export class MongoTodosStore implements TodosRepository {
     return { purgedTodos: purged.deletedCount, trimmedEvents, purgedUndoBatches: undone.deletedCount };
   }
 
-  onCommit(listener: CommitListener): () => void {
-    return this.listeners.add(listener);
-  }
-
   async ping(): Promise<boolean> {
     return this.connection.ping();
   }
@@ -674,4 +437,10 @@ export class MongoTodosStore implements TodosRepository {
   async close(): Promise<void> {
     await this.connection.close();
   }
+}
+
+/** A user's position as the repository answers it; a user without a feed document never wrote (or was purged). */
+function toPosition(document: unknown): FeedPosition {
+  const { seq, trimmedThrough } = document ? StoredFeed.parse(document) : { seq: 0, trimmedThrough: 0 };
+  return { cursor: String(seq), trimmedThrough: String(trimmedThrough) };
 }

@@ -30,7 +30,7 @@ runMain('svc-todos', async () => {
   startTracing('svc-todos', logger);
   // Never log MONGO_URL or REDIS_URL themselves: they may carry credentials.
   logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite', bus: config.REDIS_URL ? 'redis' : 'in-process' }, 'opening store');
-  // Opening the store and binding the port each have a bound; past it, one line says what was waited on (issue #20).
+  // Opening the store and binding the port each have a bound; past it, one line says what was waited on.
   const startup = new StartupWatch({ name: 'svc-todos', logger, bounds: startupBounds(config) });
   const waitingOn = config.MONGO_URL ? 'MongoDB (MONGO_URL: connecting, selecting a server)' : `the SQLite file ${path.resolve(config.DATA_DIR, SQLITE_FILE)}`;
   const store = await startup.openStore(waitingOn, (opening) =>

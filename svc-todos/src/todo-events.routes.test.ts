@@ -327,7 +327,7 @@ describe('resuming', () => {
   });
 });
 
-describe("each user's own cursor (issue #21: no global sequence)", () => {
+describe("each user's own cursor (no global sequence)", () => {
   test("another user's 50 changes move neither A's list cursor nor A's stream; A's next change is A's cursor + 1", async () => {
     // A short heartbeat: A's streams read the feed again and again while B writes, and still send nothing.
     const a = await startInstance({ heartbeatMs: 50 });
@@ -373,7 +373,7 @@ describe("each user's own cursor (issue #21: no global sequence)", () => {
   });
 
   test('after the migration from one global sequence, a cursor a page held still resumes right (replay or reset)', async () => {
-    // The file as svc-todos left it before issue #21: ids 1–3 trimmed, 10–11 purged with an account.
+    // The file as svc-todos left it before ids 1–3 trimmed, 10–11 purged with an account.
     const CAROL = new ObjectId().toHexString();
     const todos = writeGlobalFeedFile(dir.dir, {
       events: [

@@ -273,7 +273,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       expect(await eventsOf(alice, rest[2]?.id)).toEqual([]);
     });
 
-    test("a user's cursor never moves when another user writes (issue #21): numbers are per user", async () => {
+    test("a user's cursor never moves when another user writes: numbers are per user", async () => {
       const mine = await store.create(alice, 'mine');
       await store.update(alice, mine._id, { isPinned: true });
       const before = await store.list(alice);
@@ -1017,7 +1017,7 @@ describe('SqliteTodosStore', () => {
     }
   });
 
-  test('migrates a file from before completion times: a completed task gets its updatedAt, an active one null (issue #18)', async () => {
+  test('migrates a file from before completion times: a completed task gets its updatedAt, an active one null', async () => {
     const dataDir = freshDir();
     const userId = newUserId();
     const [active, done, deleted] = [newUserId(), newUserId(), newUserId()];
@@ -1267,12 +1267,12 @@ describeMongo('MongoTodosStore', () => {
   });
 
   test('migrates a database from one global event sequence to per-user numbers, keeping every cursor meaningful', async () => {
-    // A database of its own, written as svc-todos wrote it before issue #21.
+    // A database of its own, written as an older svc-todos wrote it.
     const legacyDb = `${dbName}_legacy`;
     const db = admin.db(legacyDb);
     const [alice, bob, carol] = [newUserId(), newUserId(), newUserId()];
     const at = new Date();
-    // As that version wrote them: no completedAt in the events' tasks (issue #18); they read as active tasks do.
+    // As that version wrote them: no completedAt in the events' tasks; they read as active tasks do.
     const todoOf = (title: string): Todo => ({
       _id: new ObjectId().toHexString(), title, completed: false, isPinned: false, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null,
     });
@@ -1317,7 +1317,7 @@ describeMongo('MongoTodosStore', () => {
     }
   });
 
-  test('documents from before completion times: backfilled on open (once), read alike until then (issue #18)', async () => {
+  test('documents from before completion times: backfilled on open (once), read alike until then', async () => {
     const legacyDb = `${dbName}_completed_at`;
     const db = admin.db(legacyDb);
     const userId = newUserId();

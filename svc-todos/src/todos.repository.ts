@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { IsoDateString, Todo, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
-import { z } from 'zod';
+import type { Todo, TodoChangeEvent, TodoPatch } from '@tm/contracts';
+
+// The port of svc-todos' storage: the contract only. The rules behind it are in todos.domain.ts; what the
+// store adapters share (the calls built from those rules, commit listeners, settings) is in todos.store-base.ts.
 
 /** A task as every store returns it: the public `Todo` shape (24-hex `_id`, ISO timestamps). */
 export type TodoRecord = Todo;
@@ -17,7 +18,7 @@ export interface TodoList {
  * before any), and `trimmedThrough` the user's highest number already trimmed for age. A reader resuming
  * after a number below `trimmedThrough` may have lost events and must start over from the list. Both are
  * the user's own: they move with the user's writes (and the sweep of the user's old events) only, never
- * with another user's, so they tell nobody how much anyone else writes (issue #21).
+ * with another user's, so they tell nobody how much anyone else writes (docs/PRODUCT.md §10.11.5).
  */
 export interface FeedPosition {
   cursor: string;
@@ -43,13 +44,6 @@ export interface StoreOptions {
   restoreWindowMs?: number;
   /** How long change events are kept for streams that resume (docs/PRODUCT.md §10.11.5). */
   eventRetentionMs?: number;
-}
-
-export type StoreSettings = Required<StoreOptions>;
-
-/** The options with their defaults: the real clock, one minute to restore, ten minutes of events. */
-export function storeSettings({ now = () => new Date(), restoreWindowMs = 60_000, eventRetentionMs = 10 * 60_000 }: StoreOptions): StoreSettings {
-  return { now, restoreWindowMs, eventRetentionMs };
 }
 
 /** What one {@link TodosRepository.sweep} removed. */
@@ -99,25 +93,6 @@ export interface UpdateOptions {
 }
 
 /**
- * A new undo token: a random UUID (`crypto.randomUUID()`, 122 bits from the system's secure random source),
- * so nobody can guess one. It is opaque to clients (the contract's `UndoToken`).
- */
-export function newUndoToken(): string {
-  return randomUUID();
-}
-
-/**
- * A task inside a stored change event. Events written before `completedAt` existed lack it: such a task
- * reads as the migration reads the tasks themselves (completed: its `updatedAt`, the best time known;
- * active: `null`), so an event from before an upgrade still has the contract's shape when a stream resumes.
- */
-const StoredEventTodo = Todo.extend({ completedAt: IsoDateString.nullable().optional() }).transform(
-  (todo): TodoRecord => ({ ...todo, completedAt: todo.completedAt === undefined ? (todo.completed ? todo.updatedAt : null) : todo.completedAt }),
-);
-/** The `saved` tasks of a stored change event (see StoredEventTodo). */
-export const StoredEventTodos = z.array(StoredEventTodo);
-
-/**
  * Where the tasks of every user live. Every call is scoped to `userId`: another user's task id behaves
  * exactly like an unknown id, so a caller can never tell the two apart; nor can a user learn anything of
  * another user's activity from what a call answers (the change feed's numbers included).
@@ -133,7 +108,7 @@ export const StoredEventTodos = z.array(StoredEventTodo);
  * (the best time known for them).
  *
  * **Bulk undo.** `setAllCompleted` and `clearCompleted` (and an `update` asked to, for a tick) keep, in the
- * same transaction as their change, an undo batch: a new unguessable token ({@link newUndoToken}), the user,
+ * same transaction as their change, an undo batch: a new unguessable token (a random UUID), the user,
  * the time, and what the call changed (the ids; for setAllCompleted and the tick each task's previous
  * `completed`, `completedAt` and `updatedAt`). The batch
  * lives in the store, so any process, and any device of the user, can undo. {@link restoreBulk} spends it
@@ -145,7 +120,7 @@ export const StoredEventTodos = z.array(StoredEventTodo);
  * they now are (`saved`) and the ids that are gone (`removed`). Event numbers are per user: each user's
  * events are numbered 1, 2, 3 … in the order they commit (one above the user's previous event, never
  * reused, trimmed ones included), so the position a user sees moves with that user's writes only
- * (issue #21: one global sequence told every user how many changes all the others made). Writes that
+ * (one global sequence would tell every user how many changes all the others make). Writes that
  * change nothing (a repeated update, a bulk call with nothing to do, an unknown id) append nothing. The
  * account purge appends nothing either: it drops the user's events and feed position with the tasks, and
  * the user's streams end with the account. After a commit the store tells its {@link onCommit} listeners,
@@ -159,8 +134,8 @@ export interface TodosRepository {
   list(userId: string): Promise<TodoList>;
   /**
    * The same list, already serialised as the `TodosResponse` body (`{"todos":[…],"cursor":"…"}`): what
-   * GET /todo/fetch-todo answers. A store may build it straight from its rows (issue #10: the list is
-   * the hot path, and turning a thousand rows into objects only to stringify them costs more than the rest).
+   * GET /todo/fetch-todo answers. A store may build it straight from its rows (the list is the hot path,
+   * and turning a thousand rows into objects only to stringify them costs more than the rest).
    */
   listJson(userId: string): Promise<string>;
   /** Stores a new task: not completed, not pinned, `createdAt === updatedAt`. */
@@ -223,34 +198,4 @@ export interface TodosRepository {
   /** Resolves true when the store answers; readiness (`/readyz`) calls it. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
-}
-
-/** The listeners of one store: each is called after a commit; one failing never affects the write or the others. */
-export class CommitListeners {
-  private readonly listeners = new Set<CommitListener>();
-
-  add(listener: CommitListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-
-  notify(notice: ChangeNotice | null): void {
-    if (!notice) return;
-    for (const listener of this.listeners) {
-      try {
-        listener(notice);
-      } catch {
-        // A listener's failure (a bus that is down) must not fail a write that already committed.
-      }
-    }
-  }
-}
-
-/** The list's order: pinned first, then newest first, then the higher id (ISO timestamps compare as text). */
-export function byListOrder(a: TodoRecord, b: TodoRecord): number {
-  if (a.isPinned !== b.isPinned) return a.isPinned ? -1 : 1;
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  return a._id === b._id ? 0 : a._id < b._id ? 1 : -1;
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import { NotFoundError } from '@tm/service-kit/errors';
+import { isTick } from './todos.domain.js';
 import type { BulkChange, FeedPosition, TodoList, TodoRecord, TodosRepository, TodoUpdate } from './todos.repository.js';
 
 /** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */
@@ -18,7 +19,9 @@ function notFound(): NotFoundError {
 
 /**
  * The task use cases of one signed-in user. Inputs arrive validated (contracts); no Koa, no driver here.
- * `origin` is the writing page's client id (or null), carried back in the change event it causes.
+ * `origin` is the writing page's client id (or null), carried back in the change event it causes. What a
+ * write changes is decided by the rules (todos.domain.ts), which every store applies in the write's
+ * transaction; here a call's answer becomes its HTTP error.
  */
 export class TodosService {
   constructor(private readonly repository: TodosRepository) {}
@@ -39,16 +42,11 @@ export class TodosService {
 
   /**
    * Sets the given title and flags; resolves the task, the fields that changed and, for a tick, its undo
-   * token. Throws {@link NotFoundError} when the user has no such task.
-   *
-   * The one rule of a single task's Undo (docs/PRODUCT.md §10.11.4): a patch of `completed` alone (a tick or
-   * an untick) that changes it can be undone, like a bulk action, with POST /todo/restore-bulk and the token;
-   * the undo puts back the previous `completed`, `completedAt` and `updatedAt` exactly, unless the task was
-   * changed or deleted since. A patch of anything else (an edit, a pin, or several fields) cannot.
+   * token. Throws {@link NotFoundError} when the user has no such task. Only a tick ({@link isTick}: a patch
+   * of `completed` alone, docs/PRODUCT.md §10.11.4) keeps an undo; an edit, a pin or several fields do not.
    */
   async update(userId: string, todoId: string, patch: TodoPatch, origin: string | null = null): Promise<TodoUpdate> {
-    const keepUndo = patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined;
-    const update = await this.repository.update(userId, todoId, patch, origin, { keepUndo });
+    const update = await this.repository.update(userId, todoId, patch, origin, { keepUndo: isTick(patch) });
     if (!update) throw notFound();
     return update;
   }

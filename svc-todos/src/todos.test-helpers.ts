@@ -92,7 +92,7 @@ export interface GlobalFeedFile {
 }
 
 /**
- * Writes `<dataDir>/todos.sqlite` as svc-todos wrote it before per-user event numbers (issue #21): one
+ * Writes `<dataDir>/todos.sqlite` as svc-todos wrote it before per-user event numbers: one
  * global AUTOINCREMENT id for every user's events and one global watermark. Each event adds one task, which
  * is in `todos` too (and, as then, neither has a completion time). Resolves the tasks by event id, as the
  * store reads them now.
@@ -122,7 +122,7 @@ export function writeGlobalFeedFile(dataDir: string, { events, trimmedThrough, s
     db.transaction(() => {
       for (const { id, userId, title } of events) {
         const createdAt = Date.now() - 60_000 + id;
-        // As that version wrote it: no completedAt (issue #18), in the row or in the event.
+        // As that version wrote it: no completedAt, in the row or in the event.
         const { completedAt: _none, ...legacy }: Todo = {
           _id: new ObjectId().toHexString(),
           title,

@@ -1,0 +1,291 @@
+import type { TodoRecord } from './todos.repository.js';
+import {
+  addTodo,
+  byListOrder,
+  clearCompleted,
+  completeAll,
+  completedAtOf,
+  deleteTodo,
+  editTodo,
+  isTick,
+  LIST_ORDER,
+  migratedFeedPosition,
+  restoreTodo,
+  stillAsLeft,
+  sweepCutoffs,
+  undoBulk,
+  withinRestoreWindow,
+  type StoredTask,
+  type UndoBatch,
+} from './todos.domain.js';
+
+// The task rules on their own (docs/PRODUCT.md §7, §10.11): plain values in, the decision out, no store.
+// todos.repository.test.ts holds both stores to the same behaviour through the repository.
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const at = (ms: number): Date => new Date(T0 + ms);
+const iso = (ms: number): string => at(ms).toISOString();
+const WINDOW = 60_000;
+
+let counter = 0;
+function todo(values: Partial<TodoRecord> = {}): TodoRecord {
+  counter += 1;
+  return {
+    _id: counter.toString(16).padStart(24, '0'),
+    title: `task ${counter}`,
+    completed: false,
+    isPinned: false,
+    createdAt: iso(counter),
+    updatedAt: iso(counter),
+    completedAt: null,
+    ...values,
+  };
+}
+const live = (record: TodoRecord): StoredTask => ({ todo: record, deletedAt: null });
+const deletedAt = (record: TodoRecord, ms: number): StoredTask => ({ todo: record, deletedAt: iso(ms) });
+
+describe('add', () => {
+  it('makes an active, unpinned task without completion time, created and updated now, with its event', () => {
+    const { result, writes } = addTodo('a'.repeat(24), 'Buy milk', at(5));
+    const expected = { _id: 'a'.repeat(24), title: 'Buy milk', completed: false, isPinned: false, createdAt: iso(5), updatedAt: iso(5), completedAt: null };
+    expect(result).toEqual(expected);
+    expect(writes).toEqual({ tasks: [{ todo: expected, deletedAt: null }], event: { saved: [expected], removed: [] } });
+  });
+});
+
+describe('edit, tick and pin', () => {
+  const open = todo({ title: 'Buy milk', updatedAt: iso(100) });
+  const done = todo({ completed: true, completedAt: iso(200), updatedAt: iso(300) });
+
+  it('changes only the fields whose value differs, in the order title, completed, isPinned; updatedAt moves', () => {
+    const { result, writes } = editTodo(live(open), { isPinned: true, title: 'Buy oat milk', completed: false }, at(1_000), null);
+    expect(result?.changed).toEqual(['title', 'isPinned']);
+    expect(result?.todo).toEqual({ ...open, title: 'Buy oat milk', isPinned: true, updatedAt: iso(1_000) });
+    expect(writes).toEqual({ tasks: [{ todo: result?.todo, deletedAt: null }], event: { saved: [result?.todo], removed: [] } });
+    expect(result?.undoToken).toBeNull();
+  });
+
+  it('a no-op (every value already so, or nothing set) writes nothing and keeps updatedAt', () => {
+    for (const patch of [{ title: 'Buy milk' }, { completed: false, isPinned: false }, {}]) {
+      expect(editTodo(live(open), patch, at(1_000), 'token')).toEqual({ result: { todo: open, changed: [], undoToken: null }, writes: null });
+    }
+  });
+
+  it('completion time: now when ticked, null when reopened, kept when completed stays', () => {
+    expect(editTodo(live(open), { completed: true }, at(1_000), null).result?.todo).toMatchObject({ completed: true, completedAt: iso(1_000) });
+    expect(editTodo(live(done), { completed: false }, at(1_000), null).result?.todo).toMatchObject({ completed: false, completedAt: null });
+    expect(editTodo(live(done), { isPinned: true, completed: true }, at(1_000), null).result?.todo).toMatchObject({ completedAt: iso(200), updatedAt: iso(1_000) });
+    expect(editTodo(live(done), { title: 'renamed' }, at(1_000), null).result?.todo).toMatchObject({ completedAt: iso(200) });
+  });
+
+  it('pin and unpin change isPinned alone and keep the completion time', () => {
+    const pinned = editTodo(live(done), { isPinned: true }, at(1_000), null).result;
+    expect(pinned).toEqual({ todo: { ...done, isPinned: true, updatedAt: iso(1_000) }, changed: ['isPinned'], undoToken: null });
+    const unpinned = editTodo(live({ ...done, isPinned: true }), { isPinned: false }, at(2_000), null).result;
+    expect(unpinned?.todo).toEqual({ ...done, isPinned: false, updatedAt: iso(2_000) });
+  });
+
+  it('no live task (unknown, another user’s, deleted): null, nothing written', () => {
+    expect(editTodo(undefined, { completed: true }, at(1_000), null)).toEqual({ result: null, writes: null });
+    expect(editTodo(deletedAt(open, 10), { completed: true }, at(1_000), 'token')).toEqual({ result: null, writes: null });
+  });
+
+  it('a tick is a patch of completed alone', () => {
+    expect(isTick({ completed: true })).toBe(true);
+    expect(isTick({ completed: false })).toBe(true);
+    expect(isTick({ completed: true, isPinned: true })).toBe(false);
+    expect(isTick({ completed: true, title: 'x' })).toBe(false);
+    expect(isTick({ isPinned: true })).toBe(false);
+    expect(isTick({ title: 'x' })).toBe(false);
+  });
+
+  it('a tick that changes completed keeps a single-task undo with the values it replaced', () => {
+    const { result, writes } = editTodo(live(done), { completed: false }, at(1_000), 'tick-token');
+    expect(result?.undoToken).toBe('tick-token');
+    expect(writes?.keepUndo).toEqual({
+      token: 'tick-token',
+      kind: 'complete-all',
+      completed: false,
+      createdAt: iso(1_000),
+      items: [{ id: done._id, before: { completed: true, completedAt: iso(200), updatedAt: iso(300) } }],
+    });
+  });
+
+  it('with a token, a change that leaves completed as it is keeps no undo (and hands out no token)', () => {
+    const { result, writes } = editTodo(live(done), { completed: true, title: 'renamed' }, at(1_000), 'tick-token');
+    expect(result?.undoToken).toBeNull();
+    expect(writes?.keepUndo).toBeUndefined();
+  });
+});
+
+describe('delete and restore (soft delete)', () => {
+  const task = todo({ completed: true, completedAt: iso(5) });
+
+  it('delete marks a live task deleted, untouched, with an event naming its id', () => {
+    expect(deleteTodo(live(task), at(1_000))).toEqual({
+      result: true,
+      writes: { tasks: [{ todo: task, deletedAt: iso(1_000) }], event: { saved: [], removed: [task._id] } },
+    });
+  });
+
+  it('delete of no live task (unknown, or already deleted) is false and writes nothing', () => {
+    expect(deleteTodo(undefined, at(1_000))).toEqual({ result: false, writes: null });
+    expect(deleteTodo(deletedAt(task, 500), at(1_000))).toEqual({ result: false, writes: null });
+  });
+
+  it('restore within the window brings the task back exactly as it was', () => {
+    expect(restoreTodo(deletedAt(task, 1_000), at(1_000 + WINDOW - 1), WINDOW)).toEqual({
+      result: task,
+      writes: { tasks: [{ todo: task, deletedAt: null }], event: { saved: [task], removed: [] } },
+    });
+  });
+
+  it('restore is null, writing nothing, at the end of the window, for a live task and for none', () => {
+    expect(restoreTodo(deletedAt(task, 1_000), at(1_000 + WINDOW), WINDOW)).toEqual({ result: null, writes: null });
+    expect(restoreTodo(live(task), at(1_000), WINDOW)).toEqual({ result: null, writes: null });
+    expect(restoreTodo(undefined, at(1_000), WINDOW)).toEqual({ result: null, writes: null });
+  });
+
+  it('the restore window is open strictly less than its length after the act', () => {
+    expect(withinRestoreWindow(iso(0), at(WINDOW - 1), WINDOW)).toBe(true);
+    expect(withinRestoreWindow(iso(0), at(WINDOW), WINDOW)).toBe(false);
+  });
+});
+
+describe('bulk calls', () => {
+  const older = todo({ title: 'older', createdAt: iso(10), updatedAt: iso(10) });
+  const pinnedDone = todo({ title: 'pinned done', isPinned: true, completed: true, createdAt: iso(5), updatedAt: iso(20), completedAt: iso(20) });
+  const newer = todo({ title: 'newer', createdAt: iso(30), updatedAt: iso(40) });
+  const gone = todo({ title: 'deleted', createdAt: iso(50) });
+  const tasks = [live(older), live(pinnedDone), live(newer), deletedAt(gone, 60)];
+
+  it('mark all complete changes only the live active tasks, in list order, and keeps what each had', () => {
+    const { result, writes } = completeAll(tasks, true, at(1_000), 'bulk');
+    const changed = [newer, older].map((t) => ({ ...t, completed: true, completedAt: iso(1_000), updatedAt: iso(1_000) }));
+    expect(result).toEqual({ todos: changed, undoToken: 'bulk' });
+    expect(writes).toEqual({
+      tasks: changed.map((t) => live(t)),
+      keepUndo: {
+        token: 'bulk',
+        kind: 'complete-all',
+        completed: true,
+        createdAt: iso(1_000),
+        items: [older, newer].map((t) => ({ id: t._id, before: { completed: false, completedAt: null, updatedAt: t.updatedAt } })),
+      },
+      event: { saved: changed, removed: [] },
+    });
+  });
+
+  it('mark all active clears the completion time of the completed ones', () => {
+    const { result } = completeAll(tasks, false, at(1_000), 'bulk');
+    expect(result.todos).toEqual([{ ...pinnedDone, completed: false, completedAt: null, updatedAt: iso(1_000) }]);
+  });
+
+  it('a bulk call with nothing to do answers no token and writes nothing', () => {
+    expect(completeAll([live(pinnedDone), deletedAt(gone, 1)], true, at(1_000), 'bulk')).toEqual({ result: { todos: [], undoToken: null }, writes: null });
+    expect(clearCompleted([live(older), deletedAt({ ...gone, completed: true }, 1)], at(1_000), 'bulk')).toEqual({ result: { todos: [], undoToken: null }, writes: null });
+  });
+
+  it('clear completed deletes (softly) the live completed tasks; they are answered as they were', () => {
+    const doneToo = todo({ completed: true, completedAt: iso(70), createdAt: iso(70), updatedAt: iso(70) });
+    const { result, writes } = clearCompleted([...tasks, live(doneToo)], at(1_000), 'clear');
+    expect(result).toEqual({ todos: [pinnedDone, doneToo], undoToken: 'clear' });
+    expect(writes).toEqual({
+      tasks: [deletedAt(pinnedDone, 1_000), deletedAt(doneToo, 1_000)],
+      keepUndo: { token: 'clear', kind: 'clear-completed', completed: null, createdAt: iso(1_000), items: [{ id: pinnedDone._id, before: null }, { id: doneToo._id, before: null }] },
+      event: { saved: [], removed: [pinnedDone._id, doneToo._id] },
+    });
+  });
+});
+
+describe('bulk undo: only what is still as the call left it', () => {
+  const a = todo({ createdAt: iso(1), updatedAt: iso(1) });
+  const b = todo({ createdAt: iso(2), updatedAt: iso(2) });
+  const completion = completeAll([live(a), live(b)], true, at(1_000), 'bulk');
+  const batch = completion.writes?.keepUndo as UndoBatch;
+  const [doneB, doneA] = completion.result.todos as [TodoRecord, TodoRecord];
+
+  it('puts back completed, completedAt and updatedAt of every task still as left, in list order, spending the token', () => {
+    expect(undoBulk(batch, [live(doneA), live(doneB)], at(2_000), WINDOW)).toEqual({
+      result: [b, a],
+      writes: { tasks: [live(b), live(a)], spendUndo: 'bulk', event: { saved: [b, a], removed: [] } },
+    });
+  });
+
+  it('a task changed, reopened, deleted since, or another call’s is left alone', () => {
+    const renamed = { ...doneA, title: 'renamed', updatedAt: iso(1_500) };
+    expect(stillAsLeft(batch, live(renamed))).toBe(false);
+    expect(stillAsLeft(batch, live({ ...doneA, completed: false, completedAt: null, updatedAt: iso(1_500) }))).toBe(false);
+    expect(stillAsLeft(batch, deletedAt(doneA, 1_500))).toBe(false);
+    // A change in the call's own millisecond that leaves completed, completedAt and updatedAt is not seen.
+    expect(stillAsLeft(batch, live({ ...doneA, isPinned: true }))).toBe(true);
+    expect(undoBulk(batch, [live(renamed), live(doneB)], at(2_000), WINDOW).result).toEqual([b]);
+  });
+
+  it('nothing left to restore: [] with the token spent and no event', () => {
+    expect(undoBulk(batch, [deletedAt(doneA, 1_500)], at(2_000), WINDOW)).toEqual({ result: [], writes: { tasks: [], spendUndo: 'bulk', event: null } });
+  });
+
+  it('no batch (unknown, spent, another user’s) or a late one: null, nothing written', () => {
+    expect(undoBulk(undefined, [], at(2_000), WINDOW)).toEqual({ result: null, writes: null });
+    expect(undoBulk(batch, [live(doneA)], at(1_000 + WINDOW), WINDOW)).toEqual({ result: null, writes: null });
+  });
+
+  it('a tick’s undo is the same rule for one task', () => {
+    const ticked = editTodo(live(a), { completed: true }, at(1_000), 'tick');
+    const tick = ticked.writes?.keepUndo as UndoBatch;
+    const now = ticked.result?.todo as TodoRecord;
+    expect(undoBulk(tick, [live(now)], at(1_001), WINDOW).result).toEqual([a]);
+    const pinnedSince = { ...now, isPinned: true, updatedAt: iso(1_001) };
+    expect(undoBulk(tick, [live(pinnedSince)], at(1_002), WINDOW).result).toEqual([]);
+  });
+
+  it('after a clear: only the tasks still deleted by the clear itself come back, exactly as they were', () => {
+    const c = todo({ completed: true, completedAt: iso(3), createdAt: iso(3), updatedAt: iso(3) });
+    const d = todo({ completed: true, completedAt: iso(4), createdAt: iso(4), updatedAt: iso(4) });
+    const clear = clearCompleted([live(c), live(d)], at(1_000), 'clear').writes?.keepUndo as UndoBatch;
+    // d was restored on its own since, and deleted again: no longer the clear's.
+    expect(undoBulk(clear, [deletedAt(c, 1_000), deletedAt(d, 1_200)], at(1_500), WINDOW)).toEqual({
+      result: [c],
+      writes: { tasks: [live(c)], spendUndo: 'clear', event: { saved: [c], removed: [] } },
+    });
+    expect(undoBulk(clear, [live(c)], at(1_500), WINDOW).result).toEqual([]);
+  });
+});
+
+describe('list order', () => {
+  it('pinned first, then newest first, then the higher id', () => {
+    const oldPinned = todo({ isPinned: true, createdAt: iso(1) });
+    const newest = todo({ createdAt: iso(9) });
+    const sameMs = todo({ createdAt: iso(5), _id: 'b'.repeat(24) });
+    const sameMsLowerId = todo({ createdAt: iso(5), _id: 'a'.repeat(24) });
+    const list = [sameMsLowerId, newest, sameMs, oldPinned].sort(byListOrder);
+    expect(list).toEqual([oldPinned, newest, sameMs, sameMsLowerId]);
+    expect(byListOrder(newest, newest)).toBe(0);
+    expect(LIST_ORDER.map(({ field, direction }) => `${field} ${direction}`)).toEqual(['isPinned desc', 'createdAt desc', '_id desc']);
+  });
+});
+
+describe('migrations', () => {
+  it('completion time of a task from before completion times: its updatedAt when completed, else null', () => {
+    expect(completedAtOf(true, iso(5), undefined)).toBe(iso(5));
+    expect(completedAtOf(true, iso(5), null)).toBe(iso(5));
+    expect(completedAtOf(true, iso(5), iso(3))).toBe(iso(3));
+    expect(completedAtOf(false, iso(5), iso(3))).toBeNull();
+  });
+
+  it("a user's feed position from the kept events of one global sequence: the newest, and just below the oldest", () => {
+    expect(migratedFeedPosition(4, 7)).toEqual({ seq: 7, trimmedThrough: 3 });
+  });
+});
+
+describe('sweep', () => {
+  it('removes what the restore window and the event retention left behind, at or before their boundary', () => {
+    expect(sweepCutoffs(at(600_000), { restoreWindowMs: WINDOW, eventRetentionMs: 300_000 })).toEqual({
+      restoreClosed: at(600_000 - WINDOW),
+      eventsExpired: at(300_000),
+    });
+    // The sweep's boundary is exactly where restore stops.
+    expect(withinRestoreWindow(iso(600_000 - WINDOW), at(600_000), WINDOW)).toBe(false);
+  });
+});

@@ -1,0 +1,255 @@
+import type { TodoPatch } from '@tm/contracts';
+import type { BulkChange, TodoField, TodoRecord, TodoUpdate } from './todos.repository.js';
+
+/**
+ * The task rules, in one place (docs/PRODUCT.md §7, §10.11): given the tasks as stored and a request, what the
+ * new state is. Pure functions: no clock, no randomness, no storage. The caller reads what a rule needs in a
+ * write's transaction, calls it, and stores exactly the {@link Writes} it returns in that same transaction
+ * (todos.store-base.ts); a `null` `writes` means the request changes nothing, so nothing is stored and no
+ * change event is appended (a repeat is invisible to other pages).
+ */
+
+/** A task as stored: the record, and when it was deleted (soft delete, §10.11.4); `null` while it is live. */
+export interface StoredTask {
+  todo: TodoRecord;
+  deletedAt: string | null;
+}
+
+/** The values a completion change replaced in one task; what its undo puts back. */
+export type CompletionState = Pick<TodoRecord, 'completed' | 'completedAt' | 'updatedAt'>;
+
+/**
+ * The undo of one bulk call (§10.11.3), or of one tick (§10.11.4), keyed by its single-use token. `kind`
+ * 'clear-completed': the call deleted the `items` at `createdAt`. 'complete-all': it set them to `completed`
+ * at `createdAt`, and each item keeps the values it replaced (`before`).
+ */
+export interface UndoBatch {
+  token: string;
+  kind: 'clear-completed' | 'complete-all';
+  /** What a 'complete-all' set `completed` to; `null` for 'clear-completed'. */
+  completed: boolean | null;
+  createdAt: string;
+  items: Array<{ id: string; before: CompletionState | null }>;
+}
+
+/** The change event a write appends: the tasks as they now are, and the ids that are gone (§10.11.5). */
+export interface EventBody {
+  saved: TodoRecord[];
+  removed: string[];
+}
+
+/** What one write stores, all in one transaction. */
+export interface Writes {
+  /** Tasks to store exactly as given (a new one is inserted; `createdAt` never changes). */
+  tasks: StoredTask[];
+  /** An undo batch to keep. */
+  keepUndo?: UndoBatch;
+  /** The token of an undo batch to forget (spent). */
+  spendUndo?: string;
+  /** The change event; `null` for a write that must not be seen (an undo that found nothing left to restore). */
+  event: EventBody | null;
+}
+
+/** A rule's answer: what the call resolves, and what to store (`null`: nothing changes). */
+export interface Decision<R> {
+  result: R;
+  writes: Writes | null;
+}
+
+const unchanged = <R>(result: R): Decision<R> => ({ result, writes: null });
+const iso = (time: Date): string => time.toISOString();
+
+/**
+ * The list order (§10.11): pinned first, then newest first (`createdAt` desc), then the higher id. Each store
+ * builds its query's sort from it (the index serves it); {@link byListOrder} applies it in memory.
+ */
+export const LIST_ORDER = [
+  { field: 'isPinned', direction: 'desc' },
+  { field: 'createdAt', direction: 'desc' },
+  { field: '_id', direction: 'desc' },
+] as const satisfies ReadonlyArray<{ field: keyof TodoRecord; direction: 'asc' | 'desc' }>;
+
+/** {@link LIST_ORDER} as a comparator: every value compares as text (ISO timestamps, lower-case hex ids, and 'true' > 'false'). */
+export function byListOrder(a: TodoRecord, b: TodoRecord): number {
+  for (const { field, direction } of LIST_ORDER) {
+    const [x, y] = [String(a[field]), String(b[field])];
+    if (x !== y) return (x < y ? -1 : 1) * (direction === 'desc' ? -1 : 1);
+  }
+  return 0;
+}
+
+/**
+ * A task's completion time (§10.11.3) as it is read: `null` for an active task; for a completed one the stored
+ * time, or, for a task from before completion times were kept (no value stored yet), its `updatedAt`, the
+ * time of its last change, which was the tick itself or came after it: the best time known. The migrations
+ * of both stores write exactly this value.
+ */
+export function completedAtOf(completed: boolean, updatedAt: string, stored: string | null | undefined): string | null {
+  return completed ? (stored ?? updatedAt) : null;
+}
+
+/**
+ * Migration from one global event sequence to per-user numbers (§10.11.5). Each kept event keeps its old id
+ * as its number, and a user's position starts at the user's newest kept one (`last`), the trim watermark just
+ * below the user's oldest kept one (`first`): numbers stay increasing per user, in commit order, every
+ * cursor a page holds still means what it meant (renumbered from 1, an old cursor would name a different
+ * change and the page would skip changes silently), and resuming from before `first` is a reset, never a
+ * silent gap. The old numbers tell a user nothing new: they are the user's own events' ids, already sent to
+ * that user. A user with no kept event starts at 0, so any cursor held from before is ahead: a reset too.
+ */
+export function migratedFeedPosition(first: number, last: number): { seq: number; trimmedThrough: number } {
+  return { seq: last, trimmedThrough: first - 1 };
+}
+
+/**
+ * A tick (§10.11.4): a patch of `completed` alone. Only a tick that changes the task keeps an undo of its own
+ * (POST /todo/restore-bulk with its token); an edit, a pin or a patch of several fields does not.
+ */
+export function isTick(patch: TodoPatch): boolean {
+  return patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined;
+}
+
+/** Whether something done at `at` can still be undone at `now` (the restore window, §10.11.3, §10.11.4). */
+export function withinRestoreWindow(at: string, now: Date, restoreWindowMs: number): boolean {
+  return Date.parse(at) > now.getTime() - restoreWindowMs;
+}
+
+const live = (task: StoredTask | undefined): task is StoredTask => task !== undefined && task.deletedAt === null;
+
+/** Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`. */
+export function addTodo(id: string, title: string, now: Date): Decision<TodoRecord> {
+  const at = iso(now);
+  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null };
+  return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
+}
+
+/**
+ * Edit, tick and pin (§7, §10.6, §10.11.1): sets the given title and flags. Only the fields whose value
+ * differs change (`changed`, in the order title, completed, isPinned); none: a no-op that leaves `updatedAt`.
+ * Otherwise `updatedAt` moves to now, and `completedAt` follows `completed`: now when ticked, `null` when
+ * reopened, kept when `completed` stays. With `undoToken` (a tick, {@link isTick}) a change of `completed`
+ * keeps an undo batch of the one task with the values it replaced. `null` for no live task.
+ */
+export function editTodo(task: StoredTask | undefined, patch: TodoPatch, now: Date, undoToken: string | null): Decision<TodoUpdate | null> {
+  if (!live(task)) return unchanged(null);
+  const current = task.todo;
+  const changed = (['title', 'completed', 'isPinned'] as const).filter(
+    (field): field is TodoField => patch[field] !== undefined && patch[field] !== current[field],
+  );
+  if (changed.length === 0) return unchanged({ todo: current, changed, undoToken: null });
+  const at = iso(now);
+  const completed = patch.completed ?? current.completed;
+  const completedAt = completed === current.completed ? current.completedAt : completed ? at : null;
+  const todo: TodoRecord = { ...current, title: patch.title ?? current.title, completed, isPinned: patch.isPinned ?? current.isPinned, completedAt, updatedAt: at };
+  const token = undoToken !== null && changed.includes('completed') ? undoToken : null;
+  const keepUndo: UndoBatch | undefined =
+    token === null ? undefined : { token, kind: 'complete-all', completed, createdAt: at, items: [{ id: current._id, before: completionOf(current) }] };
+  return { result: { todo, changed, undoToken: token }, writes: { tasks: [{ todo, deletedAt: null }], keepUndo, event: { saved: [todo], removed: [] } } };
+}
+
+const completionOf = ({ completed, completedAt, updatedAt }: TodoRecord): CompletionState => ({ completed, completedAt, updatedAt });
+
+/** Delete (§10.11.4): a soft delete, the task untouched but invisible. `false` for no live task. */
+export function deleteTodo(task: StoredTask | undefined, now: Date): Decision<boolean> {
+  if (!live(task)) return unchanged(false);
+  return { result: true, writes: { tasks: [{ todo: task.todo, deletedAt: iso(now) }], event: { saved: [], removed: [task.todo._id] } } };
+}
+
+/**
+ * Restore (§10.11.4): a task deleted less than the restore window ago comes back exactly as it was.
+ * `null` for a task that is not deleted (or unknown, or another user's), or deleted too long ago.
+ */
+export function restoreTodo(task: StoredTask | undefined, now: Date, restoreWindowMs: number): Decision<TodoRecord | null> {
+  if (task === undefined || task.deletedAt === null || !withinRestoreWindow(task.deletedAt, now, restoreWindowMs)) return unchanged(null);
+  return { result: task.todo, writes: { tasks: [{ todo: task.todo, deletedAt: null }], event: { saved: [task.todo], removed: [] } } };
+}
+
+/**
+ * Mark all complete / active (§10.11.3): every live task not yet in that state gets it (`completedAt` now, or
+ * `null`) and `updatedAt` now; the others are left untouched. Resolves the changed tasks in list order with
+ * the undo token, which keeps what each had before; nothing to change: `{ todos: [], undoToken: null }`.
+ */
+export function completeAll(tasks: StoredTask[], completed: boolean, now: Date, undoToken: string): Decision<BulkChange> {
+  const targets = tasks.filter((task) => live(task) && task.todo.completed !== completed).map((task) => task.todo);
+  if (targets.length === 0) return unchanged({ todos: [], undoToken: null });
+  const at = iso(now);
+  const todos = targets.map((todo) => ({ ...todo, completed, completedAt: completed ? at : null, updatedAt: at })).sort(byListOrder);
+  const items = targets.map((todo) => ({ id: todo._id, before: completionOf(todo) }));
+  return {
+    result: { todos, undoToken },
+    writes: {
+      tasks: todos.map((todo) => ({ todo, deletedAt: null })),
+      keepUndo: { token: undoToken, kind: 'complete-all', completed, createdAt: at, items },
+      event: { saved: todos, removed: [] },
+    },
+  };
+}
+
+/**
+ * Clear completed (§10.11.3): every live completed task is deleted (softly). Resolves them as they were, in
+ * list order, with the undo token; none: `{ todos: [], undoToken: null }`.
+ */
+export function clearCompleted(tasks: StoredTask[], now: Date, undoToken: string): Decision<BulkChange> {
+  const todos = tasks.filter((task) => live(task) && task.todo.completed).map((task) => task.todo).sort(byListOrder);
+  if (todos.length === 0) return unchanged({ todos: [], undoToken: null });
+  const at = iso(now);
+  return {
+    result: { todos, undoToken },
+    writes: {
+      tasks: todos.map((todo) => ({ todo, deletedAt: at })),
+      keepUndo: { token: undoToken, kind: 'clear-completed', completed: null, createdAt: at, items: todos.map((todo) => ({ id: todo._id, before: null })) },
+      event: { saved: [], removed: todos.map((todo) => todo._id) },
+    },
+  };
+}
+
+/**
+ * Whether a task is still as the bulk call (or tick) of `batch` left it, so its undo may touch it: after a
+ * clear, still deleted by the clear itself (at its very time: one restored on its own since, even if deleted
+ * again, is no longer the clear's); after a completion change, live with the `completed`, `completedAt` and
+ * `updatedAt` the call wrote. Every change moves `updatedAt`, so only a change in the call's own millisecond
+ * could go unnoticed.
+ */
+export function stillAsLeft(batch: UndoBatch, task: StoredTask): boolean {
+  if (batch.kind === 'clear-completed') return task.deletedAt === batch.createdAt;
+  const { completed, completedAt, updatedAt } = task.todo;
+  return task.deletedAt === null && completed === batch.completed && completedAt === (completed ? batch.createdAt : null) && updatedAt === batch.createdAt;
+}
+
+/**
+ * Undo of a bulk call or a tick by its token (§10.11.3, §10.11.4): `batch` is the user's batch of that token
+ * (`undefined` when unknown, spent or another user's), `tasks` the tasks it names as they now are. Within the
+ * restore window, every task still as the call left it ({@link stillAsLeft}) comes back: a cleared one
+ * undeleted exactly as it was, a completed (or reopened) one with the `completed`, `completedAt` and
+ * `updatedAt` it had before; the others are left alone. The token is spent whatever was left (`[]`: no
+ * event). Resolves the restored tasks in list order; `null`, changing nothing, for no batch or a late one.
+ */
+export function undoBulk(batch: UndoBatch | undefined, tasks: StoredTask[], now: Date, restoreWindowMs: number): Decision<TodoRecord[] | null> {
+  if (batch === undefined || !withinRestoreWindow(batch.createdAt, now, restoreWindowMs)) return unchanged(null);
+  const before = new Map(batch.items.map((item) => [item.id, item.before]));
+  const restored = tasks
+    .filter((task) => before.has(task.todo._id) && stillAsLeft(batch, task))
+    .map((task) => ({ ...task.todo, ...(batch.kind === 'complete-all' ? before.get(task.todo._id) : null) }))
+    .sort(byListOrder);
+  return {
+    result: restored,
+    writes: {
+      tasks: restored.map((todo) => ({ todo, deletedAt: null })),
+      spendUndo: batch.token,
+      event: restored.length === 0 ? null : { saved: restored, removed: [] },
+    },
+  };
+}
+
+/** The sweep's boundaries: everything at or before them goes. */
+export interface SweepCutoffs {
+  /** Deleted tasks, and undo batches, whose restore window has closed (the same boundary restore and undo use). */
+  restoreClosed: Date;
+  /** Change events older than the retention (§10.11.5): per user, every number up to the newest of them. */
+  eventsExpired: Date;
+}
+
+/** The sweep's boundaries at `now`. */
+export function sweepCutoffs(now: Date, { restoreWindowMs, eventRetentionMs }: { restoreWindowMs: number; eventRetentionMs: number }): SweepCutoffs {
+  return { restoreClosed: new Date(now.getTime() - restoreWindowMs), eventsExpired: new Date(now.getTime() - eventRetentionMs) };
+}

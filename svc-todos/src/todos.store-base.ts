@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { IsoDateString, Todo, type TodoPatch } from '@tm/contracts';
+import { z } from 'zod';
+import * as rules from './todos.domain.js';
+import type { Decision, StoredTask, SweepCutoffs, UndoBatch } from './todos.domain.js';
+import type {
+  BulkChange,
+  ChangeNotice,
+  CommitListener,
+  StoreOptions,
+  SweepResult,
+  TodoRecord,
+  TodosRepository,
+  TodoUpdate,
+  UpdateOptions,
+} from './todos.repository.js';
+
+// What every store adapter shares: the TodosRepository calls, built once from the rules (todos.domain.ts)
+// over two things an adapter provides (a transaction that reads what it is asked and stores what it is
+// handed, and the plain reads), and the small parts around them (settings, listeners, stored events).
+
+export type StoreSettings = Required<StoreOptions>;
+
+/** The options with their defaults: the real clock, one minute to restore, ten minutes of events. */
+export function storeSettings({ now = () => new Date(), restoreWindowMs = 60_000, eventRetentionMs = 10 * 60_000 }: StoreOptions): StoreSettings {
+  return { now, restoreWindowMs, eventRetentionMs };
+}
+
+/**
+ * A new undo token: a random UUID (`crypto.randomUUID()`, 122 bits from the system's secure random source),
+ * so nobody can guess one. It is opaque to clients (the contract's `UndoToken`).
+ */
+export function newUndoToken(): string {
+  return randomUUID();
+}
+
+/**
+ * A task inside a stored change event. Events written before `completedAt` existed lack it: such a task
+ * reads as the migrations read the tasks themselves ({@link rules.completedAtOf}), so an event from before an
+ * upgrade still has the contract's shape when a stream resumes.
+ */
+const StoredEventTodo = Todo.extend({ completedAt: IsoDateString.nullable().optional() }).transform(
+  (todo): TodoRecord => ({ ...todo, completedAt: rules.completedAtOf(todo.completed, todo.updatedAt, todo.completedAt) }),
+);
+/** The `saved` tasks of a stored change event (see StoredEventTodo). */
+export const StoredEventTodos = z.array(StoredEventTodo);
+
+/** The listeners of one store: each is called after a commit; one failing never affects the write or the others. */
+export class CommitListeners {
+  private readonly listeners = new Set<CommitListener>();
+
+  add(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  notify(notice: ChangeNotice | null): void {
+    if (!notice) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(notice);
+      } catch {
+        // A listener's failure (a bus that is down) must not fail a write that already committed.
+      }
+    }
+  }
+}
+
+/**
+ * What a write reads of one user, in its transaction, before its rule decides: nothing (`null`), one task by
+ * id (live or deleted; none for an id the store cannot hold), every live task, or an undo batch by token with
+ * the tasks it names (live or deleted).
+ */
+export type TaskRead = null | { task: string } | { live: true } | { undo: string };
+
+/** What a {@link TaskRead} found. */
+export interface Snapshot {
+  tasks: StoredTask[];
+  /** The user's batch of the token read (any age: the rule checks the window); absent otherwise. */
+  undo?: UndoBatch;
+}
+
+/** A rule applied to what a write read, at the write's time. */
+export type Decide<R> = (snapshot: Snapshot, now: Date) => Decision<R>;
+
+/**
+ * The TodosRepository writes every adapter shares, each one rule of todos.domain.ts. An adapter
+ * extends it with {@link transact} and the plain reads (list, events, feed position, account purge); it
+ * holds no task rule of its own.
+ */
+export abstract class TodosStoreBase implements Omit<TodosRepository, 'list' | 'listJson' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'ping' | 'close'> {
+  private readonly listeners = new CommitListeners();
+
+  protected constructor(protected readonly settings: StoreSettings) {}
+
+  /**
+   * One write, in one transaction: reads `read` of `userId`, calls `decide` with it and the time of the
+   * write, and stores the decision's writes (tasks exactly as given, the undo batch kept or spent) with its
+   * event as the user's next number (`origin` in it). Resolves the decision's result and the notice of the
+   * event (`null` when none was appended). `decide` is pure: a driver may run the transaction again.
+   */
+  protected abstract transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>): Promise<{ result: R; notice: ChangeNotice | null }>;
+  /** A new task id (24 lower-case hex digits). */
+  protected abstract newId(): string;
+  /** Removes what lies at or before the cutoffs (see {@link TodosRepository.sweep}). */
+  protected abstract purgeExpired(cutoffs: SweepCutoffs): Promise<SweepResult>;
+
+  /** Runs one write and tells the listeners about its event once it committed. */
+  private async write<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>): Promise<R> {
+    const { result, notice } = await this.transact(userId, origin, read, decide);
+    this.listeners.notify(notice);
+    return result;
+  }
+
+  async create(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
+    const id = this.newId();
+    return this.write(userId, origin, null, (_, now) => rules.addTodo(id, title, now));
+  }
+
+  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false }: UpdateOptions = {}): Promise<TodoUpdate | null> {
+    const token = keepUndo ? newUndoToken() : null;
+    return this.write(userId, origin, { task: id }, ({ tasks }, now) => rules.editTodo(tasks[0], patch, now, token));
+  }
+
+  async remove(userId: string, id: string, origin: string | null = null): Promise<boolean> {
+    return this.write(userId, origin, { task: id }, ({ tasks }, now) => rules.deleteTodo(tasks[0], now));
+  }
+
+  async restore(userId: string, id: string, origin: string | null = null): Promise<TodoRecord | null> {
+    return this.write(userId, origin, { task: id }, ({ tasks }, now) => rules.restoreTodo(tasks[0], now, this.settings.restoreWindowMs));
+  }
+
+  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
+    const token = newUndoToken();
+    return this.write(userId, origin, { live: true }, ({ tasks }, now) => rules.completeAll(tasks, completed, now, token));
+  }
+
+  async clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
+    const token = newUndoToken();
+    return this.write(userId, origin, { live: true }, ({ tasks }, now) => rules.clearCompleted(tasks, now, token));
+  }
+
+  async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[] | null> {
+    return this.write(userId, origin, { undo: undoToken }, ({ undo, tasks }, now) => rules.undoBulk(undo, tasks, now, this.settings.restoreWindowMs));
+  }
+
+  async sweep(): Promise<SweepResult> {
+    return this.purgeExpired(rules.sweepCutoffs(this.settings.now(), this.settings));
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    return this.listeners.add(listener);
+  }
+}
