@@ -11,7 +11,7 @@ import { Argon2idPasswordHasher } from './argon2id-password.hasher.js';
 import { LOCAL_MAIL_FROM } from './config.js';
 import { createMailer } from './nodemailer-mailer.js';
 import type { PasswordHasher } from './password.hasher.js';
-import { RESET_LINK_TTL_MS } from './password-reset.js';
+import { RESET_LINK_TTL_MS } from './account.domain.js';
 import { SQLITE_FILE } from './sqlite-users.store.js';
 import { startTestService, type TestService } from './users.test-helpers.js';
 

@@ -9,7 +9,7 @@ const ARGON2ID: Algorithm = 2;
 /**
  * OWASP Password Storage Cheat Sheet, Argon2id: m = 19 MiB (19456 KiB), t = 2, p = 1, a 16-byte random salt
  * (the package's) and a 32-byte hash. About 15 ms of one core per hash or check, against ~450 ms for the
- * scrypt it replaces (issue #10; `pnpm bench` measures both in one run, perf/bench/bench-hash.mjs). Each runs
+ * scrypt it replaces (`pnpm bench` measures both in one run, perf/bench/bench-hash.mjs). Each runs
  * on libuv's thread pool (the async API), never on the event loop, with a 19 MiB work area.
  */
 export const ARGON2ID_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1, outputLen: 32 } as const;
@@ -39,7 +39,7 @@ interface Argon2idParams {
 
 /**
  * svc-users' password hasher: writes Argon2id and verifies by the scheme the stored string names, Argon2id
- * or the scrypt strings stored before (issue #10); {@link needsRehash} tells the service which ones to
+ * or the scrypt strings stored before; {@link needsRehash} tells the service which ones to
  * replace at the owner's next sign-in. Argon2id is the `@node-rs/argon2` package (Rust, prebuilt binaries).
  */
 export class Argon2idPasswordHasher implements PasswordHasher {

@@ -1,4 +1,4 @@
-// Issue #21 point 6 for svc-users: its SQLite file on a 4 MiB tmpfs mounted for the test, filled by a
+// A full disk (docs/OPERATIONS.md "Full disk") for svc-users: its SQLite file on a 4 MiB tmpfs mounted for the test, filled by a
 // filler file, the service wired as server.ts does over real HTTP on 127.0.0.1. A signup on the full disk
 // answers an honest 503; readiness says the store cannot write; every account acknowledged before still
 // signs in; freeing the space brings it all back. Needs root to mount; anywhere else the suite says why it skipped.

@@ -1,4 +1,4 @@
-import type { AccountMail } from './password-reset.js';
+import type { AccountMail } from './account-mail.js';
 
 /**
  * Sends the account's mails (reset links and notices, docs/PRODUCT.md §10.10). The service knows only this;

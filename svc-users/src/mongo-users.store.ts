@@ -1,26 +1,29 @@
 import { PublicUser } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
-import { MongoClient, MongoServerError, ObjectId, type Collection, type UpdateFilter } from 'mongodb';
+import { MongoClient, MongoServerError, ObjectId, WriteConcern, type Collection, type UpdateFilter } from 'mongodb';
 import { z } from 'zod';
 import {
   DuplicateEmailError,
+  type NewPasswordReset,
   type NewUser,
+  type PasswordHashEffects,
   type PasswordResetRecord,
   type ProfileChanges,
   type UserRecord,
   type UsersRepository,
-  type UsersStoreOptions,
 } from './users.repository.js';
 
 const USERS_COLLECTION = 'users';
 /** Password reset links (SECURITY.md "Password reset"), keyed by the SHA-256 digest of the token, never the token. */
 const RESETS_COLLECTION = 'password_resets';
 
-export interface MongoUsersOptions extends UsersStoreOptions {
+export interface MongoUsersOptions {
   url: string;
   dbName: string;
   /** How long to wait for a reachable server before failing (start-up and each operation). */
   serverSelectionTimeoutMS?: number;
+  /** Source of `createdAt`; tests may inject a fake clock. */
+  now?: () => Date;
 }
 
 interface UserDocument {
@@ -91,6 +94,11 @@ export function isDuplicateEmail(error: unknown): boolean {
 /**
  * Users in the MongoDB collection `users`, with a unique index on the (normalised) email created at open so
  * two racing signups cannot both win. `_id` is an ObjectId; ids are handed out as 24-hex strings.
+ *
+ * A password write that ends the user's reset links changes two collections in one multi-document
+ * transaction (`client.withSession` + `session.withTransaction`), which needs MongoDB to run as a replica set,
+ * as for svc-todos (docs/ARCHITECTURE.md "Storage"). The other writes are single-document operations, each
+ * atomic on its own; `delete` is two (see there).
  */
 export class MongoUsersStore implements UsersRepository {
   private readonly users: Collection<UserDocument>;
@@ -153,12 +161,24 @@ export class MongoUsersStore implements UsersRepository {
     return result.matchedCount > 0;
   }
 
-  async replacePasswordHash(id: string, current: string, next: string): Promise<boolean> {
+  async replacePasswordHash(id: string, current: string, next: string, { endResetLinks = false }: PasswordHashEffects = {}): Promise<boolean> {
     const filter = byId(id);
     if (!filter) return false;
     // One document update is atomic: the hash is swapped only if it is still the one that was checked.
-    const result = await this.users.updateOne({ ...filter, passwordHash: current }, passwordHashUpdate(next));
-    return result.matchedCount > 0;
+    const swap = { ...filter, passwordHash: current };
+    if (!endResetLinks) return (await this.users.updateOne(swap, passwordHashUpdate(next))).matchedCount > 0;
+    // The driver may run the callback again (transient errors): it touches the database only through `session`.
+    return this.connection.client.withSession((session) =>
+      session.withTransaction(
+        async (transaction) => {
+          const swapped = await this.users.updateOne(swap, passwordHashUpdate(next), { session: transaction });
+          if (swapped.matchedCount === 0) return false;
+          await this.resets.deleteMany({ userId: filter._id }, { session: transaction });
+          return true;
+        },
+        { readConcern: { level: 'snapshot' }, writeConcern: new WriteConcern('majority') },
+      ),
+    );
   }
 
   async updateProfile(id: string, changes: ProfileChanges): Promise<PublicUser | null> {
@@ -184,7 +204,7 @@ export class MongoUsersStore implements UsersRepository {
     return result.deletedCount > 0;
   }
 
-  async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: Omit<PasswordResetRecord, 'usedAt'>): Promise<void> {
+  async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: NewPasswordReset): Promise<void> {
     const filter = byId(userId);
     if (!filter) throw new Error('a password reset needs a user id of 24 hexadecimal characters');
     await this.resets.insertOne({ _id: tokenHash, userId: filter._id, createdAt, expiresAt, usedAt: null });

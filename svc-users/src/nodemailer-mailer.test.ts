@@ -11,7 +11,7 @@ import { createLogger } from '@tm/service-kit';
 import { jsonLogSink, readOutbox, REPO_ROOT, resetLinkOf, signedCall, startProcess, tempDir, TEST_SECRET, waitForMail, type RunningProcess } from '@tm/test-support';
 import { SMTPServer } from 'smtp-server';
 import { createMailer, OUTBOX_DIR } from './nodemailer-mailer.js';
-import { resetMail } from './password-reset.js';
+import { resetMail } from './account-mail.js';
 
 interface Received {
   from: string;

@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { Mailer } from './mailer.js';
-import type { AccountMail } from './password-reset.js';
+import type { AccountMail } from './account-mail.js';
 
 /** The folder under DATA_DIR where the embedded default keeps every mail, one JSON file each. */
 export const OUTBOX_DIR = 'outbox';

@@ -5,7 +5,7 @@ export interface PasswordHasher {
   verify(password: string, stored: string): Promise<boolean>;
   /**
    * True when `stored` was not made the way {@link hash} makes one today (another scheme or another cost):
-   * once the password is proven right, hash it again and store the new string (issue #10).
+   * once the password is proven right, hash it again and store the new string.
    */
   needsRehash(stored: string): boolean;
 }

@@ -11,7 +11,7 @@ interface ScryptParams {
 }
 
 /**
- * The scheme passwords were stored with before Argon2id (issue #10), kept so those strings still verify until
+ * The scheme passwords were stored with before Argon2id, kept so those strings still verify until
  * their owners next sign in. OWASP's scrypt parameters N=2^17, r=8, p=1: about 450 ms of a core and a 128 MiB
  * work area per check on libuv's pool (`pnpm bench`, perf/bench/bench-hash.mjs), ~4 sign-ins/s on 2 cores.
  */

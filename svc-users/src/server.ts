@@ -34,7 +34,7 @@ runMain('svc-users', async () => {
   startTracing('svc-users', logger);
   // Never log MONGO_URL itself: it may carry credentials.
   logger.info({ store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'opening store');
-  // Opening the store and binding the port each have a bound; past it, one line says what was waited on (issue #20).
+  // Opening the store and binding the port each have a bound; past it, one line says what was waited on.
   const startup = new StartupWatch({ name: 'svc-users', logger, bounds: startupBounds(config) });
   const waitingOn = config.MONGO_URL ? 'MongoDB (MONGO_URL: connecting, selecting a server)' : `the SQLite file ${path.resolve(config.DATA_DIR, SQLITE_FILE)}`;
   const store = await startup.openStore(waitingOn, (opening) => openUsersStore({ mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB, dataDir: config.DATA_DIR, opening }));

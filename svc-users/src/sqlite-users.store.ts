@@ -5,12 +5,13 @@ import { ObjectId } from 'bson';
 import { z } from 'zod';
 import {
   DuplicateEmailError,
+  type NewPasswordReset,
   type NewUser,
+  type PasswordHashEffects,
   type PasswordResetRecord,
   type ProfileChanges,
   type UserRecord,
   type UsersRepository,
-  type UsersStoreOptions,
 } from './users.repository.js';
 
 export const SQLITE_FILE = 'users.sqlite';
@@ -96,6 +97,8 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 function prepareStatements(db: SqliteDatabase) {
+  const swapPasswordHash = db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?');
+  const deleteResetsOf = db.prepare<[string]>('DELETE FROM password_resets WHERE user_id = ?');
   return {
     insert: db.prepare<[string, string, string, string, number]>(
       'INSERT INTO users (id, full_name, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -103,7 +106,13 @@ function prepareStatements(db: SqliteDatabase) {
     byEmail: db.prepare<[string]>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?'),
     byId: db.prepare<[string]>('SELECT id, full_name, email FROM users WHERE id = ?'),
     setPasswordHash: db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?'),
-    swapPasswordHash: db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
+    swapPasswordHash,
+    /** The swap and the end of the user's reset links together; nothing when the swap matched nothing. */
+    swapPasswordHashEndingResets: db.transaction((id: string, current: string, next: string): boolean => {
+      if (swapPasswordHash.run(next, id, current).changes === 0) return false;
+      deleteResetsOf.run(id);
+      return true;
+    }),
     setProfile: db.prepare<[string | null, string | null, string]>(
       'UPDATE users SET full_name = coalesce(?, full_name), email = coalesce(?, email) WHERE id = ?',
     ),
@@ -113,14 +122,16 @@ function prepareStatements(db: SqliteDatabase) {
     ),
     resetByHash: db.prepare<[string]>('SELECT token_hash, user_id, created_at, expires_at, used_at FROM password_resets WHERE token_hash = ?'),
     useReset: db.prepare<[number, string]>('UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
-    deleteResetsOf: db.prepare<[string]>('DELETE FROM password_resets WHERE user_id = ?'),
+    deleteResetsOf,
     deleteExpiredResets: db.prepare<[number]>('DELETE FROM password_resets WHERE expires_at < ?'),
   };
 }
 
-export interface SqliteUsersOptions extends UsersStoreOptions {
+export interface SqliteUsersOptions {
   /** Folder holding `users.sqlite`; created when missing. */
   dataDir: string;
+  /** Source of `createdAt`; tests may inject a fake clock. */
+  now?: () => Date;
   /** The start-up's bound on opening (server.ts; see openSqlite). */
   opening?: OpenSqliteOptions['opening'];
 }
@@ -176,7 +187,9 @@ export class SqliteUsersStore implements UsersRepository {
     return this.statements.setPasswordHash.run(passwordHash, id).changes > 0;
   }
 
-  async replacePasswordHash(id: string, current: string, next: string): Promise<boolean> {
+  async replacePasswordHash(id: string, current: string, next: string, { endResetLinks = false }: PasswordHashEffects = {}): Promise<boolean> {
+    // BEGIN IMMEDIATE: the write lock up front, so another process's writer makes it wait (busy_timeout), not fail.
+    if (endResetLinks) return this.statements.swapPasswordHashEndingResets.immediate(id, current, next);
     return this.statements.swapPasswordHash.run(next, id, current).changes > 0;
   }
 
@@ -194,7 +207,7 @@ export class SqliteUsersStore implements UsersRepository {
     return this.statements.deleteById.run(id).changes > 0;
   }
 
-  async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: Omit<PasswordResetRecord, 'usedAt'>): Promise<void> {
+  async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: NewPasswordReset): Promise<void> {
     this.statements.insertReset.run(tokenHash, userId, createdAt.getTime(), expiresAt.getTime());
   }
 

@@ -105,7 +105,7 @@ function describeUsersRepositoryContract(name: string, makeHarness: () => StoreH
       expect(await repository.findByEmail(grace.email)).toMatchObject({ passwordHash: grace.passwordHash });
     });
 
-    it('replaces the hash only while it is still the expected one (the upgrade at sign-in, issue #10)', async () => {
+    it('replaces the hash only while it is still the expected one (the upgrade at sign-in)', async () => {
       const repository = await open();
       const [ada, grace] = [newUser(), newUser({ fullName: 'Grace Hopper' })];
       const created = await repository.create(ada);
@@ -312,7 +312,7 @@ describe('SQLite users store specifics', () => {
     }
   });
 
-  it('reads a file written with ISO text times (before issue #11) and turns its times into milliseconds', async () => {
+  it('reads a file written with ISO text times and turns its times into milliseconds', async () => {
     const { dir, remove } = tempDir('tm-users-');
     const old = new Database(path.join(dir, SQLITE_FILE));
     // The table exactly as the old code created it.

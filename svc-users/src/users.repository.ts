@@ -1,5 +1,11 @@
 import type { PublicUser } from '@tm/contracts';
 
+/**
+ * The port of svc-users' storage: what the service needs from a store, in the domain's terms, and nothing of
+ * any adapter. The rules that decide what to write are account.domain.ts's; a store reads and writes what it
+ * is handed, in one transaction where the contract says so.
+ */
+
 /** What signup stores. The email is already normalised (trimmed, lower-cased) by the request schema. */
 export interface NewUser {
   fullName: string;
@@ -20,7 +26,7 @@ export interface ProfileChanges {
 
 /**
  * A password reset link as stored: only the SHA-256 digest of its token, never the token (SECURITY.md
- * "Password reset"). Whether it still works (unused, unexpired) is the service's rule to apply.
+ * "Password reset"). Whether it still works (unused, unexpired) is account.domain.ts's rule.
  */
 export interface PasswordResetRecord {
   /** Hex SHA-256 of the token in the link. */
@@ -32,10 +38,13 @@ export interface PasswordResetRecord {
   usedAt: Date | null;
 }
 
-/** Options every users store adapter accepts. */
-export interface UsersStoreOptions {
-  /** Source of `createdAt`; tests may inject a fake clock. */
-  now?: () => Date;
+/** A reset link to store: not used yet. */
+export type NewPasswordReset = Omit<PasswordResetRecord, 'usedAt'>;
+
+/** What goes with a new password hash in the same transaction (see {@link UsersRepository.replacePasswordHash}). */
+export interface PasswordHashEffects {
+  /** Remove every reset link of the user too (after a password change or reset, they must not work). */
+  endResetLinks?: boolean;
 }
 
 /**
@@ -48,13 +57,15 @@ export interface UsersRepository {
   findByEmail(email: string): Promise<UserRecord | null>;
   /** `id` is a lower-case 24-hex id. */
   findById(id: string): Promise<PublicUser | null>;
-  /** Replaces the user's password hash; false when there is no user with this id. */
+  /** Replaces the user's password hash unconditionally; false when there is no user with this id. */
   updatePasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /**
-   * Replaces the user's password hash with `next` only while it is still `current` (compare and set), so an
-   * upgrade of the hash at sign-in never overwrites a password changed meanwhile; false when nothing changed.
+   * Replaces the user's password hash with `next` only while it is still `current` (compare and set), so a
+   * write based on a hash that was read or proven never overwrites a password changed meanwhile; false when
+   * nothing changed. With `endResetLinks`, every reset link of the user is removed in the same transaction:
+   * the new hash and the end of the links are written together or not at all.
    */
-  replacePasswordHash(id: string, current: string, next: string): Promise<boolean>;
+  replacePasswordHash(id: string, current: string, next: string, effects?: PasswordHashEffects): Promise<boolean>;
   /**
    * Sets the user's name and/or email; the user as it now is, or null when there is no user with this id.
    * Throws {@link DuplicateEmailError} when another user has the email, even by a racing call.
@@ -63,7 +74,7 @@ export interface UsersRepository {
   /** Deletes the user (its email becomes free again) and its password reset links; false when there was none with this id. */
   delete(id: string): Promise<boolean>;
   /** Stores a password reset link (by its token's digest). */
-  createPasswordReset(reset: Omit<PasswordResetRecord, 'usedAt'>): Promise<void>;
+  createPasswordReset(reset: NewPasswordReset): Promise<void>;
   /** The reset link with this token digest, used or not, expired or not; null when there is none. */
   findPasswordReset(tokenHash: string): Promise<PasswordResetRecord | null>;
   /**
@@ -71,7 +82,7 @@ export interface UsersRepository {
    * exactly one gets true.
    */
   consumePasswordReset(tokenHash: string, usedAt: Date): Promise<boolean>;
-  /** Removes every reset link of the user (after a reset or a password change, they must not work); how many. */
+  /** Removes every reset link of the user; how many. */
   deletePasswordResets(userId: string): Promise<number>;
   /** Removes the links that expired before `now`, used or not; how many. */
   deleteExpiredPasswordResets(now: Date): Promise<number>;
@@ -80,7 +91,7 @@ export interface UsersRepository {
   close(): Promise<void>;
 }
 
-/** The store's unique constraint on email refused a new user. */
+/** The store's unique constraint on email refused a new user or a new email. */
 export class DuplicateEmailError extends Error {
   constructor() {
     super('A user with this email already exists');

@@ -81,7 +81,7 @@ describe('svc-users at the production hashing cost', () => {
   });
 });
 
-describe('svc-users with a password stored by scrypt, before Argon2id (issue #10)', () => {
+describe('svc-users with a password stored by scrypt, before Argon2id', () => {
   const legacy = new ScryptPasswordHasher({ logN: 10 });
   const ARGON2ID = /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
   let service: TestService;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   ErrorCode,
-  ObjectIdString,
   type ChangePasswordRequest,
   type LoginRequest,
   type PublicUser,
@@ -10,22 +9,26 @@ import {
   type SignupRequest,
   type UpdateProfileRequest,
 } from '@tm/contracts';
-import { assessPassword, WEAK_PASSWORD_MESSAGE } from '@tm/password-policy';
+import { WEAK_PASSWORD_MESSAGE } from '@tm/password-policy';
 import { ConflictError, HttpError, UnauthorizedError, ValidationError } from '@tm/service-kit/errors';
-import type { Mailer } from './mailer.js';
-import type { PasswordHasher } from './password.hasher.js';
+import { emailChangedNotice, passwordResetNotice, resetMail, type AccountMail } from './account-mail.js';
 import {
-  emailChangedNotice,
-  newResetToken,
-  passwordResetNotice,
-  RESET_LINK_TTL_MS,
+  accountId,
+  lostPasswordWrite,
+  newPasswordRefusal,
+  newPasswordReset,
+  passwordWrite,
+  planProfileChange,
+  publicUser,
   resetLink,
   resetLinkWorks,
-  resetMail,
   resetTokenHash,
-  type AccountMail,
-} from './password-reset.js';
-import { DuplicateEmailError, type ProfileChanges, type UserRecord, type UsersRepository } from './users.repository.js';
+  sameAccount,
+  type PasswordWrite,
+} from './account.domain.js';
+import type { Mailer } from './mailer.js';
+import type { PasswordHasher } from './password.hasher.js';
+import { DuplicateEmailError, type UserRecord, type UsersRepository } from './users.repository.js';
 
 const PASSWORD_MESSAGES = {
   wrongCurrent: 'The current password is incorrect',
@@ -55,7 +58,11 @@ export interface UsersServiceDeps {
   now?: () => Date;
 }
 
-/** Account use cases: signup, credential check, profile, password change, deletion. Knows neither HTTP nor the store behind it. */
+/**
+ * Account use cases: signup, credential check, profile, password change and reset, deletion. Applies the rules
+ * of account.domain.ts through the repository, the hasher and the mailer, and turns their refusals into the
+ * typed errors of @tm/service-kit/errors (status, code, message); knows neither Koa nor the store behind it.
+ */
 export class UsersService {
   private readonly repository: UsersRepository;
   private readonly hasher: PasswordHasher;
@@ -83,7 +90,7 @@ export class UsersService {
 
   /** Creates an account; 409 when the email is taken, including by a signup racing this one. */
   async signup({ fullName, email, password }: SignupRequest): Promise<PublicUser> {
-    refuseWeakPassword('password', password, { fullName, email });
+    refuseNewPassword('password', newPasswordRefusal(password, { fullName, email }));
     // Cheap early answer for the common case; the store's unique constraint is what actually decides.
     if (await this.repository.findByEmail(email)) throw emailTaken();
     const passwordHash = await this.hasher.hash(password);
@@ -126,20 +133,16 @@ export class UsersService {
    * weak or the same as the current one, 401 when the account no longer exists. The write is a compare and
    * set on the hash that was proven (PRODUCT §10.10): when another change or a reset wrote first, nothing is
    * written and the answer is 409 `USER.PASSWORD_CHANGED_CONCURRENTLY`, so two changes at once never both
-   * answer 200 with only one of them in force. Reset links sent before the change stop working.
+   * answer 200 with only one of them in force. Reset links sent before the change stop working, in the same
+   * write.
    */
   async changePassword(userId: string, { currentPassword, newPassword }: ChangePasswordRequest): Promise<void> {
     const record = await this.provenRecord(userId, currentPassword, () =>
       wrongPassword('currentPassword', PASSWORD_MESSAGES.wrongCurrent),
     );
-    refuseWeakPassword('newPassword', newPassword, record);
-    // The hasher compares NFKC forms, so the same password typed another way is still the same one.
-    if (newPassword.normalize('NFKC') === currentPassword.normalize('NFKC')) {
-      throw new ValidationError([{ path: ['newPassword'], message: PASSWORD_MESSAGES.sameAsCurrent }]);
-    }
+    refuseNewPassword('newPassword', newPasswordRefusal(newPassword, record, currentPassword));
     const passwordHash = await this.hasher.hash(newPassword);
-    await this.replaceProvenHash(record, passwordHash, PASSWORD_MESSAGES.changedElsewhere, notSignedIn);
-    await this.repository.deletePasswordResets(record._id);
+    await this.writeProvenHash(passwordWrite('change', record, passwordHash), PASSWORD_MESSAGES.changedElsewhere, notSignedIn);
   }
 
   /**
@@ -151,23 +154,21 @@ export class UsersService {
   async updateProfile(userId: string, { fullName, email, currentPassword }: UpdateProfileRequest): Promise<PublicUser> {
     const user = await this.findUser(userId);
     if (!user) throw notSignedIn();
-    const changes: ProfileChanges = {};
-    if (fullName !== undefined && fullName !== user.fullName) changes.fullName = fullName;
-    if (email !== undefined && email !== user.email) {
-      if (currentPassword === undefined) throw new ValidationError([{ path: ['currentPassword'], message: PASSWORD_MESSAGES.emailNeedsPassword }]);
-      await this.provenRecord(userId, currentPassword, () => wrongPassword('currentPassword', PASSWORD_MESSAGES.wrongCurrent));
-      changes.email = email;
+    const plan = planProfileChange(user, { fullName, email, currentPassword });
+    if (plan.kind === 'unchanged') return user;
+    if (plan.kind === 'refused') throw new ValidationError([{ path: ['currentPassword'], message: PASSWORD_MESSAGES.emailNeedsPassword }]);
+    if (plan.prove !== null) {
+      await this.provenRecord(userId, plan.prove, () => wrongPassword('currentPassword', PASSWORD_MESSAGES.wrongCurrent));
     }
-    if (changes.fullName === undefined && changes.email === undefined) return user;
     let updated: PublicUser | null;
     try {
-      updated = await this.repository.updateProfile(user._id, changes);
+      updated = await this.repository.updateProfile(user._id, plan.changes);
     } catch (error) {
       if (error instanceof DuplicateEmailError) throw emailTaken(['email']);
       throw error;
     }
     if (!updated) throw notSignedIn();
-    if (changes.email) this.later('email changed notice', () => this.mail(emailChangedNotice({ oldEmail: user.email, newEmail: updated.email, fullName: updated.fullName })));
+    if (plan.tellOldAddress) this.later('email changed notice', () => this.mail(emailChangedNotice({ oldEmail: user.email, newEmail: updated.email, fullName: updated.fullName })));
     return updated;
   }
 
@@ -183,13 +184,8 @@ export class UsersService {
       await this.repository.deleteExpiredPasswordResets(now);
       const record = await this.repository.findByEmail(email);
       if (!record) return;
-      const token = newResetToken();
-      await this.repository.createPasswordReset({
-        tokenHash: resetTokenHash(token),
-        userId: record._id,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + RESET_LINK_TTL_MS),
-      });
+      const { token, reset } = newPasswordReset(record._id, now);
+      await this.repository.createPasswordReset(reset);
       await this.mail(resetMail(record, resetLink(resetPage, token)));
       this.logger.info({ userId: record._id }, 'password reset link sent');
     });
@@ -200,20 +196,19 @@ export class UsersService {
    * unknown, used, expired or whose account is gone; 400 on `newPassword` for a password the sign-up rules
    * refuse (the link still works then). The link is used up before the password is written (of two requests
    * with one link, one wins); the write is a compare and set on the hash read here, 409 when a change wrote
-   * first. Every other link of the account stops working, and the account's address is told. Resolves to the
-   * user's id: the gateway ends every session of it.
+   * first, and every link of the account ends in the same write. The account's address is told. Resolves to
+   * the user's id: the gateway ends every session of it.
    */
   async resetPassword({ token, newPassword }: ResetPasswordRequest): Promise<{ userId: string; email: string }> {
     const tokenHash = resetTokenHash(token);
     const reset = await this.repository.findPasswordReset(tokenHash);
-    if (!reset || !resetLinkWorks(reset, this.now())) throw resetLinkInvalid();
+    if (!resetLinkWorks(reset, this.now())) throw resetLinkInvalid();
     const record = await this.findRecord(reset.userId);
     if (!record) throw resetLinkInvalid();
-    refuseWeakPassword('newPassword', newPassword, record);
+    refuseNewPassword('newPassword', newPasswordRefusal(newPassword, record));
     const passwordHash = await this.hasher.hash(newPassword);
     if (!(await this.repository.consumePasswordReset(tokenHash, this.now()))) throw resetLinkInvalid();
-    await this.replaceProvenHash(record, passwordHash, PASSWORD_MESSAGES.resetChangedElsewhere, resetLinkInvalid);
-    await this.repository.deletePasswordResets(record._id);
+    await this.writeProvenHash(passwordWrite('reset', record, passwordHash), PASSWORD_MESSAGES.resetChangedElsewhere, resetLinkInvalid);
     this.later('password reset notice', () => this.mail(passwordResetNotice(record)));
     return { userId: record._id, email: record.email };
   }
@@ -225,24 +220,30 @@ export class UsersService {
 
   /** Deletes the signed-in user's account. Idempotent: an account already gone (or never there) is fine. */
   async deleteAccount(userId: string): Promise<void> {
-    const id = ObjectIdString.safeParse(userId);
-    if (id.success) await this.repository.delete(id.data);
+    const id = accountId(userId);
+    if (id !== null) await this.repository.delete(id);
   }
 
   /** The user the vouched id names, or null when it is malformed or has no account. */
   private async findUser(userId: string): Promise<PublicUser | null> {
-    const id = ObjectIdString.safeParse(userId);
-    return id.success ? this.repository.findById(id.data) : null;
+    const id = accountId(userId);
+    return id === null ? null : this.repository.findById(id);
   }
 
   /**
-   * Writes `passwordHash` only while the stored hash is still `record`'s (compare and set). Otherwise: `gone()`
-   * when the account no longer exists, else 409 with `changedElsewhere`.
+   * Stores `write` (a compare and set on the proven hash, with what ends with it). When it wrote nothing:
+   * `gone()` when the account no longer exists, else 409 with `changedElsewhere`.
    */
-  private async replaceProvenHash(record: UserRecord, passwordHash: string, changedElsewhere: string, gone: () => HttpError): Promise<void> {
-    if (await this.repository.replacePasswordHash(record._id, record.passwordHash, passwordHash)) return;
-    if (!(await this.repository.findById(record._id))) throw gone();
+  private async writeProvenHash(write: PasswordWrite, changedElsewhere: string, gone: () => HttpError): Promise<void> {
+    if (await this.storePasswordWrite(write)) return;
+    const accountStillThere = (await this.repository.findById(write.userId)) !== null;
+    if (lostPasswordWrite(accountStillThere) === 'account-gone') throw gone();
     throw new ConflictError(changedElsewhere, ErrorCode.passwordChangedConcurrently);
+  }
+
+  /** Hands `write` to the store: the new hash and, with `endResetLinks`, the end of every reset link, in one transaction. */
+  private storePasswordWrite({ userId, current, next, endResetLinks }: PasswordWrite): Promise<boolean> {
+    return this.repository.replacePasswordHash(userId, current, next, { endResetLinks });
   }
 
   /** Sends a mail; a failure is the caller's (logged by {@link later}). */
@@ -263,8 +264,7 @@ export class UsersService {
   private async findRecord(userId: string): Promise<UserRecord | null> {
     const user = await this.findUser(userId);
     const record = user ? await this.repository.findByEmail(user.email) : null;
-    // A deletion and a new signup with the same email between the two reads: not this user any more.
-    return record?._id === user?._id ? record : null;
+    return user && record && sameAccount(user, record) ? record : null;
   }
 
   /** The signed-in user's record once `password` is proven to be its password; 401 without an account. */
@@ -286,31 +286,26 @@ export class UsersService {
   }
 
   /**
-   * Issue #10: a hash stored with an older scheme or cost (scrypt) is replaced by today's (Argon2id) at a
-   * successful sign-in, the one moment the password is at hand. Only while the stored hash is still the one
-   * just checked, so a password changed meanwhile is never overwritten. A failure here is logged and the
-   * sign-in goes on: the old hash still works, and the next sign-in tries again.
+   * A hash stored with an older scheme or cost (scrypt) is replaced by today's (Argon2id) at a successful
+   * sign-in, the one moment the password is at hand (SECURITY.md "Passwords"). Only while the stored hash is
+   * still the one just checked, so a password changed meanwhile is never overwritten. A failure here is logged
+   * and the sign-in goes on: the old hash still works, and the next sign-in tries again.
    */
   private async upgradeHash(record: UserRecord, password: string): Promise<void> {
     if (!this.hasher.needsRehash(record.passwordHash)) return;
     try {
-      const passwordHash = await this.hasher.hash(password);
-      await this.repository.replacePasswordHash(record._id, record.passwordHash, passwordHash);
+      await this.storePasswordWrite(passwordWrite('rehash', record, await this.hasher.hash(password)));
     } catch (error) {
       this.logger.warn({ err: error, userId: record._id }, 'password hash upgrade failed; the stored hash is kept');
     }
   }
 }
 
-function publicUser({ passwordHash: _hash, ...user }: UserRecord): PublicUser {
-  return user;
-}
-
-/** 400 on `field` when the password is common or guessable (NIST SP 800-63B), with the user's name and email as context. */
-function refuseWeakPassword(field: string, password: string, { fullName, email }: { fullName: string; email: string }): void {
-  if (!assessPassword(password, [fullName, email]).acceptable) {
-    throw new ValidationError([{ path: [field], message: WEAK_PASSWORD_MESSAGE }]);
-  }
+/** 400 on `field` when account.domain.ts refused the new password: too common or guessable, or the current one. */
+function refuseNewPassword(field: string, refusal: ReturnType<typeof newPasswordRefusal>): void {
+  if (refusal === null) return;
+  const message = refusal === 'weak' ? WEAK_PASSWORD_MESSAGE : PASSWORD_MESSAGES.sameAsCurrent;
+  throw new ValidationError([{ path: [field], message }]);
 }
 
 function notSignedIn(): UnauthorizedError {

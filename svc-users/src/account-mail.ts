@@ -1,42 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-
 /**
- * The rules of a password reset link (docs/PRODUCT.md §10.10, SECURITY.md "Password reset"), without a store,
- * a clock or HTTP: the service applies them.
+ * The account's mails (docs/PRODUCT.md §10.10, SECURITY.md "Password reset"): their words, as plain
+ * text and the same in simple HTML. What is sent when is account.domain.ts's rule and the service's doing.
  */
 
-/** How long a link works after it was sent. */
-export const RESET_LINK_TTL_MS = 30 * 60 * 1000;
-/** The link's lifetime in the words of the mail and the page. */
+/** The link's lifetime in the words of the mail (account.domain.ts RESET_LINK_TTL_MS). */
 export const RESET_LINK_LIFETIME = '30 minutes';
-
-/** The query parameter of the reset page that carries the token. */
-export const RESET_TOKEN_PARAM = 'token';
-
-/** 256 random bits, URL-safe (43 characters): the token of one link. */
-export function newResetToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/**
- * What the store keeps of a token: its SHA-256, in hex. The token is random and long, so a fast digest is
- * enough (no password hashing): someone who reads the store cannot turn a digest back into a working link.
- */
-export function resetTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-/** The link a mail carries: the reset page (`https://app.example/reset-password`) with the token. */
-export function resetLink(resetPage: string, token: string): string {
-  const url = new URL(resetPage);
-  url.searchParams.set(RESET_TOKEN_PARAM, token);
-  return url.toString();
-}
-
-/** Whether a stored link still works at `now`: never used and not expired. */
-export function resetLinkWorks(reset: { usedAt: Date | null; expiresAt: Date }, now: Date): boolean {
-  return reset.usedAt === null && reset.expiresAt.getTime() > now.getTime();
-}
 
 /** A mail to one person: plain text (what every client shows) and the same in simple HTML. */
 export interface AccountMail {
