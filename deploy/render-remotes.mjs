@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm deploy:render` (issue #19): writes the per-remote part of the split deployments from the workspace's
+// `pnpm deploy:render`: writes the per-remote part of the split deployments from the workspace's
 // remotes, so that adding a remote touches nothing outside its package. Every `mfe-<key>` package that
 // declares a remote ("remote" in its package.json: federation name mfe_<key> and its routes;
 // packages/build-config/workspace-remotes.mjs finds them) gets, in deploy/generated/ (gitignored, rewritten

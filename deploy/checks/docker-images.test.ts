@@ -218,7 +218,7 @@ describe.each(Object.entries(NODE_IMAGES))('%s image (Node)', (name, port) => {
     expect(parsed.map((stage) => stage.image)).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
     const env = envOf(final);
     expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', [portVariable]: String(port), SHUTDOWN_DRAIN_MS: '5000' });
-    // The gateway also exposes its ops port (/readyz, /metrics; issue #21), which no Service or Ingress publishes.
+    // The gateway also exposes its ops port (/readyz, /metrics), which no Service or Ingress publishes.
     expect(last(final, 'EXPOSE')).toBe(name === 'gateway' ? `${port} 9181` : String(port));
     if (name === 'gateway') expect(env.OPS_PORT).toBe('9181');
     expect(last(final, 'STOPSIGNAL')).toBe('SIGTERM');
@@ -408,7 +408,7 @@ describe('shell image: Content-Security-Policy and remotes.json', () => {
       console.warn('shell/dist not built: skipping the comparison with the gateway (pnpm build)');
       return;
     }
-    const { inlineScriptHashes } = (await import(path.join(repo, 'gateway/src/static.middleware.ts'))) as { inlineScriptHashes: (root: string) => string[] };
+    const { inlineScriptHashes } = (await import(path.join(repo, 'gateway/src/security-headers.middleware.ts'))) as { inlineScriptHashes: (root: string) => string[] };
     const hashes = inlineScriptHashes(path.join(repo, 'shell/dist'));
     expect(hashes.length).toBeGreaterThan(0);
     expect(runHashStep(readFileSync(built, 'utf8'))).toContain(`script-src 'self' ${hashes.join(' ')} @REMOTE_ORIGINS@;`);
@@ -483,7 +483,7 @@ describe('shell image: Content-Security-Policy and remotes.json', () => {
       },
     );
 
-    describe('REMOTE_OVERRIDES (issue #19: a local remote against the deployed shell)', () => {
+    describe('REMOTE_OVERRIDES (a local remote against the deployed shell)', () => {
       /** The real template, its script hashes filled as the image build fills them. */
       function startWithRealTemplate(env: Record<string, string>) {
         const template = path.join(work, 'real-csp.conf.template');

@@ -1,7 +1,8 @@
 /**
  * Checks of the nginx configurations: the three frontend images (deploy/docker/nginx/) and the compose load
  * balancer (deploy/nginx/lb.conf). Statically: each file is parsed and compared with what the gateway does in
- * all-in-one mode (its cache policy and its helmet headers, taken from gateway/src/static.middleware.ts) and
+ * all-in-one mode (its cache policy from gateway/src/static.middleware.ts, its helmet headers from
+ * gateway/src/security-headers.middleware.ts) and
  * with the routes the browser needs. Live, when an `nginx` binary is installed (Debian: apt-get install -y
  * nginx; skipped with a message otherwise): each config runs in a temporary prefix, with paths and ports
  * rewritten, and is asked real requests, the load balancer in front of stub upstreams.
@@ -130,7 +131,7 @@ function gatewayCacheControl(): (uri: string) => string {
 /** The headers the gateway's helmet middleware sets for a shell build in `shellRoot` (lower-case names). */
 async function gatewaySecurityHeaders(shellRoot: string): Promise<Record<string, string>> {
   type Middleware = (ctx: unknown, next: () => Promise<void>) => Promise<void>;
-  const { securityHeaders } = (await import(path.join(repo, 'gateway/src/static.middleware.ts'))) as { securityHeaders: (root: string) => Middleware };
+  const { securityHeaders } = (await import(path.join(repo, 'gateway/src/security-headers.middleware.ts'))) as { securityHeaders: (root: string) => Middleware };
   const headers = new Map<string, string>();
   const res = {
     setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value),

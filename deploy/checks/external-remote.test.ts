@@ -1,5 +1,5 @@
 /**
- * A remote in a repository of its own (issue #19; docs/ADDING_A_REMOTE.md "A remote in its own repository"):
+ * A remote in a repository of its own (docs/ADDING_A_REMOTE.md "A remote in its own repository"):
  * examples/external-remote, copied to a folder outside the repository and installed there with pnpm (offline,
  * from the store), gets the shell's contract from the packed @tm/remote-contract: its type-check passes, a page
  * that breaks the contract fails it with the reason, and its own Rspack build writes what the catalog is made

@@ -1,5 +1,5 @@
 /**
- * The k6 scripts of deploy/k6 run by k6 itself (issue #20), against the built stack: the gateway and both
+ * The k6 scripts of deploy/k6 run by k6 itself, against the built stack: the gateway and both
  * services as separate processes over HTTP (@tm/test-support startStack, login and signup rate limits off as
  * deploy/k6/README.md asks of a load target). `smoke.js` as shipped, then a short `load.js`: 30 s of all three
  * scenarios (browse, login, held live streams). k6's own thresholds decide: k6 exits 99 when one fails, and

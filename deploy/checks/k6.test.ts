@@ -364,7 +364,7 @@ describe('k6 scripts', () => {
       expect(Object.keys(scenarios).sort()).toEqual(['browse', 'login', 'streams']);
       expect(scenarios.streams).toMatchObject({ executor: 'constant-vus', exec: 'stream', vus: 20 });
       expect(scenarios.browse).toMatchObject({ executor: 'constant-arrival-rate', exec: 'browse' });
-      // Issue #10: 10 sign-ins a second on 2 cores (Argon2id), measured by `pnpm bench` (perf/bench/bench-hash.mjs).
+      //10 sign-ins a second on 2 cores (Argon2id), measured by `pnpm bench` (perf/bench/bench-hash.mjs).
       expect(scenarios.login).toMatchObject({ executor: 'constant-arrival-rate', exec: 'signIn', rate: 10, timeUnit: '1s' });
       expect(scenarios.login?.exec).not.toBe(scenarios.browse?.exec);
     });

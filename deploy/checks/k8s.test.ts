@@ -34,6 +34,7 @@ import { Secret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { Service } from 'kubernetes-models/v1/Service';
 import { GENERATED, GENERATED_DIR, renderRemotes } from './deployed-remotes';
+import { unreadByGateway } from './gateway-settings';
 
 const REPO = path.resolve(__dirname, '../..');
 const K8S_DIR = path.join(REPO, 'deploy/k8s');
@@ -578,7 +579,7 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     expect(problems).toEqual([]);
 
     const required: Record<(typeof NODE_PROCESSES)[number], { secrets: string[]; config: string[] }> = {
-      gateway: { secrets: ['SESSION_KEYS', 'INTERNAL_SECRET', 'REDIS_URL'], config: ['USERS_URL', 'TODOS_URL', 'UPSTREAM_TIMEOUT_MS', 'AUTH_RATE_LIMIT'] },
+      gateway: { secrets: ['SESSION_KEYS', 'INTERNAL_SECRET', 'REDIS_URL'], config: ['USERS_URL', 'TODOS_URL', 'AUTH_RATE_LIMIT', 'PUBLIC_URL'] },
       'svc-users': { secrets: ['INTERNAL_SECRET', 'MONGO_URL'], config: ['MONGO_DB'] },
       'svc-todos': { secrets: ['INTERNAL_SECRET', 'MONGO_URL'], config: ['MONGO_DB'] },
     };
@@ -599,6 +600,8 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     }
     // Behind the ingress controller: client IPs and https come from X-Forwarded-*.
     expect(literal(effectiveEnv(mainContainer('gateway')), 'TRUST_PROXY')).toBe('true');
+    // Every variable given to the gateway is one it reads: none it would silently ignore.
+    expect(unreadByGateway(effectiveEnv(mainContainer('gateway')).keys())).toEqual([]);
     // The services never see the cookie keys; only svc-todos (change notifications) joins the gateway on
     // Redis; the gateway never sees MongoDB.
     for (const name of ['svc-users', 'svc-todos']) expect(effectiveEnv(mainContainer(name)).has('SESSION_KEYS')).toBe(false);

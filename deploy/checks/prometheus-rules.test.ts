@@ -1,5 +1,5 @@
 /**
- * The alert and recording rules of deploy/prometheus (issue #20, docs/OPERATIONS.md "Alerts"), checked by
+ * The alert and recording rules of deploy/prometheus (docs/OPERATIONS.md "Alerts"), checked by
  * Debian's `promtool` (skipped with the reason when it is absent; .ci/run installs it):
  * - `promtool check rules` and `check config` accept the files;
  * - `promtool test rules` passes every unit test of tests/*.yml (input series → the alerts that fire at a

@@ -1,10 +1,10 @@
 /**
- * Start-up that explains itself (issue #20 point 6), with the real built processes: a service or the gateway
- * that cannot open its store or bind its port within its bound (STARTUP_STORE_TIMEOUT_MS,
- * STARTUP_LISTEN_TIMEOUT_MS; service-kit startup.ts) logs one line naming the step, what it was waiting on and
- * the setting, and exits non-zero, instead of waiting silently ("opening store", then nothing). The causes are
- * real: an SQLite file locked by another process's connection, a port another process listens on, a Redis
- * that refuses connections; and, for the watchdog thread, a process whose main thread is stuck in a
+ * Start-up that explains itself (docs/OPERATIONS.md "Logs"), with the real built processes: a service or
+ * the gateway that cannot open its store or bind its port within its bound (STARTUP_STORE_TIMEOUT_MS, and
+ * the fixed LISTEN_TIMEOUT_MS; service-kit startup.ts) logs one line naming the step, what it was waiting on
+ * and the bound's setting, and exits non-zero, instead of waiting silently ("opening store", then nothing).
+ * The causes are real: an SQLite file locked by another process's connection, a port another process
+ * listens on, a Redis that refuses connections; and, for the watchdog thread, a process whose main thread is stuck in a
  * synchronous call.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

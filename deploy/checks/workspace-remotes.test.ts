@@ -1,4 +1,4 @@
-// Issue #19: a remote of the workspace is deployed without a file to edit outside its package. Every `mfe-*`
+// A remote of the workspace is deployed without a file to edit outside its package. Every `mfe-*`
 // package that declares a remote ("remote" in its package.json) is in what `pnpm deploy:render`
 // (deploy/render-remotes.mjs) writes: the catalog, with exactly the routes it declares, its compose service
 // and its Kubernetes manifests, image and Ingress path. The compose, Kubernetes, image and nginx checks hold

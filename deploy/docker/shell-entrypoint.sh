@@ -7,7 +7,7 @@
 #                 docs/DEPLOY.md "The remote catalog");
 #   csp.conf      the Content-Security-Policy header: the build's script hashes, plus the origins of remotes
 #                 served from another origin (a CDN), which the browser would block otherwise.
-# With REMOTE_OVERRIDES (issue #19, as the gateway's; docs/ADDING_A_REMOTE.md "Trying your remote against the
+# With REMOTE_OVERRIDES (as the gateway's; docs/ADDING_A_REMOTE.md "Trying your remote against the
 # real shell"): off (the default), on (http://127.0.0.1:* and http://localhost:*, this machine of each browser),
 # or a comma-separated list of origins (plain http only for those two hosts): remotes.json gets
 # "overrides": {"origins": [...]}, which is what the shell goes by, and the CSP allows those origins where it

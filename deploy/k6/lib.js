@@ -110,8 +110,8 @@ export function think(mean) {
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * 429 answers of login and signup: the target's AUTH_RATE_LIMIT (per client IP, default 20/min) or
- * SIGNUP_RATE_LIMIT (signups per client IP, default 10/hour) was hit.
+ * 429 answers of login and signup: the target's AUTH_RATE_LIMIT (per client IP, default 20/min) or its
+ * signup limit (half of it per hour: 10 by default) was hit.
  * Counted apart from other failures: a run with any of them measured the limiter, not the app.
  */
 export const authRateLimited = new Counter('auth_rate_limited');
@@ -542,7 +542,7 @@ export function createAccounts(count, label, keepSignedIn) {
       throw new Error(
         `setup: signup of ${account.email} answered ${lastAuthStatus}` +
           (lastAuthStatus === 429
-            ? ': AUTH_RATE_LIMIT or SIGNUP_RATE_LIMIT on the target is too low for this run, raise them (deploy/k6/README.md)'
+            ? ': AUTH_RATE_LIMIT on the target is too low for this run (it sets the signup limit too), raise it (deploy/k6/README.md)'
             : ' (see the failed checks)'),
       );
     }

@@ -3,7 +3,7 @@
  *  - browse: users working on their task list (fetch, add, complete, pin, delete), a constant arrival
  *    rate of BROWSE_RATE lists per second; each VU signs up its own account once, in its first iteration;
  *  - login: a fixed rate of full logins (visit, login, me, logout) on accounts made in setup(), 10 a second
- *    by default. Password hashing (Argon2id, ~15 ms of a core each since issue #10; scrypt took ~450 ms) is
+ *    by default. Password hashing (Argon2id, ~15 ms of a core each) is
  *    still the most expensive call: it has its own scenario and rate, so it neither starves nor hides the
  *    task calls. `pnpm bench` (perf/bench/bench-hash.mjs) measures this scenario's rate on 2 cores;
  *  - streams: STREAM_VUS signed-in pages holding the live event stream (GET /api/todo/events) open,

@@ -3,11 +3,12 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiClient, type RunningServices, type RunningStack, signUp, startServices, startStack, upstreamsOf } from '@tm/test-support';
+import { CLIENT_REQUEST_LIMITS, CONNECTIONS_PER_ADDRESS } from './config.js';
 import { startGateway, type TestGateway } from './gateway.test-helpers.js';
 
 /**
- * Abuse of the gateway from outside, reproduced on 127.0.0.1 (issue #21, SECURITY.md "Limits and
- * timeouts"): what a client's headers may do, and a client that holds sockets without finishing its requests.
+ * Abuse of the gateway from outside, reproduced on 127.0.0.1 (SECURITY.md "Limits and timeouts"): what a
+ * client's headers may do, and a client that holds sockets without finishing its requests.
  */
 
 /** Forwards every request to `target` as it is, keeping the headers each one arrived with (what a service sees). */
@@ -28,7 +29,7 @@ async function recordingRelay(target: string): Promise<{ url: string; seen: Inco
   return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe("a client's headers (issue #21)", () => {
+describe("a client's headers", () => {
   let services: RunningServices;
   let relay: Awaited<ReturnType<typeof recordingRelay>>;
   let gateway: TestGateway;
@@ -97,12 +98,13 @@ function rawRequest(port: number, text: string, localAddress = '127.0.0.1'): Pro
   });
 }
 
-describe('sockets held by a client (issue #21)', () => {
+describe('sockets held by a client (SECURITY.md "Limits and timeouts")', () => {
   let stack: RunningStack;
-  const HEADERS_TIMEOUT_MS = 2000;
-  const PER_ADDRESS = 50;
+  // The built process with its own bounds (fixed values, not settings): a request's head, connections per address.
+  const HEADERS_TIMEOUT_MS = CLIENT_REQUEST_LIMITS.headersTimeoutMs;
+  const PER_ADDRESS = CONNECTIONS_PER_ADDRESS;
   beforeAll(async () => {
-    stack = await startStack({ env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS) } });
+    stack = await startStack();
   });
   afterAll(async () => {
     await stack.stop();

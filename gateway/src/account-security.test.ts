@@ -88,7 +88,7 @@ describe('per-account throttling (SECURITY.md "Throttling")', () => {
     });
   });
 
-  it("lets the owner's known device in while strangers' guesses keep the account locked (issue #21)", async () => {
+  it("lets the owner's known device in while strangers' guesses keep the account locked", async () => {
     await withGateway(throttleOn(10, 900), async (gateway) => {
       const victim = await signedUp(gateway);
       // The owner's browser signed in before: it holds a device cookie for the account.
@@ -192,7 +192,7 @@ describe('per-account throttling (SECURITY.md "Throttling")', () => {
     });
   });
 
-  it("counts the address the proxy saw, not what the client wrote to the left of it (issue #21)", async () => {
+  it("counts the address the proxy saw, not what the client wrote to the left of it", async () => {
     await withGateway({ trustProxy: true, signupRateLimit: { points: 2, windowSeconds: 3600 } }, async (gateway) => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i += 1) {
@@ -204,7 +204,7 @@ describe('per-account throttling (SECURITY.md "Throttling")', () => {
     });
   });
 
-  it('counts an IPv6 client by its /64: rotating addresses inside it does not escape the limit (issue #21)', async () => {
+  it('counts an IPv6 client by its /64: rotating addresses inside it does not escape the limit', async () => {
     await withGateway({ trustProxy: true, signupRateLimit: { points: 2, windowSeconds: 3600 } }, async (gateway) => {
       const statuses: number[] = [];
       for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:aaaa::9', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff']) {
@@ -267,7 +267,7 @@ describe('session lifetime (SECURITY.md "Sessions")', () => {
       expect((await client.post('/api/user/signup', newUser())).status).toBe(201);
       await sleep(1_300);
       // The first call after the pause is a write with the XSRF token of that session (a tab left open): it
-      // is a 401, not a 403, so the client says "session ended", and why (issue #18).
+      // is a 401, not a 403, so the client says "session ended", and why.
       const late = await client.post('/api/todo/add-todo', { title: 'late' });
       expect(late.body).toEqual({ message: 'Not signed in', code: 'AUTH.UNAUTHENTICATED', reason: 'idle-timeout' });
       expect((await client.get('/api/user/me')).status).toBe(401);

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@tm/contracts';
 import { withSpan } from '@tm/service-kit';
 import type { Context } from 'koa';
 import { Counter, type Registry } from 'prom-client';
@@ -15,6 +16,12 @@ export interface AccountThrottleOptions {
   redis?: RedisClient;
   /** Where the wrong-password, lock and refusal counters are registered (the process's /metrics). */
   registry?: Registry;
+}
+
+/** True for the service's "wrong password" answers, which count against the account. */
+export function wrongPassword(status: number, body: unknown): boolean {
+  const code = (body as { code?: unknown } | null)?.code;
+  return (status === 401 && code === ErrorCode.invalidCredentials) || (status === 403 && code === ErrorCode.wrongPassword);
 }
 
 /** Consecutive failures of one client against one account before each further try must wait. */
@@ -37,7 +44,7 @@ export function delayAfterFailures(failures: number, lockoutSeconds: number): nu
  *   8 … s);
  * - per account, from clients it does not know: `failLimit` failures within `windowSeconds` lock it for
  *   `lockoutSeconds` (429 with Retry-After) against every unknown client. Locks always expire;
- * - per known device (a browser that signed in to the account before, device-cookie.ts; issue #21): its own
+ * - per known device (a browser that signed in to the account before, device-cookie.ts): its own
  *   failures, `failLimit` within the window locking that device only. A known device is not held by the
  *   account's lock, so guessing at an owner's email no longer keeps the owner out.
  * A success (the password was right) clears that client's streak, and the count of whoever succeeded: the
@@ -72,7 +79,7 @@ export class AccountThrottle {
       }),
       locks: new Counter({
         name: 'gateway_account_locks_total',
-        help: 'Locks applied after ACCOUNT_FAIL_LIMIT wrong passwords: of an account (unknown clients) or of one known device',
+        help: 'Locks applied after too many wrong passwords (failLimit): of an account (unknown clients) or of one known device',
         labelNames: ['scope'] as const,
         registers,
       }),

@@ -1,27 +1,19 @@
 import type Router from '@koa/router';
-import { API, INTERNAL_API, type SessionEndReason, type UserResponse } from '@tm/contracts';
-import { apiRouter, jsonBody, ServiceUnavailableError } from '@tm/service-kit';
-import type { Context, Middleware } from 'koa';
-import type { AccountThrottle } from './account-throttle.js';
-import type { LiveStreams } from './events.relay.js';
-import { requireSession, signedInUser, wrongPassword } from './auth.routes.js';
+import { API, INTERNAL_API, type UserResponse } from '@tm/contracts';
+import { apiRouter, jsonBody } from '@tm/service-kit';
+import type { Middleware } from 'koa';
+import { wrongPassword, type AccountThrottle } from './account-throttle.js';
+import { API_PREFIX } from './api-prefix.js';
 import { rememberDevice } from './device-cookie.js';
-import { API_PREFIX, callService } from './forward.middleware.js';
+import { callService } from './forward.middleware.js';
+import { requireSession, signedInUser } from './require-session.js';
+import { endAllSessions, type SessionEnders } from './session-end.js';
 import { rotateSession } from './session.middleware.js';
-import type { SessionEnds } from './session-end.js';
 import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 import type { Upstream } from './upstream.proxy.js';
 
-/** What ending every session of a user needs. */
-export interface SessionEnding {
-  /** Ends sessions recording why (the other devices are told: `password-changed`, `signed-out-everywhere`, `account-deleted`). */
-  ends: SessionEnds;
-  /** Live streams of this process: the calls that end every session of the user end the user's streams. */
-  streams: LiveStreams;
-}
-
-export interface AccountRoutesOptions extends SessionEnding {
+export interface AccountRoutesOptions extends SessionEnders {
   users: Upstream;
   todos: Upstream;
   internalSecret: string;
@@ -30,30 +22,6 @@ export interface AccountRoutesOptions extends SessionEnding {
 
 /** The throttle's key for the password checks of the account page: the user, whatever the email. */
 const accountOf = (userId: string) => `user:${userId}`;
-
-const NOT_SIGNED_OUT = 'Your other devices could not be signed out, please try "Sign out everywhere" again';
-
-/**
- * Ends every session of the user, recording `reason` for each (but this request's own with `keepOwn`: it
- * lives on under a new id), and the user's live streams in this process (other instances end theirs at their
- * next session check); a store that fails here is a 503 that says what did not happen (`failure`).
- */
-export async function endAllSessions(
-  ctx: Context,
-  { ends, streams }: SessionEnding,
-  userId: string,
-  reason: SessionEndReason,
-  { keepOwn = false, failure = NOT_SIGNED_OUT }: { keepOwn?: boolean; failure?: string } = {},
-): Promise<number> {
-  try {
-    const ended = await ends.endUser(ctx, userId, reason, { keepOwn });
-    streams.endUser(userId);
-    return ended;
-  } catch (error) {
-    ctx.log.error({ err: error }, 'ending the sessions of a user failed');
-    throw new ServiceUnavailableError(failure);
-  }
-}
 
 /**
  * Change password (docs/PRODUCT.md §10.10): svc-users checks the current password and the new one; on success every

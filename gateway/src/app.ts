@@ -17,23 +17,27 @@ import type { Registry } from 'prom-client';
 import { AccountThrottle } from './account-throttle.js';
 import { CookieKeys } from './cookie-keys.js';
 import { accountRoutes } from './account.routes.js';
-import { authRoutes, otherUserRoutes, todoRoutes } from './auth.routes.js';
+import { API_PREFIX } from './api-prefix.js';
+import { authRoutes } from './auth.routes.js';
 import type { GatewayConfig } from './config.js';
-import { LiveStreams } from './events.relay.js';
-import { API_PREFIX, forwardedHeader } from './forward.middleware.js';
+import { forwardedHeader } from './forward.middleware.js';
+import { LiveStreams } from './live-streams.js';
 import { openApiRoutes } from './openapi.routes.js';
 import { passwordResetRoutes } from './password-reset.routes.js';
-import { rumRoutes } from './rum.routes.js';
+import { rumRoutes, type RumLimits } from './rum.routes.js';
 import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-connection.js';
 import { readiness } from './readiness.js';
 import { sessionEndAnswers, SessionEnds } from './session-end.js';
 import { sessionLifetime, sessions } from './session.middleware.js';
-import { securityHeaders, staticSite, type WebSite } from './static.middleware.js';
+import { securityHeaders } from './security-headers.middleware.js';
+import { staticSite, type WebSite } from './static.middleware.js';
 import type { SessionStore } from './session.repository.js';
 import { countUpstreamFailures } from './upstream-failures.js';
+import { todoRoutes } from './todo.routes.js';
 import { createUpstream } from './upstream.proxy.js';
+import { otherUserRoutes } from './user.routes.js';
 import { xsrfProtection } from './xsrf.middleware.js';
 
 export interface GatewayDeps {
@@ -54,8 +58,10 @@ export interface GatewayDeps {
     | 'accountThrottle'
     | 'events'
   > &
-    /** `POST /api/rum` limits (rum.routes.ts); the defaults when absent. PUBLIC_URL (password-reset.routes.ts). */
-    Partial<Pick<GatewayConfig, 'rum' | 'publicUrl'>>;
+    Partial<Pick<GatewayConfig, 'publicUrl'>> & {
+      /** `POST /api/rum` limits (rum.routes.ts): RUM_REPORT_LIMITS when absent (tests set others). */
+      rum?: RumLimits;
+    };
   sessionStore: SessionStore;
   logger: Logger;
   /** When set, rate-limit counters are shared through Redis. */
@@ -68,7 +74,7 @@ export interface Gateway {
   app: Koa;
   /**
    * `/healthz`, `/readyz` and `/metrics` for the platform (probes, Prometheus), served on a port of their own
-   * (`OPS_PORT`), never on the app's public port, which keeps only `/healthz` (issue #21).
+   * (`OPS_PORT`), never on the app's public port, which keeps only `/healthz` (SECURITY.md "Limits and timeouts").
    */
   ops: Koa;
   /** Shutdown begins: readiness turns 503, live streams end (the pages reconnect elsewhere) and new ones are refused. */
@@ -93,7 +99,7 @@ function onlyUnderApi(middleware: Middleware): Middleware {
  * Only plainly framed requests reach the routes and the proxy. A body must come with a Content-Length no
  * larger than the limit: a chunked body is refused with 411, because http-proxy forwards the body of a chunked
  * DELETE or OPTIONS behind a `Content-Length: 0`, where the service reads it as a second request (smuggling,
- * found by the fuzzer; docs/RELIABILITY.md). Browsers and load tools always send a length. OPTIONS is answered
+ * found by the fuzzer; docs/ARCHITECTURE.md "Testing"). Browsers and load tools always send a length. OPTIONS is answered
  * here: the API serves only its own origin, so there is no CORS preflight to forward.
  */
 function framedRequests(limitBytes: number): Middleware {
@@ -118,7 +124,7 @@ const COMPRESSED_TYPES = /^(application\/(json|problem\+json)|text\/(plain|html|
  * (static.middleware.ts): per request, a brotli stream cost the gateway 0.6–0.9 ms more CPU per answer than
  * gzip in `pnpm bench` (it sets up a large window for every answer), for answers a third smaller (a
  * 1 000-task list: 6.3 KB against 10.1 KB, from 196 KB). The event stream is never compressed: a compressor
- * buffers, and events must arrive at once (issue #17).
+ * buffers, and events must arrive at once (docs/PRODUCT.md §10.11.5).
  */
 export function compressAnswers(): Middleware {
   return compress({
@@ -131,9 +137,8 @@ export function compressAnswers(): Middleware {
 }
 
 /**
- * A request with more headers than any browser sends is refused (431) before anything reads them (issue
- * #21): they would all be forwarded to a service, each a cost, and a service refusing them would look like
- * a 502 of ours. Their total size is capped by the server itself (`MAX_HEADER_BYTES`, also 431).
+ * A request with more headers than any browser sends is refused (431) before anything reads them: they would all be forwarded to a service, each a cost, and a service refusing them would look like
+ * a 502 of ours. Their total size is capped by the server itself (`maxHeaderBytes`, config.ts CLIENT_REQUEST_LIMITS; also 431).
  */
 function headerCountLimit(maxCount: number): Middleware {
   return (ctx, next) => {
@@ -168,7 +173,7 @@ const noStore: Middleware = async (ctx, next) => {
  * are sent on; the live stream relayed as a stream).
  */
 export function createApp({ config, sessionStore, logger, redis, web = {} }: GatewayDeps): Gateway {
-  // issue #21: the client is the right-most X-Forwarded-For entry(ies) our own proxies wrote, never the
+  // The client is the right-most X-Forwarded-For entry(ies) our own proxies wrote, never the
   // left-most one, which the client chose (client-address.ts).
   const app = new Koa({ proxy: config.trustProxy, maxIpsCount: config.trustProxyHops });
   app.keys = new CookieKeys(config.sessionKeys);

@@ -1,13 +1,15 @@
 import type Router from '@koa/router';
-import { API, ErrorCode, LIMITS, type UserResponse } from '@tm/contracts';
-import { apiRouter, jsonBody, UnauthorizedError } from '@tm/service-kit';
-import type { Context, Middleware } from 'koa';
-import type { AccountThrottle } from './account-throttle.js';
+import { API, LIMITS, type UserResponse } from '@tm/contracts';
+import { apiRouter, jsonBody } from '@tm/service-kit';
+import type { Middleware } from 'koa';
+import { wrongPassword, type AccountThrottle } from './account-throttle.js';
+import { API_PREFIX } from './api-prefix.js';
 import { knownDevice, rememberDevice } from './device-cookie.js';
-import { eventsRelay, type LiveStreams } from './events.relay.js';
-import { API_PREFIX, callService, forwardTo } from './forward.middleware.js';
+import { callService, forwardTo } from './forward.middleware.js';
+import type { LiveStreams } from './live-streams.js';
+import { requireSession, signedInUser } from './require-session.js';
 import type { SessionEnds } from './session-end.js';
-import { rotateSession, sessionIdOf, sessionOf } from './session.middleware.js';
+import { rotateSession, sessionIdOf } from './session.middleware.js';
 import { relay } from './upstream-answer.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 import type { Upstream } from './upstream.proxy.js';
@@ -26,30 +28,12 @@ export interface AuthRoutesOptions {
   ends: SessionEnds;
 }
 
-/** 401 unless the session belongs to a signed-in user. */
-export function requireSession(): Middleware {
-  return async (ctx, next) => {
-    if (!sessionOf(ctx).userId) throw new UnauthorizedError();
-    await next();
-  };
-}
-
-export function signedInUser(ctx: Context): string {
-  return sessionOf(ctx).userId ?? '';
-}
-
 /** The email a login is for, normalised as the contracts do (trimmed, lower-cased); undefined when absent or absurd. */
 function emailOf(body: unknown): string | undefined {
   const email: unknown = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).email : undefined;
   if (typeof email !== 'string') return undefined;
   const normalised = email.trim().toLowerCase();
   return normalised && normalised.length <= LIMITS.email.max ? normalised : undefined;
-}
-
-/** True for the service's "wrong password" answers, which count against the account. */
-export function wrongPassword(status: number, body: unknown): boolean {
-  const code = (body as { code?: unknown } | null)?.code;
-  return (status === 401 && code === ErrorCode.invalidCredentials) || (status === 403 && code === ErrorCode.wrongPassword);
 }
 
 /**
@@ -86,8 +70,8 @@ function signIn(kind: 'signup' | 'login', { users, internalSecret, throttle }: A
 
 /**
  * Logout destroys the session server-side; a replayed old cookie then finds nothing and gets 401, saying
- * `signed-out` (issue #18: another tab's call on its way, a copy of the cookie). The session's live streams in
- * this process end with it (other instances notice at their next session check).
+ * `signed-out` (SECURITY.md "Sessions": another tab's call on its way, a copy of the cookie). The session's
+ * live streams in this process end with it (other instances notice at their next session check).
  */
 function signOut(streams: LiveStreams, ends: SessionEnds): Middleware {
   return async (ctx) => {
@@ -107,23 +91,5 @@ export function authRoutes(options: AuthRoutesOptions): Router {
   router.post('/login', authRateLimit, jsonBody(), signIn('login', options));
   router.post('/logout', signOut(streams, ends));
   router.get('/me', requireSession(), forwardTo(users, internalSecret, signedInUser));
-  return router;
-}
-
-/** Any other /api/user path goes to svc-users, which answers 404 for routes it does not have. */
-export function otherUserRoutes(users: Upstream, internalSecret: string): Router {
-  const router = apiRouter(`${API_PREFIX}/user`);
-  router.all('/{*rest}', forwardTo(users, internalSecret, signedInUser));
-  return router;
-}
-
-/**
- * Routes under /api/todo: every one needs a signed-in user. The live stream is relayed as a stream
- * (events.relay.ts); every other call is forwarded with the page's `X-Client-Id` and its answer checked.
- */
-export function todoRoutes(todos: Upstream, internalSecret: string, streams: LiveStreams): Router {
-  const router = apiRouter(`${API_PREFIX}/todo`);
-  router.get(API.todoEvents.path.slice('/todo'.length), requireSession(), eventsRelay({ todos, internalSecret, streams }));
-  router.all('/{*rest}', requireSession(), forwardTo(todos, internalSecret, signedInUser, { clientId: true }));
   return router;
 }

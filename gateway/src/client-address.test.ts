@@ -1,6 +1,6 @@
 import { addressKey } from './client-address.js';
 
-describe('the key a client is counted under (issue #21)', () => {
+describe('the key a client is counted under', () => {
   it('is an IPv4 address as it is, also when it comes IPv4-mapped', () => {
     expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
     expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');

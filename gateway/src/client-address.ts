@@ -1,4 +1,4 @@
-// Who a client is, for the limits that count clients (SECURITY.md "Throttling", issue #21): per-IP rate
+// Who a client is, for the limits that count clients (SECURITY.md "Throttling"): per-IP rate
 // limits, the account throttle, connection and stream caps.
 import type { Context } from 'koa';
 import ipaddr from 'ipaddr.js';
@@ -19,7 +19,7 @@ export function addressKey(ip: string): string {
 /**
  * The request's client, as a key ({@link addressKey}). `ctx.ip` is the peer's address, or with `TRUST_PROXY`
  * the address the nearest trusted proxy saw: Koa reads `X-Forwarded-For` from the right, at most
- * `app.maxIpsCount` entries (TRUST_PROXY_HOPS), so entries a client wrote itself on the left are never
+ * `app.maxIpsCount` entries (the proxies TRUST_PROXY counts), so entries a client wrote itself on the left are never
  * taken for its address.
  */
 export function clientOf(ctx: Context): string {

@@ -5,7 +5,7 @@ import { openRawEventStream, type RawStream, type RunningServices, signUp, start
 import { startGateway, type TestGateway } from './gateway.test-helpers.js';
 
 /**
- * Answers compressed where the app is served (issue #17): JSON above 1 KiB gzipped when the browser accepts
+ * Answers compressed where the app is served: JSON above 1 KiB gzipped when the browser accepts
  * it, small ones as they are, and the live event stream never compressed, so its events still arrive
  * at once. Raw HTTP (node:http), so the bytes on the wire are what is checked, not a decoded copy.
  */
@@ -54,7 +54,7 @@ async function userWithTasks(count: number) {
   return client;
 }
 
-describe('compressed answers (issue #17)', () => {
+describe('compressed answers', () => {
   it('sends a large JSON answer gzipped to a browser that accepts it, the same JSON, and says it varies', async () => {
     const client = await userWithTasks(40);
     const url = `${gateway.url}/api/todo/fetch-todo`;

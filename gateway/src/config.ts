@@ -3,27 +3,91 @@ import path from 'node:path';
 import { checkOriginPattern, checkRemoteCatalog, LOOPBACK_OVERRIDE_ORIGINS, type RemoteCatalog } from '@tm/contracts';
 import { z } from 'zod';
 import { parseRemoteList, type RemoteList } from './remote-folders.js';
-import { DEFAULT_RUM_LIMITS, type RumLimits } from './rum.routes.js';
 
 const absolute = (dir: string | undefined) => (dir ? path.resolve(dir) : undefined);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+// What the gateway does not take from its environment: the same for every deployment, each with its reason
+// (the settings below are only what an operator has a reason to change: ports, addresses, secrets, and the
+// limits sized by the machine or by the deployment). Tests pass other values in-process (GatewayDeps).
+
+/** Sessions (SECURITY.md "Sessions"): end 7 days unused, and 30 days after sign-in however much they are used. */
+export const SESSION_LIFETIME = { idleTimeoutMs: 7 * DAY_MS, absoluteTimeoutMs: 30 * DAY_MS } as const;
+
+/**
+ * What one client connection may hold (SECURITY.md "Limits and timeouts"): a browser sends its request's head
+ * at once, 10 s covers the slowest link; the largest body (LIMITS.bodyBytes) arrives well within 30 s; 8 KiB
+ * of head (Node's default, and nginx's in deploy/nginx/lb.conf) and 100 headers are more than any browser sends.
+ */
+export const CLIENT_REQUEST_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxHeaderBytes: 8192, maxHeaderCount: 100 } as const;
+
+/**
+ * Connections one client address (IPv4, or IPv6 /64) may hold at once when the gateway faces clients directly:
+ * a browser opens at most 6 to a host, so 256 is some 40 browsers behind one NAT. Behind a trusted proxy there
+ * is no such cap (every connection is the proxy's, and the proxy caps clients: deploy/nginx/lb.conf).
+ */
+export const CONNECTIONS_PER_ADDRESS = 256;
+
+/**
+ * Idle keep-alive connections: behind a proxy longer than a load balancer's usual upstream idle time (60 s), so
+ * the proxy closes them, never the gateway under a request; browsers connecting directly get Node's 5 s (an
+ * idle socket is a file descriptor, counted against its address).
+ */
+export const KEEP_ALIVE_MS = { behindProxy: 65_000, direct: 5_000 } as const;
+
+/** A service slower than this is answered 504, before the browser's own 10 s timeout (docs/PRODUCT.md §9). */
+export const UPSTREAM_TIMEOUT_MS = 8000;
+
+/** AUTH_RATE_LIMIT counts sign-in and sign-up attempts per client address per minute. */
+export const AUTH_RATE_WINDOW_S = 60;
+
+/**
+ * Wrong passwords for one account (from clients it does not know) that lock it, within 15 minutes, for 15
+ * minutes (SECURITY.md "Throttling"): counted per account, not per address, so no deployment changes it.
+ */
+export const ACCOUNT_THROTTLE = { failLimit: 10, windowSeconds: 15 * 60, lockoutSeconds: 15 * 60 } as const;
+
+/**
+ * Live task streams (GET /api/todo/events; SECURITY.md "Limits and timeouts") one session, one user and one
+ * client address may hold: a person with five tabs holds five on one session, with a phone and a laptop about
+ * ten, an office behind one address a few dozen. Each open stream's session is read again every 15 s, so a
+ * session ended elsewhere closes its streams within that (a store read per stream per 15 s: docs/CAPACITY.md
+ * "Open streams, measured").
+ */
+export const LIVE_STREAMS = { maxPerSession: 5, maxPerUser: 10, maxPerAddress: 100, sessionCheckMs: 15_000 } as const;
+
+/**
+ * The signups one client address may make per hour, from AUTH_RATE_LIMIT (sign-in attempts per minute): half
+ * of it, 10 for the default 20. Both are sized by how many people share one address (an office behind one
+ * NAT), so they move together; 0 turns both off.
+ */
+export function signupsPerHour(authRateLimit: number): number {
+  return Math.ceil(authRateLimit / 2);
+}
+
 function listOf(text: string | undefined): string[] {
   return (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
-const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+/** `TRUST_PROXY`: `false` (or `0`, or unset): no proxy; `true`: one; a number from 1 to 10: that many proxies in front. */
+const proxyHops = optionalText.transform((text, ctx) => {
+  const value = text?.toLowerCase();
+  if (value === undefined || value === 'false' || value === '0') return 0;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
+  ctx.addIssue({ code: 'custom', message: 'expected false, true, or the number of proxies in front (1 to 10)' });
+  return z.NEVER;
+});
 
 const GatewayEnv = BaseEnv.extend({
   /** The app's public port: the only process that reads `PORT` (`PORT=3000 npm start`). */
   PORT: port(8080),
   /**
-   * The port (and address) of `/readyz` and `/metrics` (and `/healthz`) for probes and Prometheus, kept off
-   * the app's public port (issue #21): in all-in-one mode it listens on HOST (127.0.0.1) like the rest.
+   * The port of `/readyz` and `/metrics` (and `/healthz`) for probes and Prometheus, kept off the app's public
+   * port (SECURITY.md "Limits and timeouts"); on HOST like the app's.
    */
   OPS_PORT: port(9181),
-  OPS_HOST: optionalText,
   /** Where the services are; unset, the local service on its port variable (`USERS_PORT`, `TODOS_PORT`). */
   USERS_URL: optionalText.pipe(z.url().optional()),
   TODOS_URL: optionalText.pipe(z.url().optional()),
@@ -33,61 +97,22 @@ const GatewayEnv = BaseEnv.extend({
   /** Comma-separated; the first signs new cookies, all verify (rotation). */
   SESSION_KEYS: optionalText,
   INTERNAL_SECRET: optionalText,
-  /** A signed-in session unused this long ends (SECURITY.md "Sessions"). */
-  SESSION_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(7 * DAY_MS),
-  /** A signed-in session ends this long after sign-in, however much it is used. */
-  SESSION_ABSOLUTE_TIMEOUT_MS: z.coerce.number().int().positive().default(30 * DAY_MS),
   /** Extra origins allowed to write (besides the gateway's own), comma-separated: `https://app.example.com`. */
   ALLOWED_ORIGINS: optionalText.transform(listOf).pipe(z.array(z.url({ protocol: /^https?$/ }))),
-  /** Behind a TLS-terminating proxy: trust X-Forwarded-* (client IP, https → Secure cookies). */
-  TRUST_PROXY: booleanFlag.default(false),
   /**
-   * With TRUST_PROXY: how many proxies stand in front (a load balancer: 1; a CDN and a load balancer: 2). The
-   * client's address is the entry that many places from the right of X-Forwarded-For: what the farthest
-   * trusted proxy saw. Entries further left are the client's own words and never trusted.
+   * Behind a TLS-terminating proxy: trust X-Forwarded-* (client address, https → Secure cookies), with how many
+   * proxies stand in front (`true`: one, a load balancer; `2`: a CDN and a load balancer). The client's address
+   * is the entry that many places from the right of X-Forwarded-For: what the farthest trusted proxy saw.
+   * Entries further left are the client's own words and never trusted.
    */
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  TRUST_PROXY: proxyHops,
   /**
-   * What a client connection may hold (issue #21, SECURITY.md "Limits and timeouts"): its request's head must
-   * arrive within HEADERS_TIMEOUT_MS and be at most MAX_HEADER_BYTES with at most MAX_HEADER_COUNT headers,
-   * the whole request within REQUEST_TIMEOUT_MS; at most MAX_CONNECTIONS connections at once (keep it below
-   * the process's open-files limit), and MAX_CONNECTIONS_PER_ADDRESS from one address unless TRUST_PROXY
-   * (then every connection is the proxy's, which caps clients itself).
+   * Client connections open at once in this process (SECURITY.md "Limits and timeouts"), sized by the machine:
+   * keep it below the process's open-files limit; 0 turns the cap off.
    */
-  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
-  MAX_HEADER_BYTES: z.coerce.number().int().min(1024).default(8192),
-  MAX_HEADER_COUNT: z.coerce.number().int().min(10).default(100),
   MAX_CONNECTIONS: z.coerce.number().int().min(0).default(10_000),
-  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
-  /**
-   * How long an idle keep-alive connection stays open. Behind a proxy (TRUST_PROXY) longer than the proxy's own
-   * upstream idle time, 65 s by default; for browsers connecting directly 5 s (Node's default): an idle socket
-   * is a file descriptor, and counts against its address's cap.
-   */
-  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).optional(),
-  /** Answer 504 before the browser's 10 s timeout (docs/PRODUCT.md §9). */
-  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8000),
-  /** Login + signup attempts per client IP per window; 0 turns the limit off. */
+  /** Sign-in and sign-up attempts per client address per minute (signups: half of it per hour); 0 turns both limits off. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
-  AUTH_RATE_WINDOW_S: z.coerce.number().int().positive().default(60),
-  /** Failed password checks per account (any IP) before it is locked; 0 turns the account throttle off. */
-  ACCOUNT_FAIL_LIMIT: z.coerce.number().int().min(0).default(10),
-  ACCOUNT_FAIL_WINDOW_S: z.coerce.number().int().positive().default(15 * 60),
-  ACCOUNT_LOCKOUT_S: z.coerce.number().int().positive().default(15 * 60),
-  /** Signups per client IP per window; 0 turns the limit off. */
-  SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
-  SIGNUP_RATE_WINDOW_S: z.coerce.number().int().positive().default(60 * 60),
-  /** Live task streams (GET /api/todo/events) one session may hold at once; more are answered 429. */
-  EVENTS_MAX_PER_SESSION: z.coerce.number().int().positive().default(5),
-  /**
-   * Live task streams one user (all their sessions) and one client address (IPv4, or IPv6 /64) may hold at
-   * once in a gateway process; more are answered 429 (issue #21: one account, or one client with many
-   * accounts, must not take every stream of a process). A person with a phone, a laptop and a few tabs
-   * holds a handful; an office behind one address, a few dozen.
-   */
-  EVENTS_MAX_PER_USER: z.coerce.number().int().positive().default(10),
-  EVENTS_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(100),
   /**
    * Live task streams this gateway process holds at most; more are answered 503 (another instance takes them).
    * Sized by measurement (docs/CAPACITY.md "Open streams, measured"; `node perf/capacity/streams.mjs`, figures in
@@ -98,15 +123,6 @@ const GatewayEnv = BaseEnv.extend({
    * half the open-files limit (each is two files, client and upstream).
    */
   EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(5_500),
-  /** How often each open stream's session is looked up again, to end streams whose session ended elsewhere. */
-  EVENTS_SESSION_CHECK_MS: z.coerce.number().int().positive().default(15_000),
-  /**
-   * `POST /api/rum` (rum.routes.ts, docs/OPERATIONS.md "What users feel (RUM)"): reports one client address may
-   * send per window (429 beyond; 0 turns the limit off), and the distinct routes kept as labels.
-   */
-  RUM_RATE_LIMIT: z.coerce.number().int().min(0).default(DEFAULT_RUM_LIMITS.rateLimit.points),
-  RUM_RATE_WINDOW_S: z.coerce.number().int().positive().default(DEFAULT_RUM_LIMITS.rateLimit.windowSeconds),
-  RUM_MAX_ROUTES: z.coerce.number().int().min(1).max(1000).default(DEFAULT_RUM_LIMITS.maxRoutes),
   /**
    * The app's address as people reach it (`https://tasks.example.com`): the password reset links in mails
    * point there (password-reset.routes.ts). Unset: the address the gateway listens on, as the socket says
@@ -144,7 +160,7 @@ const GatewayEnv = BaseEnv.extend({
   }),
   /**
    * Lets a browser load a remote from a team's machine instead of the catalog's build, for that browser only
-   * (issue #19; docs/ADDING_A_REMOTE.md "Trying your remote against the real shell"): `off` (the default),
+   * (docs/ADDING_A_REMOTE.md "Trying your remote against the real shell"): `off` (the default),
    * `on` (from this machine: http://127.0.0.1:* and http://localhost:*), or a comma-separated list of origins
    * (`on` among them adds those two). The gateway writes them into /remotes.json and the Content-Security-Policy.
    */
@@ -168,7 +184,7 @@ export interface GatewayConfig {
   logLevel: string;
   host: string;
   port: number;
-  /** Where the ops routes listen (`/healthz`, `/readyz`, `/metrics`). */
+  /** Where the ops routes listen (`/healthz`, `/readyz`, `/metrics`): OPS_PORT on HOST. */
   ops: { host: string; port: number };
   dataDir: string;
   usersUrl: string;
@@ -196,7 +212,6 @@ export interface GatewayConfig {
   signupRateLimit: { points: number; windowSeconds: number };
   accountThrottle: { failLimit: number; windowSeconds: number; lockoutSeconds: number };
   events: { maxPerSession: number; maxPerUser: number; maxPerAddress: number; maxStreams: number; sessionCheckMs: number };
-  rum: RumLimits;
   /** PUBLIC_URL without a trailing slash; undefined: the address the gateway listens on. */
   publicUrl: string | undefined;
   web: {
@@ -208,7 +223,7 @@ export interface GatewayConfig {
     overrideOrigins?: string[];
   };
   shutdownDrainMs: number;
-  /** STARTUP_STORE_TIMEOUT_MS, STARTUP_LISTEN_TIMEOUT_MS (service-kit startup.ts). */
+  /** STARTUP_STORE_TIMEOUT_MS, and the fixed bound of binding a port (service-kit startup.ts). */
   startup: StartupBounds;
 }
 
@@ -217,47 +232,34 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const parsed = loadConfig(GatewayEnv, env);
   const local = () => localSecrets(parsed.DATA_DIR);
   const keys = requireSecret('SESSION_KEYS', parsed.SESSION_KEYS, parsed.NODE_ENV, () => local().sessionKeys.join(','));
+  const trustProxy = parsed.TRUST_PROXY > 0;
   return {
     nodeEnv: parsed.NODE_ENV,
     logLevel: parsed.LOG_LEVEL,
     host: parsed.HOST,
     port: parsed.PORT,
-    ops: { host: parsed.OPS_HOST ?? parsed.HOST, port: parsed.OPS_PORT },
+    ops: { host: parsed.HOST, port: parsed.OPS_PORT },
     dataDir: parsed.DATA_DIR,
     usersUrl: parsed.USERS_URL ?? `http://127.0.0.1:${parsed.USERS_PORT}`,
     todosUrl: parsed.TODOS_URL ?? `http://127.0.0.1:${parsed.TODOS_PORT}`,
     redisUrl: parsed.REDIS_URL,
     sessionKeys: listOf(keys),
     internalSecret: requireSecret('INTERNAL_SECRET', parsed.INTERNAL_SECRET, parsed.NODE_ENV, () => local().internalSecret),
-    session: { idleTimeoutMs: parsed.SESSION_IDLE_TIMEOUT_MS, absoluteTimeoutMs: parsed.SESSION_ABSOLUTE_TIMEOUT_MS },
+    session: { ...SESSION_LIFETIME },
     allowedOrigins: parsed.ALLOWED_ORIGINS.map((origin) => new URL(origin).origin),
-    trustProxy: parsed.TRUST_PROXY,
-    trustProxyHops: parsed.TRUST_PROXY_HOPS,
+    trustProxy,
+    trustProxyHops: Math.max(1, parsed.TRUST_PROXY),
     clients: {
-      headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: Math.max(parsed.REQUEST_TIMEOUT_MS, parsed.HEADERS_TIMEOUT_MS),
-      maxHeaderBytes: parsed.MAX_HEADER_BYTES,
-      maxHeaderCount: parsed.MAX_HEADER_COUNT,
+      ...CLIENT_REQUEST_LIMITS,
       maxConnections: parsed.MAX_CONNECTIONS,
-      maxConnectionsPerAddress: parsed.TRUST_PROXY ? 0 : parsed.MAX_CONNECTIONS_PER_ADDRESS,
-      keepAliveTimeoutMs: parsed.KEEP_ALIVE_TIMEOUT_MS ?? (parsed.TRUST_PROXY ? 65_000 : 5_000),
+      maxConnectionsPerAddress: trustProxy ? 0 : CONNECTIONS_PER_ADDRESS,
+      keepAliveTimeoutMs: trustProxy ? KEEP_ALIVE_MS.behindProxy : KEEP_ALIVE_MS.direct,
     },
-    upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
-    authRateLimit: { points: parsed.AUTH_RATE_LIMIT, windowSeconds: parsed.AUTH_RATE_WINDOW_S },
-    signupRateLimit: { points: parsed.SIGNUP_RATE_LIMIT, windowSeconds: parsed.SIGNUP_RATE_WINDOW_S },
-    accountThrottle: {
-      failLimit: parsed.ACCOUNT_FAIL_LIMIT,
-      windowSeconds: parsed.ACCOUNT_FAIL_WINDOW_S,
-      lockoutSeconds: parsed.ACCOUNT_LOCKOUT_S,
-    },
-    events: {
-      maxPerSession: parsed.EVENTS_MAX_PER_SESSION,
-      maxPerUser: parsed.EVENTS_MAX_PER_USER,
-      maxPerAddress: parsed.EVENTS_MAX_PER_ADDRESS,
-      maxStreams: parsed.EVENTS_MAX_STREAMS,
-      sessionCheckMs: parsed.EVENTS_SESSION_CHECK_MS,
-    },
-    rum: { rateLimit: { points: parsed.RUM_RATE_LIMIT, windowSeconds: parsed.RUM_RATE_WINDOW_S }, maxRoutes: parsed.RUM_MAX_ROUTES },
+    upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
+    authRateLimit: { points: parsed.AUTH_RATE_LIMIT, windowSeconds: AUTH_RATE_WINDOW_S },
+    signupRateLimit: { points: signupsPerHour(parsed.AUTH_RATE_LIMIT), windowSeconds: 60 * 60 },
+    accountThrottle: { ...ACCOUNT_THROTTLE },
+    events: { ...LIVE_STREAMS, maxStreams: parsed.EVENTS_MAX_STREAMS },
     publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     startup: startupBounds(parsed),

@@ -1,4 +1,4 @@
-// A cap on the connections one client address holds at once (issue #21, SECURITY.md "Limits and
+// A cap on the connections one client address holds at once (SECURITY.md "Limits and
 // timeouts"): a client that opens thousands of connections and sends its requests slowly, or never, would
 // otherwise take every file descriptor of the gateway and lock every other user out. Browsers open at most
 // six connections to a host (HTTP/1.1), so a generous cap leaves people behind one address (an office, a
@@ -20,7 +20,7 @@ export function limitConnectionsPerAddress(server: Server, { maxPerAddress, regi
   const open = new Map<string, number>();
   const refused = new Counter({
     name: 'gateway_connections_refused_total',
-    help: 'Connections closed at once because their address already held the most allowed (issue #21)',
+    help: 'Connections closed at once because their address already held the most allowed',
     registers: registry ? [registry] : [],
   });
   new Gauge({

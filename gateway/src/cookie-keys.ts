@@ -3,7 +3,7 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 /**
  * The signing keys of the cookies (`app.keys`), a drop-in for the `keygrip` object Koa builds from a list of
  * strings: the same signatures (HMAC-SHA1, base64url: cookies signed before keep verifying), the first key
- * signs, every key verifies (rotation). Cheaper per request (issue #10, profile of the gateway): each key is
+ * signs, every key verifies (rotation). Cheaper per request (profile of the gateway): each key is
  * imported once instead of on every HMAC, and a signature is compared with `crypto.timingSafeEqual` instead
  * of keygrip's two extra HMACs under a fresh random key, which had made reading the session cookie cost more
  * than reading the session itself.

@@ -1,4 +1,4 @@
-// Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"; issue #21): a browser that
+// Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"): a browser that
 // signed in to an account before is known to the gateway by a signed cookie, and a lock of that account
 // from failed guesses does not lock it out. Without it, anyone who knows an email can keep its owner out for
 // as long as they keep guessing wrong (ten guesses every fifteen minutes).

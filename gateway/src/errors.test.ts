@@ -101,7 +101,7 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
     }
   });
 
-  describe('requests the fuzzer found mishandled (docs/RELIABILITY.md "Fuzzing")', () => {
+  describe('requests the fuzzer found mishandled (docs/ARCHITECTURE.md "Testing")', () => {
     /** A request over a raw socket-level client (fetch cannot send a chunked DELETE or choose the framing). */
     function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
       return new Promise((resolve, reject) => {

@@ -266,7 +266,7 @@ describe('a resume far behind (PRODUCT §10.11.5)', () => {
 });
 
 describe('caps', () => {
-  it('keeps places for others while one account holds all it may: per user, then per address (issue #21)', async () => {
+  it('keeps places for others while one account holds all it may: per user, then per address', async () => {
     // A gateway capped at 30 streams, as in the attack: one account with 6 sessions of 5 streams would take all 30.
     const capped = await anotherGateway({ events: { maxPerSession: 5, maxPerUser: 10, maxPerAddress: 20, maxStreams: 30, sessionCheckMs: 15_000 } });
     const hog = await signedUp(capped, 'Hog');

@@ -6,7 +6,7 @@ import { RedisSessionStore } from './redis-session.store.js';
 import { keepOpen, startGateway } from './gateway.test-helpers.js';
 
 /**
- * Faults while requests flow (docs/RELIABILITY.md): a service stopped, a service slower than the upstream
+ * Faults while requests flow (docs/OPERATIONS.md "A service or a store unreachable"): a service stopped, a service slower than the upstream
  * timeout, Redis unreachable. Real processes, real Redis (through a relay this file controls), real HTTP.
  * Each part prints one `faults:` line with what it measured.
  */

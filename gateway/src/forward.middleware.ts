@@ -2,14 +2,12 @@ import { API, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode } from '@tm/contrac
 import { IDENTITY_HEADERS, nameServerSpan, NotFoundError, REQUEST_ID_HEADER, signIdentity, TRACE_HEADERS, tracingEnabled } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
+import { API_PREFIX } from './api-prefix.js';
 import { checkAnswer, contractOf, relay } from './upstream-answer.js';
 import type { Upstream, UpstreamCall } from './upstream.proxy.js';
 
-/** Prefix the gateway owns; services serve the same paths without it. */
-export const API_PREFIX = '/api';
-
 /**
- * The only headers of a client's request a service is sent (issue #21): what the service reads (the body's
+ * The only headers of a client's request a service is sent: what the service reads (the body's
  * type and length, what answer is accepted, where a live stream resumes) and the gateway's own request id.
  * Everything else stays at the gateway: cookies and the XSRF token, `Authorization`, `Forwarded` and
  * `X-Forwarded-*` (a client's claims about itself), and any number of other headers, which would otherwise

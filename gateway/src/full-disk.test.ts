@@ -1,4 +1,4 @@
-// Issue #21 point 6 through the gateway, as `npm start` runs the app: svc-users and svc-todos as their built
+// A full disk (docs/OPERATIONS.md "Full disk") through the gateway, as `npm start` runs the app: svc-users and svc-todos as their built
 // processes and the gateway's SQLite session store all keep their files in one DATA_DIR, here a 4 MiB tmpfs
 // mounted for the test and then filled. The browser (an ApiClient) must get each refusal as a JSON 503 with
 // the storage message, never a 500; /readyz must say what cannot write; nothing acknowledged may be lost;
@@ -88,7 +88,7 @@ if (unavailable) {
 
     it('every refused write is a JSON 503 "Storage is full" in the browser, /readyz names what cannot write, nothing is lost, and it recovers by itself', async () => {
       const url = gateway!.url;
-      // Readiness is on the gateway's ops port where it has one (issue #21), else on its public port.
+      // Readiness is on the gateway's ops port where it has one, else on its public port.
       const opsUrl = (gateway as { opsUrl?: string }).opsUrl ?? url;
       expect(await readyz(opsUrl)).toEqual({ status: 200, body: { status: 'ready', checks: { sessions: 'up', users: 'up', todos: 'up' } } });
       const alice = await signUp(url);

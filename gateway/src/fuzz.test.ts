@@ -345,7 +345,7 @@ function send(wire: Wire): Promise<Answer> {
       incoming.on('error', reject);
       incoming.on('end', () => {
         // Read as the client would: a request that accepted gzip or br may get a compressed answer (JSON over
-        // 1 KiB, docs/DELIVERY.md), and the checks below are about what it says.
+        // 1 KiB, docs/ARCHITECTURE.md "Delivery to the browser"), and the checks below are about what it says.
         let body: Buffer = Buffer.concat(chunks);
         try {
           body = decodeBody(body, incoming.headers['content-encoding']);

@@ -4,16 +4,17 @@ import { apiRouter, jsonBody, parseOr400, withSpan } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AccountThrottle } from './account-throttle.js';
-import { endAllSessions, type SessionEnding } from './account.routes.js';
-import { API_PREFIX, callService } from './forward.middleware.js';
+import { API_PREFIX } from './api-prefix.js';
+import { callService } from './forward.middleware.js';
 import { createLimiter, limiterFailure } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-connection.js';
+import { endAllSessions, type SessionEnders } from './session-end.js';
 import { rotateSession, sessionOf } from './session.middleware.js';
 import { relay } from './upstream-answer.js';
 import type { Upstream } from './upstream.proxy.js';
 import { setXsrfCookie } from './xsrf.middleware.js';
 
-export interface PasswordResetRoutesOptions extends SessionEnding {
+export interface PasswordResetRoutesOptions extends SessionEnders {
   users: Upstream;
   internalSecret: string;
   /** Per client IP, shared with sign-in and sign-up (AUTH_RATE_LIMIT): both calls count there. */

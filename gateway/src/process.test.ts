@@ -108,7 +108,7 @@ describe('the gateway process', () => {
     );
   });
 
-  it('serves /healthz, and /readyz and /metrics on the ops port only (issue #21)', async () => {
+  it('serves /healthz, and /readyz and /metrics on the ops port only', async () => {
     const { gateway, data } = await startGatewayProcess();
     try {
       expect(gateway.opsUrl).not.toBe(gateway.url);

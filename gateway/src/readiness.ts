@@ -20,7 +20,7 @@ export interface ReadinessOptions {
 }
 
 /**
- * The gateway's `/readyz` (docs/RELIABILITY.md "Health"): it names each dependency and whether it is up. Only
+ * The gateway's `/readyz` (docs/OPERATIONS.md "Health"): it names each dependency and whether it is up. Only
  * the session store decides the status code: without it the gateway can serve nothing (503), while with one
  * service down it still serves the other's routes, so a load balancer must keep sending traffic ("degraded").
  */

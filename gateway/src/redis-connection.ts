@@ -11,7 +11,7 @@ export async function connectRedis(url: string): Promise<RedisClient> {
   const client = createClient({
     url,
     // While disconnected, commands fail at once instead of queueing: a request then gets an honest 503 in
-    // milliseconds rather than hanging until Redis is back (docs/RELIABILITY.md).
+    // milliseconds rather than hanging until Redis is back (docs/OPERATIONS.md "A service or a store unreachable").
     disableOfflineQueue: true,
     socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(retries * 100, 2000) },
   });

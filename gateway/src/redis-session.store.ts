@@ -5,7 +5,7 @@ import type { SessionData, SessionEnding, SessionStore } from './session.reposit
 const PREFIX = 'tm:sess:';
 /** A set per user of the ids of its sessions; an id whose session has already expired in it is harmless. */
 const USER_PREFIX = 'tm:user-sess:';
-/** Why a signed-in session ended (issue #18): a string key per ended session id, with its own time to live. */
+/** Why a signed-in session ended: a string key per ended session id, with its own time to live. */
 const END_PREFIX = 'tm:sess-end:';
 
 /** Whole milliseconds, at least 1 (Redis refuses a PX of 0). */

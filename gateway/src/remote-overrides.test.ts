@@ -1,4 +1,4 @@
-// REMOTE_OVERRIDES (issue #19, docs/ADDING_A_REMOTE.md "Trying your remote against the real shell"): the
+// REMOTE_OVERRIDES (docs/ADDING_A_REMOTE.md "Trying your remote against the real shell"): the
 // deployment setting that lets a browser load one remote from a team's machine. What the gateway does with
 // it: says so in /remotes.json (what the shell goes by) and allows those origins in its CSP; nothing else.
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -221,7 +221,7 @@ describe('POST /api/rum', () => {
     expect(await samples(gateway, 'web_vitals_')).toEqual(before);
   });
 
-  it('keeps at most RUM_MAX_ROUTES routes as labels: further ones count under `other`', async () => {
+  it('keeps at most `maxRoutes` routes as labels: further ones count under `other`', async () => {
     // This gateway keeps 3: `/login`, `/` and `other` are taken above.
     const before = (await samples(gateway, 'web_vitals_cls_count')).get('web_vitals_cls_count{route="other"}') ?? 0;
     for (const route of ['/insights', '/insights']) expect((await beacon(gateway, report(route, [{ name: 'CLS', value: 0 }]))).status).toBe(204);

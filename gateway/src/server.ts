@@ -15,12 +15,12 @@ runMain('gateway', async () => {
   // A bad REMOTES_FILE stops the start here, with what is wrong.
   const web = { shell, catalog, overrideOrigins, ...(remotes ? { remotes: RemoteFolders.open({ ...remotes, logger }) } : {}) };
   if (overrideOrigins) logger.warn({ origins: overrideOrigins }, 'REMOTE_OVERRIDES is on: a browser may load a remote from these origins for itself');
-  // Opening the session store and binding each port have a bound; past it, one line says what was waited on (issue #20).
+  // Opening the session store and binding each port have a bound; past it, one line says what was waited on (service-kit startup.ts).
   const startup = new StartupWatch({ name: 'gateway', logger, bounds: config.startup });
   const sessions = { redisUrl: config.redisUrl, dataDir: config.dataDir };
   const { store, redis } = await startup.openStore(sessionStoreWaitingOn(sessions), (opening) => openSessionStore({ ...sessions, logger, opening }));
   const gateway = createApp({ config, sessionStore: store, logger, redis, web });
-  // Probes and Prometheus on their own port (issue #21): readiness and metrics are not the public's.
+  // Probes and Prometheus on their own port: readiness and metrics are not the public's (SECURITY.md "Limits and timeouts").
   // Koa's listener, as ops.listen() would pass it (a promise Node does not wait for); bound here, within the start-up's bound.
   const ops = createServer(gateway.ops.callback() as (request: IncomingMessage, response: ServerResponse) => void);
   const opsPort = await startup.listen(ops, { port: config.ops.port, host: config.ops.host, variable: 'OPS_PORT' });
@@ -34,7 +34,7 @@ runMain('gateway', async () => {
     drainMs: config.shutdownDrainMs,
     startup,
     portVariable: 'PORT',
-    // issue #21: a client cannot hold the gateway's sockets (slow or unfinished requests, too many at once).
+    // A client cannot hold the gateway's sockets: slow or unfinished requests, too many at once (SECURITY.md "Limits and timeouts").
     clientLimits: config.clients,
     prepare: (server) => {
       const { maxConnectionsPerAddress } = config.clients;

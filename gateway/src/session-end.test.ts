@@ -11,7 +11,7 @@ import { MIN_END_RECORD_MS } from './session-end.js';
 import { SqliteSessionStore } from './sqlite-session.store.js';
 import { startGateway, testGatewayConfig, type TestGateway } from './gateway.test-helpers.js';
 
-// Issue #18: a session that ends says why. Real gateways over HTTP, real services, real SQLite files and the
+// A session that ends says why. Real gateways over HTTP, real services, real SQLite files and the
 // real Redis (REDIS_URL): the 401 of a request whose signed session cookie names an ended session carries
 // `reason`; nothing else does.
 

@@ -1,12 +1,13 @@
 import { ErrorCode, type ErrorBody, type SessionEndReason } from '@tm/contracts';
-import { HttpError } from '@tm/service-kit';
+import { HttpError, ServiceUnavailableError } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
-import { API_PREFIX } from './forward.middleware.js';
+import { API_PREFIX } from './api-prefix.js';
+import type { LiveStreams } from './live-streams.js';
 import { guarded, notedSessionEnd, SESSION_COOKIE, sessionExpiry, sessionIdOf, sessionOf, type SessionLifetime } from './session.middleware.js';
 import type { SessionData, SessionStore } from './session.repository.js';
 
 /**
- * Why a session ended, told to the page that held it (issue #18, docs/PRODUCT.md §10.3, SECURITY.md "Sessions").
+ * Why a session ended, told to the page that held it (docs/PRODUCT.md §10.3, SECURITY.md "Sessions").
  *
  * Where the gateway ends a signed-in session (logout, sign out everywhere, password change, account deletion,
  * idle or absolute expiry) it records why, in the session store, under the ended session's id: a "tombstone",
@@ -96,6 +97,38 @@ export class SessionEnds {
       ctx.log.warn({ err: error }, 'why the session ended could not be read; answering without a reason');
       return undefined;
     }
+  }
+}
+
+/** What ending every session of a user needs. */
+export interface SessionEnders {
+  /** Ends sessions recording why (the other devices are told: `password-changed`, `signed-out-everywhere`, `account-deleted`). */
+  ends: SessionEnds;
+  /** Live streams of this process: the calls that end every session of the user end the user's streams. */
+  streams: LiveStreams;
+}
+
+const NOT_SIGNED_OUT = 'Your other devices could not be signed out, please try "Sign out everywhere" again';
+
+/**
+ * Ends every session of the user, recording `reason` for each (but this request's own with `keepOwn`: it
+ * lives on under a new id), and the user's live streams in this process (other instances end theirs at their
+ * next session check); a store that fails here is a 503 that says what did not happen (`failure`).
+ */
+export async function endAllSessions(
+  ctx: Context,
+  { ends, streams }: SessionEnders,
+  userId: string,
+  reason: SessionEndReason,
+  { keepOwn = false, failure = NOT_SIGNED_OUT }: { keepOwn?: boolean; failure?: string } = {},
+): Promise<number> {
+  try {
+    const ended = await ends.endUser(ctx, userId, reason, { keepOwn });
+    streams.endUser(userId);
+    return ended;
+  } catch (error) {
+    ctx.log.error({ err: error }, 'ending the sessions of a user failed');
+    throw new ServiceUnavailableError(failure);
   }
 }
 

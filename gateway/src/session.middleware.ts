@@ -8,7 +8,7 @@ import type { SessionData, SessionStore } from './session.repository.js';
 
 export const SESSION_COOKIE = 'tm.sid';
 /**
- * A visitor's XSRF token before sign-in (issue #21): in a cookie of its own, signed with the session keys
+ * A visitor's XSRF token before sign-in: in a cookie of its own, signed with the session keys
  * and HttpOnly, instead of a stored session. Nothing is stored for a visitor until they sign in.
  */
 export const VISITOR_TOKEN_COOKIE = 'tm.xsrf';
@@ -70,14 +70,52 @@ export function sessions(app: Koa, { store, lifetime }: SessionOptions): Middlew
       rolling: false,
       // Each a span of the request's trace when tracing is on (docs/OPERATIONS.md "Traces"): the look-up runs
       // on every request that brings a session cookie, before anything else under /api.
+      // A sign-in's new session is stored before the one it replaces is destroyed (rotateSession): had the
+      // store failed in between, the browser would keep a cookie of a session that no longer exists, and its
+      // next call would be refused for its XSRF token rather than answered; this way a failed sign-in leaves
+      // everything as it was (a 503), and a successful one leaves no old session behind.
       store: {
         get: (id: string) => withSpan('session.lookup', () => guarded(() => store.get(id))),
-        set: (id: string, data: SessionData, ttlMs: number) => withSpan('session.save', () => guarded(() => store.set(id, data, ttlMs))),
-        destroy: (id: string) => withSpan('session.destroy', () => guarded(() => store.destroy(id))),
+        set: async (id: string, data: SessionData, ttlMs: number, { ctx }: { ctx?: Context }) => {
+          await withSpan('session.save', () => guarded(() => store.set(id, data, ttlMs)));
+          if (!ctx) return;
+          const replaced = rotation(ctx).replaced;
+          if (replaced === undefined) return;
+          rotation(ctx).replaced = undefined;
+          await withSpan('session.destroy', () => guarded(() => store.destroy(replaced)));
+        },
+        destroy: async (id: string, { ctx }: { ctx?: Context }) => {
+          if (ctx && rotation(ctx).rotating) {
+            rotation(ctx).replaced = id;
+            return;
+          }
+          await withSpan('session.destroy', () => guarded(() => store.destroy(id)));
+        },
       },
     },
     app,
   );
+}
+
+/** A sign-in's rotation under way in this request: the stored session it replaces waits for the new one. */
+interface Rotation {
+  rotating: boolean;
+  replaced: string | undefined;
+}
+
+function rotation(ctx: Context): Rotation {
+  const state = ctx.state as { sessionRotation?: Rotation };
+  state.sessionRotation ??= { rotating: false, replaced: undefined };
+  return state.sessionRotation;
+}
+
+/** Takes back what this answer was to say of the session cookie (its value and its signature). */
+function keepSessionCookie(ctx: Context): void {
+  const written = ctx.res.getHeader('Set-Cookie');
+  if (!Array.isArray(written)) return;
+  const others = written.filter((cookie) => !cookie.startsWith(`${SESSION_COOKIE}=`) && !cookie.startsWith(`${SESSION_COOKIE}.sig=`));
+  if (others.length > 0) ctx.res.setHeader('Set-Cookie', others);
+  else ctx.res.removeHeader('Set-Cookie');
 }
 
 /** The request's session (created on demand by koa-session). */
@@ -124,7 +162,7 @@ async function endStoredSession(ctx: Context, token: string = newToken()): Promi
  * Signs `userId` in (or, with `undefined`, out). Signing in stores a new session under a new id with a new
  * XSRF token (a fixed or stolen pre-login id or token is worth nothing) and starts the absolute lifetime
  * afresh (as after a password change). Signing out destroys the stored session and leaves a visitor with a
- * new visitor token: nothing is stored for a visitor (issue #21).
+ * new visitor token: nothing is stored for a visitor.
  */
 export async function rotateSession(ctx: Context, userId: string | undefined): Promise<string> {
   if (!userId) return endStoredSession(ctx);
@@ -132,7 +170,17 @@ export async function rotateSession(ctx: Context, userId: string | undefined): P
   session.userId = userId;
   session.signedInAt = session.seenAt = Date.now();
   session.xsrf = newToken();
-  await session.regenerate();
+  rotation(ctx).rotating = true;
+  try {
+    await session.regenerate();
+  } catch (error) {
+    // Nothing changed in the store (the new session was not stored, or the old one not destroyed): the
+    // browser keeps the cookie it has rather than the expired one koa-session wrote on the way.
+    keepSessionCookie(ctx);
+    throw error;
+  } finally {
+    rotation(ctx).rotating = false;
+  }
   clearVisitorToken(ctx);
   return session.xsrf;
 }

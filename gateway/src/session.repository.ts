@@ -14,8 +14,8 @@ export interface SessionData {
 }
 
 /**
- * Why the sessions that {@link SessionStore.destroyUserSessions} ends ended, recorded for each of them (issue
- * #18): a "tombstone" of the session id, kept `keepForMs(itsData)` milliseconds.
+ * Why the sessions that {@link SessionStore.destroyUserSessions} ends ended, recorded for each of them: a
+ * "tombstone" of the session id, kept `keepForMs(itsData)` milliseconds.
  */
 export interface SessionEnding {
   reason: SessionEndReason;
@@ -31,7 +31,7 @@ export interface SessionEnding {
  * `userId` so that all of one user's sessions can be ended at once. The adapters (sqlite-session.store.ts,
  * redis-session.store.ts) implement it; routes and middleware know only this interface.
  *
- * Besides sessions, a store keeps why a signed-in session ended (issue #18, SECURITY.md "Sessions"): a record
+ * Besides sessions, a store keeps why a signed-in session ended (SECURITY.md "Sessions"): a record
  * per ended session id, with a time to live, written only where the gateway ends a signed-in session (logout,
  * sign out everywhere, password change, account deletion, expiry), never for a visitor. `destroy` leaves it.
  */

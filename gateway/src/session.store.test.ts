@@ -70,7 +70,7 @@ function sessionStoreContract(name: string, makeFactory: () => Promise<Factory>)
       expect(await store.get(later)).toBeUndefined();
     });
 
-    it('records why a session ended, for as long as asked, and never by itself (issue #18)', async () => {
+    it('records why a session ended, for as long as asked, and never by itself', async () => {
       const ended = randomUUID();
       const visitor = randomUUID();
       await store.set(ended, { userId: 'u', signedInAt: Date.now() }, 60_000);

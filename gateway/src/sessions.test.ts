@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { UserResponse } from '@tm/contracts';
 import { ApiClient, newUser, type RunningStack, startStack, upstreamsOf } from '@tm/test-support';
 import { inProcessGateway, startGateway, type TestGateway } from './gateway.test-helpers.js';
+import { SqliteSessionStore } from './sqlite-session.store.js';
 
 let stack: RunningStack<TestGateway>;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ describe('sessions', () => {
   it('issues a new session id and XSRF token on signup and on login', async () => {
     const client = new ApiClient(stack.gateway.url);
     await client.get('/api/user/me');
-    // A visitor has no session (nothing stored before sign-in, issue #21): an XSRF token in a signed cookie.
+    // A visitor has no session (nothing stored before sign-in): an XSRF token in a signed cookie.
     const anonymous = { id: sessionId(client), xsrf: client.xsrfToken };
     expect(anonymous.id).toBeUndefined();
     expect(client.cookies.get('tm.xsrf')).toBe(anonymous.xsrf);
@@ -113,7 +114,7 @@ describe('sessions', () => {
   });
 });
 
-describe('visitors (issue #21: anonymous session floods)', () => {
+describe('visitors (anonymous session floods)', () => {
   it('stores nothing for a visitor: 2 000 cookie-less visits add no session, and a sign-in adds one', async () => {
     const database = new Database(path.join(stack.dataDir, 'sessions.sqlite'), { readonly: true });
     const count = () => (database.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
@@ -140,6 +141,45 @@ describe('visitors (issue #21: anonymous session floods)', () => {
       expect(count()).toBe(before);
     } finally {
       database.close();
+    }
+  });
+});
+
+describe('a sign-in whose new session cannot be stored', () => {
+  it('answers 503 and leaves the session it was to replace working; the next sign-in replaces it for good', async () => {
+    const store = SqliteSessionStore.open(stack.dataDir);
+    let failNextSave = false;
+    // The real store, whose next save fails as a store going away between two commands would make it fail.
+    const flaky = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'set' && failNextSave) {
+          failNextSave = false;
+          return () => Promise.reject(new Error('the session store went away'));
+        }
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const gateway = await startGateway(upstreamsOf(stack), {}, flaky);
+    try {
+      const client = new ApiClient(gateway.url);
+      await client.get('/api/user/me');
+      const user = newUser();
+      expect((await client.post('/api/user/signup', user)).status).toBe(201);
+      const signedIn = { id: sessionId(client), xsrf: client.xsrfToken };
+
+      failNextSave = true;
+      const failed = await client.post('/api/user/login', { email: user.email, password: user.password });
+      expect(failed.status).toBe(503);
+      expect({ id: sessionId(client), xsrf: client.xsrfToken }).toEqual(signedIn);
+      expect(await client.get<UserResponse>('/api/user/me')).toMatchObject({ status: 200, body: { user: { email: user.email } } });
+
+      expect((await client.post('/api/user/login', { email: user.email, password: user.password })).status).toBe(200);
+      expect(sessionId(client)).not.toBe(signedIn.id);
+      // The session it replaced is gone from the store: its cookie is worth nothing now.
+      expect(await store.get(signedIn.id ?? '')).toBeUndefined();
+    } finally {
+      await gateway.close();
     }
   });
 });

@@ -17,7 +17,7 @@ function setup(db: SqliteDatabase): void {
   // Added with "sign out everywhere": files made before it gain the column (NULL for their anonymous rows).
   if (!columnsOf(db, 'sessions').includes('user_id')) db.exec('ALTER TABLE sessions ADD COLUMN user_id TEXT');
   db.exec('CREATE INDEX IF NOT EXISTS sessions_user_id ON sessions (user_id)');
-  // Issue #18: why a signed-in session ended, kept for a while after the session itself is gone (a tombstone).
+  // Why a signed-in session ended, kept for a while after the session itself is gone (a tombstone).
   db.exec(`CREATE TABLE IF NOT EXISTS session_ends (
     id TEXT PRIMARY KEY,
     reason TEXT NOT NULL,
@@ -56,7 +56,7 @@ export interface SqliteSessionStoreOptions {
 /**
  * Embedded session store: one SQLite file under `DATA_DIR` (opened by the shared {@link openSqlite}), so
  * sessions survive a gateway restart without any external service. Expired rows are ignored on read and
- * purged periodically, the records of why a session ended (`session_ends`, issue #18) with them. A write that storage refuses (disk full, read-only) still fails (the session
+ * purged periodically, the records of why a session ended (`session_ends`) with them. A write that storage refuses (disk full, read-only) still fails (the session
  * middleware turns it into a 503, and the error handler into `STORAGE.NOT_WRITABLE`), and is remembered:
  * `ping`, and so the gateway's readiness, says sessions are down while the data folder cannot take writes
  * ({@link StorageWatch}: a recent refusal, too little free space, a read-only folder).

@@ -26,7 +26,7 @@ beforeAll(async () => {
   write(path.join(shell, 'index.html'), `<!doctype html><html><head><script>${THEME_SCRIPT}</script></head><body>shell</body></html>`);
   write(path.join(shell, 'remotes.json'), '{}');
   write(path.join(shell, 'assets/main.0123456789.js'), 'console.log(1)');
-  // A build's precompressed copies (issue #17): the copies say which one was sent.
+  // A build's precompressed copies: the copies say which one was sent.
   const app = `console.log(${JSON.stringify('the shell '.repeat(200))})`;
   write(path.join(shell, 'assets/app.abcdef0123.js'), app);
   writeFileSync(path.join(shell, 'assets/app.abcdef0123.js.br'), brotliCompressSync(app));
@@ -65,7 +65,7 @@ function raw(urlPath: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
-describe('built files sent compressed (issue #17)', () => {
+describe('built files sent compressed', () => {
   const file = () => path.join(data.dir, 'shell/assets/app.abcdef0123.js');
 
   it('sends the brotli copy to a browser that takes brotli, the gzip copy to one that takes gzip, the file to others', async () => {
@@ -243,7 +243,7 @@ describe('404s: a file that is not there gets the JSON error body, a navigation 
 });
 
 /**
- * docs/DEPLOY.md's cache table (issue #19: it named `mf-stats.json`, a file no build writes, while the build's
+ * docs/DEPLOY.md's cache table (it named `mf-stats.json`, a file no build writes, while the build's
  * `mf-manifest-stats.json` was cached for an hour): the file names of its first row, in backticks.
  */
 function documentedNoCache(): string[] {

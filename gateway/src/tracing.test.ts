@@ -6,7 +6,7 @@ import type { TodoResponse } from '@tm/contracts';
 import { ApiClient, type RunningStack, signUp, startStack } from '@tm/test-support';
 
 /**
- * Traces across processes (issue #20, docs/OPERATIONS.md "Traces"): the three built processes (gateway,
+ * Traces across processes (docs/OPERATIONS.md "Traces"): the three built processes (gateway,
  * svc-users, svc-todos) export to an OTLP/HTTP receiver of this test's own, and a request through the
  * gateway is one trace, parent to child, across the processes it touches: a sign-in gateway → svc-users, an
  * add gateway → svc-todos (the session lives at the gateway: an add never reaches svc-users). Log lines of

@@ -36,7 +36,7 @@ export function invalidAnswer(service: string): HttpError {
 }
 
 /**
- * An upstream answer is never trusted blindly (docs/RELIABILITY.md "Upstream answers"): it must be JSON, a
+ * An upstream answer is never trusted blindly (docs/ARCHITECTURE.md "Upstream answers"): it must be JSON, a
  * success must match `contract` (the route's response schema), and an error must be the usual error body.
  * Anything else, or any status outside 2xx/4xx/5xx, becomes a 502 with the usual error body. Returns the
  * parsed body; the bytes sent on are the service's own (checked, not serialised again).

@@ -4,7 +4,7 @@ import { ApiClient, newUser, openRawEventStream, type RunningServices, startServ
 import { startGateway, type TestGateway } from './gateway.test-helpers.js';
 
 /**
- * A stand-in for a broken deployment of a service (docs/RELIABILITY.md "Upstream answers"): it answers every
+ * A stand-in for a broken deployment of a service (docs/ARCHITECTURE.md "Upstream answers"): it answers every
  * request with whatever `reply` says. Our own services are never replaced by it except to break them.
  */
 interface Reply {

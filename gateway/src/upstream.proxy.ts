@@ -108,7 +108,7 @@ function traced<T>(
 /**
  * One upstream service. Client requests are forwarded by http-proxy-middleware (which streams the request
  * body and handles hop-by-hop headers); the answer is always read in full, so the gateway can check it
- * before the client sees anything (docs/RELIABILITY.md "Upstream answers"). The gateway's own calls use
+ * before the client sees anything (docs/ARCHITECTURE.md "Upstream answers"). The gateway's own calls use
  * plain `http.request` on the same keep-alive agent, with the same timeout and error mapping.
  */
 export function createUpstream({ name, target, timeoutMs, forwardsHeader }: UpstreamOptions): Upstream {
@@ -122,13 +122,13 @@ export function createUpstream({ name, target, timeoutMs, forwardsHeader }: Upst
     target,
     agent,
     // No X-Forwarded-* for the services: they do not use the client's address (the gateway does the
-    // counting), and a client's own X-Forwarded-For must never travel on (issue #21).
+    // counting), and a client's own X-Forwarded-For must never travel on.
     xfwd: false,
     changeOrigin: false,
     selfHandleResponse: true,
     on: {
       proxyReq: (proxyReq: ClientRequest) => {
-        // The allow-list, on the outgoing copy of the headers only (issue #21).
+        // The allow-list, on the outgoing copy of the headers only.
         if (forwardsHeader) for (const header of proxyReq.getHeaderNames()) if (!forwardsHeader(header)) proxyReq.removeHeader(header);
         proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeout('upstream timeout')));
       },

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, XSRF_COOKIE, XSRF_HEADER } from '@tm/contracts';
 import { ForbiddenError, UnauthorizedError, withSpan } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
-import { API_PREFIX } from './forward.middleware.js';
+import { API_PREFIX } from './api-prefix.js';
 import { newToken, sessionIdOf, sessionOf, setVisitorToken, visitorToken } from './session.middleware.js';
 
 /** Methods that change nothing: neither the XSRF token nor the Origin check applies to them. */
@@ -21,7 +21,7 @@ function same(a: string, b: string): boolean {
 
 /**
  * The request's XSRF token: a signed-in session's own (stored with it), or a visitor's (in its signed,
- * HttpOnly cookie: nothing is stored for a visitor, issue #21). A visitor without one gets a new one.
+ * HttpOnly cookie: nothing is stored for a visitor). A visitor without one gets a new one.
  */
 async function tokenOf(ctx: Parameters<Middleware>[0]): Promise<string> {
   const session = sessionOf(ctx);
@@ -35,7 +35,7 @@ async function tokenOf(ctx: Parameters<Middleware>[0]): Promise<string> {
   }
   let token = visitorToken(ctx);
   if (!token) {
-    // A visitor session stored before issue #21 keeps its token until it expires; else a new one.
+    // A visitor session stored by an older gateway keeps its token until it expires; else a new one.
     token = session.xsrf ?? newToken();
     setVisitorToken(ctx, token);
   }
@@ -49,7 +49,7 @@ const SIGN_IN_PATHS: ReadonlySet<string> = new Set([`${API_PREFIX}/user/login`, 
  * A write that fails the check while its signed session cookie names a session that has ended (signed out
  * elsewhere, expired, revoked): its token was that session's, which nobody holds any more. It is answered 401,
  * with why the session ended (session-end.ts), as a read would be, instead of a 403 the page cannot act on
- * (issue #18). Either way nothing happens; sign-in calls keep their 403.
+ *. Either way nothing happens; sign-in calls keep their 403.
  */
 function endedSessionWrite(ctx: Context): boolean {
   return !SIGN_IN_PATHS.has(ctx.path) && sessionIdOf(ctx) !== undefined && !sessionOf(ctx).userId;

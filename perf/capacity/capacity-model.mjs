@@ -1,4 +1,4 @@
-// The capacity model behind docs/CAPACITY.md (issue #10, must have 6): from the per-process figures
+// The capacity model behind docs/CAPACITY.md (must have 6): from the per-process figures
 // `pnpm bench` measured (docs/benchmarks.json) and the stated assumptions below to processes, Redis memory,
 // MongoDB size and CDN bytes for 10 000 to 10 million users, and which limit each 10× step crosses first.
 // Pure arithmetic: no I/O here (perf/capacity/capacity.mjs reads and writes the files).
@@ -41,11 +41,11 @@ export const FALLBACKS = {
   'cpu.gateway.add.msPerRequest': 1.7,
   'cpu.todos.msPerRequest': 0.6,
   'cpu.todos.add.msPerRequest': 0.5,
-  // Used only when the bench has no sign-in figure: one scrypt hash at N=2^17 took ~450 ms of a core
-  // before issue #10 (Argon2id since).
+  // Used only when the bench has no sign-in figure: a conservative ~450 ms of a core per sign-in (the cost
+  // of the slowest password hash an account may still have, scrypt at N=2^17, until its next sign-in).
   'signin.perSecPerCore': 2.2,
   'payload.100.bytes': 17_300,
-  // The task list's first load before issue #10: 314 KiB of gzipped JavaScript.
+  // The task list's first load before 314 KiB of gzipped JavaScript.
   'web.firstLoadBytes': 314 * 1024,
 };
 

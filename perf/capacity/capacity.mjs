@@ -35,6 +35,13 @@ function configDefault(file, name) {
   return Number(match[1].replace(/_/g, ''));
 }
 
+/** A fixed number in `file`: the first `name: <digits>` (gateway/src/config.ts LIVE_STREAMS). */
+function fixedValue(file, name) {
+  const match = new RegExp(`\\b${name}: ([\\d_]+)`).exec(readFileSync(path.join(ROOT, file), 'utf8'));
+  if (!match) throw new Error(`${name} has no value in ${file}`);
+  return Number(match[1].replace(/_/g, ''));
+}
+
 const bench = JSON.parse(readFileSync(args.input, 'utf8'));
 /** The open-stream measurement; none (the file is missing) and the model counts the configured caps, streams free. */
 const measured = existsSync(args.streams) ? JSON.parse(readFileSync(args.streams, 'utf8')) : undefined;
@@ -49,7 +56,8 @@ const measuredCap = (kind) => {
 const limits = {
   gatewayMaxStreams: Math.min(configured.gateway, measuredCap('gateway') ?? Infinity),
   todosMaxStreams: Math.min(configured.todos, measuredCap('todos') ?? Infinity),
-  sessionCheckMs: configDefault('gateway/src/config.ts', 'EVENTS_SESSION_CHECK_MS'),
+  // A fixed value of the gateway (LIVE_STREAMS in gateway/src/config.ts), not a setting.
+  sessionCheckMs: fixedValue('gateway/src/config.ts', 'sessionCheckMs'),
 };
 /** One idle stream's cost in a process, from the measured slopes (noise below zero counts as zero). */
 const costOf = (kind) => ({

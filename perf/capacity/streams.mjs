@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Open live streams, measured (issue #20, part 5): how many idle `GET /api/todo/events` streams one gateway
+// Open live streams, measured (part 5): how many idle `GET /api/todo/events` streams one gateway
 // and one svc-todos hold, and what each costs them: resident memory and V8 heap per stream, and the CPU of
 // idle streams (svc-todos' `: ping` every TODO_EVENTS_HEARTBEAT_MS, which also re-reads the user's feed; the
-// gateway relaying it, and looking each stream's session up every EVENTS_SESSION_CHECK_MS). From those
+// gateway relaying it, and looking each stream's session up every LIVE_STREAMS.sessionCheckMs of gateway/src/config.ts). From those
 // figures and the deployment's budget per pod (deploy/k8s: 384 MiB, one core) it derives the caps
 // EVENTS_MAX_STREAMS and TODO_EVENTS_MAX_STREAMS, and writes it all to perf/capacity/streams.json, which
 // `pnpm capacity` reads (docs/CAPACITY.md "Open streams, measured").
@@ -14,10 +14,10 @@
 //      SQLite, or in the real Redis with --redis), the two stream caps and the gateway's MAX_CONNECTIONS
 //      raised above the largest step (they are what this sizes); the per-session and per-address caps stay.
 //   2. Users sign up through the gateway, one session each (a real sign-up, Argon2id, per session): one
-//      session per `--per-session` streams (default 5 = EVENTS_MAX_PER_SESSION: a person with five tabs).
+//      session per `--per-session` streams (default 5 = the gateway's LIVE_STREAMS.maxPerSession: a person with five tabs).
 //   3. At each step, streams are opened up to that count by bounded client processes (stream-client.mjs,
 //      5 000 streams each at most, 32 opening at once each), each from one of the loopback addresses
-//      127.1.x.y (100 streams per address = EVENTS_MAX_PER_ADDRESS), each counted once its `ready` event
+//      127.1.x.y (100 streams per address = the gateway's LIVE_STREAMS.maxPerAddress), each counted once its `ready` event
 //      arrived. After `--settle` s, for `--window` s (two heartbeats by default): the CPU time of each process
 //      (/proc/<pid>/stat); then its resident memory (/proc/<pid>/status) and V8 heap in use (its /metrics),
 //      medians of 3 samples; the pings the clients received and the streams that closed.
@@ -58,7 +58,7 @@ const REQUESTED = args.steps.split(',').map(Number).sort((a, b) => a - b);
 for (const [name, value] of Object.entries({ PER_SESSION, WINDOW_S, SETTLE_S, steps: Math.min(...REQUESTED) })) {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`bad option ${name}: ${value}`);
 }
-/** Streams per client address: EVENTS_MAX_PER_ADDRESS's default. */
+/** Streams per client address: the gateway's LIVE_STREAMS.maxPerAddress (gateway/src/config.ts). */
 const PER_ADDRESS = 100;
 /** Streams per client process, and how many each opens at once. */
 const PER_CLIENT = 5000;
@@ -109,7 +109,6 @@ const env = {
   EVENTS_MAX_STREAMS: String(GATEWAY_MAX + 100),
   TODO_EVENTS_MAX_STREAMS: String(MAX + 100),
   MAX_CONNECTIONS: String(GATEWAY_MAX + 1000),
-  EVENTS_MAX_PER_ADDRESS: String(PER_ADDRESS),
   ...(args.redis ? { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
 };
 log(`starting the app (steps ${STEPS.join(', ')}; sessions in ${args.redis ? 'Redis' : 'SQLite'})`);

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Multi-instance proof on loopback (issue #4): two gateways and two svc-todos instances behind nginx
+// Multi-instance proof on loopback: two gateways and two svc-todos instances behind nginx
 // (Debian's, installed here if missing), one svc-users, sessions in the real Redis, one shared todos store
 // (a SQLite file in WAL mode used by both svc-todos processes). A bounded autocannon load runs while one
 // gateway and one svc-todos instance are restarted with SIGTERM; then every acknowledged add must be in the
 // final fetch and every session must still be valid.
 //
-// Live sync (issue #9): a few users also hold an event stream open through gateway #1 directly, while the
+// Live sync: a few users also hold an event stream open through gateway #1 directly, while the
 // writes go through nginx to both gateways and both svc-todos (which share changes through Redis pub/sub).
 // Every acknowledged add of a subscribed user must arrive as a change event on that stream, also across the
 // restarts (the stream resumes from its last event id); the report counts events delivered, late (> 1 s after
@@ -132,7 +132,7 @@ async function main() {
   };
   const startTodos = (port) => startProcess('svc-todos', { ...secrets, TODOS_PORT: String(port), LOG_LEVEL: 'info', REDIS_URL });
   const gatewayEnv = (port) => ({
-    ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL, TRUST_PROXY: 'true', AUTH_RATE_LIMIT: '0', SIGNUP_RATE_LIMIT: '0',
+    ...secrets, PORT: String(port), LOG_LEVEL: 'info', REDIS_URL, TRUST_PROXY: 'true', AUTH_RATE_LIMIT: '0',
     USERS_URL: `http://127.0.0.1:${ports.users}`, TODOS_URL: `http://127.0.0.1:${ports.todosLb}`,
   });
   const startGateway = (port) => startProcess('gateway', gatewayEnv(port));

@@ -46,12 +46,11 @@ export const BaseEnv = z.object({
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(8000).default(0),
   /**
-   * Start-up bounds (startup.ts, issue #20): opening the store (an SQLite file and its schema, MongoDB, the
-   * gateway's Redis) and binding each port must finish within these, or the process logs which step did not,
-   * what it was waiting on, and exits 1. Their sum stays inside the Kubernetes startupProbe's 60 s.
+   * Start-up bound (startup.ts): opening the store (an SQLite file and its schema, MongoDB, the gateway's
+   * Redis) must finish within this, or the process logs what it was waiting on and exits 1. Sized by the
+   * deployment: with LISTEN_TIMEOUT_MS (startup.ts) it stays inside the Kubernetes startupProbe's 60 s.
    */
   STARTUP_STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
-  STARTUP_LISTEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 });
 
 const LocalSecrets = z.object({ internalSecret: z.string().min(32), sessionKeys: z.array(z.string().min(32)).min(1) });

@@ -20,12 +20,12 @@ export interface RunOptions {
   shutdownTimeoutMs?: number;
   /** After the signal the listener closes; open connections keep being served this long (see config). */
   drainMs?: number;
-  /** Limits on what a client may hold (the public gateway's; issue #21). Services keep Node's defaults. */
+  /** Limits on what a client may hold (the public gateway's; SECURITY.md "Limits and timeouts"). Services keep Node's defaults. */
   clientLimits?: ClientLimits;
   /** Called with the server before it listens (to watch its connections). */
   prepare?: (server: Server) => void;
   /**
-   * The process's start-up bounds (startup.ts): the port is bound within STARTUP_LISTEN_TIMEOUT_MS, a port
+   * The process's start-up bounds (startup.ts): the port is bound within its bound (LISTEN_TIMEOUT_MS), a port
    * already in use is said so, and once listening the start-up is over (the watchdog thread ends).
    */
   startup: StartupWatch;
@@ -34,7 +34,7 @@ export interface RunOptions {
 }
 
 /**
- * What one connection may take of a public server (SECURITY.md "Limits and timeouts", issue #21): a client
+ * What one connection may take of a public server (SECURITY.md "Limits and timeouts"): a client
  * that sends its request slowly or never finishes it holds a socket and a file descriptor; these bound how
  * long, and how many the server keeps at once.
  */

@@ -17,7 +17,7 @@ export interface OpenSqliteOptions {
    */
   setup?: (db: SqliteDatabase) => void;
   /**
-   * The start-up's bound (StartupWatch.openStore, issue #20): while opening, a lock held by another connection
+   * The start-up's bound (StartupWatch.openStore): while opening, a lock held by another connection
    * (another process on the same DATA_DIR, one migrating the file) is waited for until the bound's deadline
    * rather than `busyTimeoutMs`, and each step says what it waits on, for the line logged if the bound passes.
    */

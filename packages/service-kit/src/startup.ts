@@ -1,8 +1,8 @@
-// Start-up that explains itself (issue #20 point 6). Between "opening store" and "listening" a process used
-// to be silent for as long as it waited: on a lock, on a database server, on Redis (the client retries for
-// ever), on the disk. Each of those waits now has a bound (STARTUP_STORE_TIMEOUT_MS, STARTUP_LISTEN_TIMEOUT_MS)
-// and, when it passes, the process logs one line naming the step, what it was waiting on and the setting,
-// and exits 1. A port already taken says so at once.
+// Start-up that explains itself (docs/OPERATIONS.md "Logs"). Between "opening store" and "listening" a
+// process could wait for a long time: on a lock, on a database server, on Redis (the client retries for
+// ever), on the disk. Each of those waits has a bound (STARTUP_STORE_TIMEOUT_MS, and LISTEN_TIMEOUT_MS for
+// binding a port) and, when it passes, the process logs one line naming the step, what it was waiting on
+// and the bound's setting, and exits 1. A port already taken says so at once.
 //
 // Opening an SQLite store is synchronous (better-sqlite3): while the main thread waits inside SQLite or inside
 // a file-system call, no timer of its own can fire. A small watchdog thread therefore holds the store's bound
@@ -25,16 +25,23 @@ export type StartupStep = 'open store' | 'bind port';
 export interface StartupBounds {
   /** `STARTUP_STORE_TIMEOUT_MS`: opening the store (SQLite file, MongoDB, Redis for the gateway's sessions). */
   storeTimeoutMs: number;
-  /** `STARTUP_LISTEN_TIMEOUT_MS`: binding each listening port (the host name's lookup included). */
+  /** Binding each listening port (the host name's lookup included): {@link LISTEN_TIMEOUT_MS} outside tests. */
   listenTimeoutMs: number;
 }
 
-/** The bounds from a checked environment (the variables of BaseEnv, config.ts). */
-export function startupBounds(env: { STARTUP_STORE_TIMEOUT_MS: number; STARTUP_LISTEN_TIMEOUT_MS: number }): StartupBounds {
-  return { storeTimeoutMs: env.STARTUP_STORE_TIMEOUT_MS, listenTimeoutMs: env.STARTUP_LISTEN_TIMEOUT_MS };
+/**
+ * Binding a port: a bind returns at once and only a `HOST` name's lookup can take time, so 10 s is generous
+ * anywhere; fixed, not a setting (with STARTUP_STORE_TIMEOUT_MS's 20 s it stays inside the startupProbe's 60 s).
+ */
+export const LISTEN_TIMEOUT_MS = 10_000;
+
+/** The bounds from a checked environment (STARTUP_STORE_TIMEOUT_MS of BaseEnv, config.ts). */
+export function startupBounds(env: { STARTUP_STORE_TIMEOUT_MS: number }): StartupBounds {
+  return { storeTimeoutMs: env.STARTUP_STORE_TIMEOUT_MS, listenTimeoutMs: LISTEN_TIMEOUT_MS };
 }
 
-const SETTINGS: Record<StartupStep, string> = { 'open store': 'STARTUP_STORE_TIMEOUT_MS', 'bind port': 'STARTUP_LISTEN_TIMEOUT_MS' };
+/** The setting a step's bound comes from, named in the line when the bound passes; binding a port has none. */
+const SETTINGS: Record<StartupStep, string | undefined> = { 'open store': 'STARTUP_STORE_TIMEOUT_MS', 'bind port': undefined };
 
 /**
  * Handed to a store while it opens: the time it must be done by, and a way to say what it waits on now
@@ -103,7 +110,7 @@ interface StepNotice {
   step: StartupStep;
   waitingOn: string;
   timeoutMs: number;
-  setting: string;
+  setting: string | undefined;
   deadline: number;
   /** The line's text up to "waiting on …", as the main thread would log it. */
   message: string;
@@ -160,7 +167,7 @@ export class StartupWatch {
     }
   }
 
-  /** Binds `server` to the target within STARTUP_LISTEN_TIMEOUT_MS; resolves with the port it got. */
+  /** Binds `server` to the target within its bound (`listenTimeoutMs`); resolves with the port it got. */
   listen(server: Server, target: ListenTarget): Promise<number> {
     const what = `binding port ${target.port} on ${target.host} (${target.variable})`;
     const waitingOn = isIpAddress(target.host) ? 'the operating system' : `the address lookup of "${target.host}" (HOST)`;
@@ -177,7 +184,7 @@ export class StartupWatch {
     const deadline = Date.now() + timeoutMs;
     const setting = SETTINGS[step];
     let current = waitingOn;
-    const message = () => `start-up stopped: ${what} did not finish within ${timeoutMs} ms (${setting}); it was waiting on ${current}`;
+    const message = () => `start-up stopped: ${what} did not finish within ${timeoutMs} ms${setting ? ` (${setting})` : ''}; it was waiting on ${current}`;
     const tell = () => this.worker?.postMessage({ step, waitingOn: current, timeoutMs, setting, deadline, message: message() } satisfies StepNotice);
     const progress: OpeningProgress = {
       deadline,

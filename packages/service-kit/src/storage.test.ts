@@ -1,4 +1,4 @@
-// Storage that cannot take a write (issue #21 point 6): which errors count, the 503 they become in every
+// Storage that cannot take a write (docs/OPERATIONS.md "Full disk"): which errors count, the 503 they become in every
 // app built on the kit, and what readiness says. The errors are real wherever this machine can provoke
 // them: SQLITE_FULL from `max_page_count`, SQLITE_READONLY from a read-only connection, SQLITE_BUSY from a
 // second writer, ENOSPC from /dev/full, the MongoDB driver's own classes. A full data folder for real (a

@@ -1,4 +1,4 @@
-// Storage that cannot take a write (issue #21 point 6): which errors mean it, the honest 503 they become,
+// Storage that cannot take a write (docs/OPERATIONS.md "Full disk"): which errors mean it, the honest 503 they become,
 // and the watch readiness asks. No Koa and no database driver here: SQLite stores (the gateway's session
 // store) import it through `@tm/service-kit/sqlite`, the error handler and the service app through the index.
 import { constants } from 'node:fs';

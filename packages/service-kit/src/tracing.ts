@@ -27,7 +27,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 
 /*
- * Traces across the gateway and the services (issue #20; docs/OPERATIONS.md "Traces").
+ * Traces across the gateway and the services (docs/OPERATIONS.md "Traces").
  *
  * Why explicit spans, and not @opentelemetry/auto-instrumentations-node: auto-instrumentation patches
  * `http`, `koa`, the Redis and MongoDB drivers through require hooks. Every request would then pay for a span

@@ -1,4 +1,4 @@
-// A remote in a repository of its own (issue #19; docs/ADDING_A_REMOTE.md "A remote in its own repository"),
+// A remote in a repository of its own (docs/ADDING_A_REMOTE.md "A remote in its own repository"),
 // made for a test as a team outside this workspace has it: examples/external-remote copied to a folder outside
 // the repository, the shell's contract packed into its vendor/ (`pnpm pack` of packages/remote-contract, which
 // compiles the sources the workspace's remotes use), and its dependencies installed with pnpm, offline.

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 /**
  * A real, small filesystem (a tmpfs of a few MiB, mounted for the test) that a test can fill to the last
- * byte and free again: what a full data disk does to SQLite, for real (docs/RELIABILITY.md "Full disk").
+ * byte and free again: what a full data disk does to SQLite, for real (docs/OPERATIONS.md "Full disk").
  */
 export interface SmallDisk {
   /** The mount point: use it as DATA_DIR. */

@@ -110,9 +110,9 @@ export async function startServices(options: Pick<StackOptions, 'env' | 'keepLog
 
 /**
  * The app as `npm start` runs it: {@link startServices} and the gateway in front of them, by default as
- * its built process too, for component tests, browser tests and benchmarks. Login rate limits are off, and
- * the cap on connections per address is high: these callers sign many users up, and open many connections,
- * from one address on purpose (a test of those limits sets its own).
+ * its built process too, for component tests, browser tests and benchmarks. Sign-in and sign-up rate limits
+ * are off: these callers sign many users up from one address on purpose (a test of those limits sets its
+ * own). They stay under the gateway's fixed cap of connections per address.
  */
 /**
  * `REMOTES` for every built remote under `root`, found by the same pattern as `npm start`
@@ -133,9 +133,6 @@ export async function startStack<G extends StackGateway = RunningProcess>(option
   const env = {
     SESSION_KEYS: 'stack-session-key-0123456789abcdef0123456789',
     AUTH_RATE_LIMIT: '0',
-    SIGNUP_RATE_LIMIT: '0',
-    MAX_CONNECTIONS_PER_ADDRESS: '8192',
-    EVENTS_MAX_PER_ADDRESS: '1000',
     ...extra,
   };
   const services = await startServices({ ...options, env });

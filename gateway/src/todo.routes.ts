@@ -1,0 +1,20 @@
+import type Router from '@koa/router';
+import { API } from '@tm/contracts';
+import { apiRouter } from '@tm/service-kit';
+import { API_PREFIX } from './api-prefix.js';
+import { eventsRelay } from './events.relay.js';
+import { forwardTo } from './forward.middleware.js';
+import type { LiveStreams } from './live-streams.js';
+import { requireSession, signedInUser } from './require-session.js';
+import type { Upstream } from './upstream.proxy.js';
+
+/**
+ * Routes under /api/todo: every one needs a signed-in user. The live stream is relayed as a stream
+ * (events.relay.ts); every other call is forwarded with the page's `X-Client-Id` and its answer checked.
+ */
+export function todoRoutes(todos: Upstream, internalSecret: string, streams: LiveStreams): Router {
+  const router = apiRouter(`${API_PREFIX}/todo`);
+  router.get(API.todoEvents.path.slice('/todo'.length), requireSession(), eventsRelay({ todos, internalSecret, streams }));
+  router.all('/{*rest}', requireSession(), forwardTo(todos, internalSecret, signedInUser, { clientId: true }));
+  return router;
+}
