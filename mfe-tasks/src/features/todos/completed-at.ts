@@ -4,7 +4,7 @@ function dayStart(date: Date): number {
 }
 
 /**
- * When a task was completed, in words (issue #18): "Completed today at 14:05", "Completed yesterday at
+ * When a task was completed, in words (docs/PRODUCT.md §10.11.3): "Completed today at 14:05", "Completed yesterday at
  * 09:12", "Completed on 3 Nov at 17:40" (the year added when it is not this year). Times and dates follow the
  * person's own locale and time zone.
  */

@@ -43,7 +43,7 @@ export function entranceDelay(index: number): number {
 /** How long the still success cue shows instead of confetti when the user asks for reduced motion. */
 export const SUCCESS_CUE_MS = 1500;
 
-/** Below this width the row actions move into an overflow menu (PRODUCT §2, issue #3). */
+/** Below this width the row actions move into an overflow menu (PRODUCT §2). */
 export const SMALL_SCREEN_QUERY = '(max-width: 640px)';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Performance marks of the task list (issue #10), read by `perf/bench/bench-list.mjs` in Chromium and visible in
+ * Performance marks of the task list (docs/PRODUCT.md §10.5.5), read by `perf/bench/bench-list.mjs` in Chromium and visible in
  * any browser's performance panel:
  * - `tm:list-render`: from the list's answer arriving (`tm:list-data`, marked by the API client) to the first
  *   frame painted with its rows;

@@ -15,7 +15,7 @@ interface AddTodoCallbacks {
 
 /**
  * Adds a task. The new task goes into the cached list from the server's answer, with no refetch of the whole
- * list (PRODUCT §4, issue #10): a fetch of the list still on its way is cancelled first, since it may have
+ * list (PRODUCT §4, §10.5.4): a fetch of the list still on its way is cancelled first, since it may have
  * been read before the add and would take the task out again. A failure says why: a refused title next to the input, offline or timeout in their own
  * words, anything else with the fixed message of PRODUCT §8; a 401 is the platform's to handle.
  */

@@ -14,7 +14,7 @@ interface DeleteTodoCallbacks {
  * Deletes a task optimistically, so its row starts its exit animation at once. Once the server took it, the
  * page offers Undo (or shows the server's message when it has no task to offer back); a failed delete brings
  * the row back and says why (docs/PRODUCT.md §10.6). The answer carries only a message and the optimistic
- * removal is exactly what the server did, so the list is not fetched again (issue #10).
+ * removal is exactly what the server did, so the list is not fetched again (PRODUCT §10.5.4).
  */
 export function useDeleteTodo({ onDeleted }: DeleteTodoCallbacks = {}) {
   const queryClient = useQueryClient();

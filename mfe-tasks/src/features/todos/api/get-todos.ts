@@ -13,7 +13,7 @@ const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0
  * The server's order (pinned first, then newest first, then id) re-applied on the client, so an optimistic
  * pin, a restored task or one that arrived on the live stream takes its place at once. The list is almost
  * always in order already (a tick changes no position), which the engine's sort handles in one pass: with
- * 10 000 tasks this stays around a millisecond (issue #10).
+ * 10 000 tasks this stays around a millisecond (PRODUCT §10.5).
  */
 export function orderTodos(todos: Todo[]): Todo[] {
   return [...todos].sort(
@@ -40,7 +40,7 @@ export function updateCachedTodos(queryClient: QueryClient, change: (todos: Todo
 
 /**
  * Whether a failed call on one task says the task is gone from the server (deleted elsewhere): with no
- * refetch after a delete (issue #10), its "Task not found" answer itself keeps the row out of the list.
+ * refetch after a delete (PRODUCT §10.5.4), its "Task not found" answer itself keeps the row out of the list.
  */
 export function taskIsGone(error: unknown): boolean {
   return statusOf(error) === 404;
@@ -72,7 +72,7 @@ export function upsertCachedTodos(queryClient: QueryClient, saved: Todo[]): void
 /**
  * Refetches the list after a bulk action, whose answer carries only a count (PRODUCT §4), unless another task
  * mutation is still running: that one settles later, and an earlier refetch would overwrite its optimistic
- * change with stale data. Every other action puts the server's answer into the cache instead (issue #10).
+ * change with stale data. Every other action puts the server's answer into the cache instead (§10.5.4).
  */
 export function refetchTodosAfterLastMutation(queryClient: QueryClient): Promise<void> | undefined {
   if (queryClient.isMutating({ mutationKey: TODO_MUTATION_KEY }) > 1) return undefined;

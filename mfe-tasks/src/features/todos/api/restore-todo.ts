@@ -14,8 +14,8 @@ interface RestoreTodoCallbacks {
  * Undo of a delete (docs/PRODUCT.md §10.11.4): the task the page still holds goes back into the list at once,
  * in its old place (same id and timestamps, so the same position in the spec's order); the server's copy
  * replaces it when it answers (another device may have changed it just before the delete), with no refetch of
- * the list (issue #10). A refused restore
- * (too late: "This task can no longer be restored.") takes it out again, says why, and fetches the list.
+ * the list (§10.5.4). A refused restore (too late: "This task can no longer be restored.") takes it out
+ * again, says why, and fetches the list.
  */
 export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
   const queryClient = useQueryClient();

@@ -28,7 +28,7 @@ function pendingUpdates(queryClient: QueryClient, todoId: string): number {
 }
 
 /**
- * The completion time a tick shows at once (issue #18): now when the task becomes completed, none when it is
+ * The completion time a tick shows at once (PRODUCT §10.11.3): now when the task becomes completed, none when it is
  * reopened, unchanged otherwise; the server's answer then brings its own time.
  */
 export function completionOf(before: Todo | undefined, completed: boolean | undefined): Partial<Pick<Todo, 'completedAt'>> {
@@ -64,8 +64,8 @@ interface UpdateTodoCallbacks {
 /**
  * Ticks, pins or renames a task optimistically (docs/PRODUCT.md §4: the box changes at once) with TanStack's
  * protocol: cancel → snapshot → set → roll back on error. The server's answer (the task as it now is) replaces
- * the optimistic value; the list is not fetched again (issue #10: with 300 tasks a refetch per tick cost a
- * full re-render). The rollback restores only the fields this call changed, so a concurrent change to another
+ * the optimistic value; the list is not fetched again (PRODUCT §10.5.4: a refetch per tick would
+ * re-render the whole list). The rollback restores only the fields this call changed, so a concurrent change to another
  * task (or field) survives it. The celebration and the success message wait for the server (PRODUCT §10.6); a
  * tick's message comes with Undo (`onTicked`). A delete wins: once the task is gone from the list, the answer
  * of a tick still in flight (a 404 included) changes and says nothing. A 404 for a task still in the list

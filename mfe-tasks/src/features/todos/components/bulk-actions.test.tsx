@@ -111,7 +111,7 @@ describe('the bulk actions (docs/PRODUCT.md §10.11.3)', () => {
     ]);
   });
 
-  it('undoes "Clear completed" and "Mark all complete" from their toasts, every task exactly as before (issue #18)', async () => {
+  it('undoes "Clear completed" and "Mark all complete" from their toasts, every task exactly as before', async () => {
     const user = userEvent.setup();
     const { todo: a } = await addTodo('done a');
     await addTodo('open');

@@ -5,7 +5,7 @@ import { CONFETTI, confettiPieces } from '../constants';
 import { onFirstAct } from '../hooks/first-act';
 import { useWindowSize } from '../hooks/use-window-size';
 
-// react-confetti is fetched in its own chunk (issue #10: not part of the first load), as soon as the person
+// react-confetti is fetched in its own chunk (docs/PERFORMANCE.md "First-load budgets": not part of the first load), as soon as the person
 // first presses a key or a pointer on the page: a completion starts with one, so it is there in time. Not
 // with celebrations off in the person's preferences (PRODUCT §10.10): then it is fetched only if they are
 // turned on and a task is completed.

@@ -7,7 +7,7 @@ import TaskListPage from '../../../expose/task-list-page';
 import { goOffline, playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
 import { allRowsEntered, countFetches, rowOf, sleep, tickToasts } from '../../../test/page-helpers';
 
-// Issue #10: the cache follows the server's answers (no refetch of the whole list after an action), and the
+// The cache follows the server's answers (no refetch of the whole list after an action), and the
 // list is windowed: only the rows near the window are in the DOM, in the spec's order, each saying its place.
 
 /** The rows in the DOM, top to bottom by their place in the list. */
@@ -29,7 +29,7 @@ function stubWindowScroll(): () => void {
   };
 }
 
-describe('the list after an action (issue #10: the answer updates the cache)', () => {
+describe('the list after an action (the answer updates the cache)', () => {
   beforeEach(async () => {
     toast.remove();
     await signUpNewUser('Ada Lovelace');
@@ -85,7 +85,7 @@ describe('the list after an action (issue #10: the answer updates the cache)', (
   });
 });
 
-describe('a long list, windowed (issue #10)', () => {
+describe('a long list, windowed', () => {
   const COUNT = 150;
   let restoreScroll: () => void;
   beforeAll(async () => {

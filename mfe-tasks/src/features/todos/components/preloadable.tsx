@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type JSX } from 'react';
 
 /**
- * A component kept off the first load (issue #17) that renders at once when it has already arrived: until
+ * A component kept off the first load (docs/PERFORMANCE.md "First-load budgets") that renders at once when it has already arrived: until
  * then it is a `lazy` one (Suspense shows the fallback while it loads). `preload()` fetches it ahead of use,
  * at the first key or pointer press (hooks/first-act.ts), so by the time it is needed it usually is in.
  */

@@ -77,7 +77,7 @@ function placeMenu(trigger: HTMLElement, menu: HTMLElement): MenuPosition {
 }
 
 /**
- * The overflow menu of small screens, a WAI-ARIA menu button (issue #10: replaces a 65 KiB menu library):
+ * The overflow menu of small screens, a WAI-ARIA menu button, with no menu library (docs/PERFORMANCE.md "First-load budgets"):
  * Enter, Space, a click or ArrowDown opens it on its first item, ArrowUp on its last; arrows (wrapping),
  * Home and End move between items; Enter or Space picks one; Escape and Tab close it and give the focus
  * back to the button, as does picking Pin. Picking Edit leaves the focus in the title's field, picking

@@ -19,7 +19,7 @@ describe('editing a title in place (docs/PRODUCT.md §10.11.1)', () => {
     toast.remove();
     await signUpNewUser('Ada Lovelace');
     play = stubAudioPlay();
-    // A person's first press on the page fetches the editor (issue #17: off the first load); it is in by the
+    // A person's first press on the page fetches the editor (off the first load); it is in by the
     // time they edit. The tests edit right after their first press, so they make that press first.
     fireEvent.pointerDown(document.body);
     await sleep(0);

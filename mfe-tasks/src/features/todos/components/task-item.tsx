@@ -1,26 +1,34 @@
 import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
-import { memo, Suspense, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { memo, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { completedAtFull, completedAtText } from '../completed-at';
-import { afterNextPaint, measureSince, TICK_MEASURE } from '../perf-marks';
 import { quoted as quotedTitle, TaskActions } from './task-actions';
 import type { DeletedElsewhere } from './task-title-editor';
 import { onFirstAct } from '../hooks/first-act';
+import type { RowActions } from '../hooks/use-row-actions';
 import { useRowMotion } from '../hooks/use-row-motion';
+import { useTickTiming } from '../hooks/use-timing-marks';
+import { useTitleEditing } from '../hooks/use-title-editing';
 
 import { preloadable } from './preloadable';
 
-// The title editor is off the first load (issue #17): fetched at the first key or pointer press on the page,
-// so it is in when a title is edited.
+// The title editor is off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or pointer press on
+// the page, so it is in when a title is edited.
 const { Component: TaskTitleEditor, preload: preloadEditor } = preloadable(() => import('./task-title-editor').then((module) => module.TaskTitleEditor));
 if (typeof window !== 'undefined') onFirstAct(() => void preloadEditor());
 
-interface TaskItemProps {
+/** The handlers every row gets from the list: the same functions across renders. */
+export interface RowHandlers extends RowActions {
+  /** The title editor opened (`true`) or closed: the list keeps an edited task's text if it goes away. */
+  onEditing: (todo: Todo, editing: boolean) => void;
+}
+
+interface TaskItemProps extends RowHandlers {
   todo: Todo;
   /** The row's index in the window's list (for its measurement) and its place for screen readers (1-based). */
   index: number;
   setSize: number;
-  /** Its offset from the top of the list, in px: rows are placed by the window (issue #10). */
+  /** Its offset from the top of the list, in px: rows are placed by the window (PRODUCT §10.5.1). */
   top: number;
   /**
    * Entrance delay in seconds: staggered on the first load, 0 for rows new to the list (PRODUCT §2); `null`
@@ -31,15 +39,6 @@ interface TaskItemProps {
   compact: boolean;
   /** Measures the row's height for the window. */
   measureRef: (element: HTMLLIElement | null) => void;
-  /** Called with the value the user just gave the checkbox. */
-  onToggleCompleted: (todo: Todo, completed: boolean) => void;
-  onTogglePinned: (todo: Todo) => void;
-  /** Called with the new, trimmed title; never with an unchanged one. */
-  onRename: (todo: Todo, title: string) => void;
-  onDelete: (todo: Todo) => void;
-  onFocusLost: () => void;
-  /** The title editor opened (`true`) or closed: the list keeps an edited task's text if it goes away. */
-  onEditing: (todo: Todo, editing: boolean) => void;
   /**
    * Set when the task was deleted elsewhere while it was being edited (or its save found it gone): the row
    * stays, with the editor holding `draft` (or what was typed), and says so (PRODUCT §10.11.1).
@@ -48,30 +47,10 @@ interface TaskItemProps {
 }
 
 /**
- * Times the tick of this row (issue #10, `tm:tick`): from the click to the frame painted once the cache holds
- * the new state (the optimistic value), so the whole path from the click to the list updated is counted.
- */
-function useTickTiming(todo: Todo): (clickedAt: number, completed: boolean) => void {
-  const pending = useRef<{ at: number; completed: boolean } | undefined>(undefined);
-  // A layout effect runs right after the commit, before that frame is painted, so the frame callback below
-  // is the one of the frame that paints it. A passive effect of this (non-input) update may run only after
-  // that paint, and the measure would then wait for one more frame.
-  useLayoutEffect(() => {
-    const tick = pending.current;
-    if (!tick || todo.completed !== tick.completed) return;
-    pending.current = undefined;
-    afterNextPaint(() => measureSince(TICK_MEASURE, tick.at));
-  }, [todo]);
-  return useCallback((at: number, completed: boolean) => {
-    pending.current = { at, completed };
-  }, []);
-}
-
-/**
  * One task: checkbox, title (struck through in orange when done), pinned marker and actions. A tap or click
  * on the title opens the task (docs/PRODUCT.md §10.11.1): today its title editor, the same as the Edit
- * action; only the checkbox ticks. Memoised: a tick re-renders only its own row (issue #10); the list passes
- * stable callbacks.
+ * action; only the checkbox ticks. Memoised: a tick re-renders only its own row (PRODUCT §10.5.4); the list
+ * passes stable callbacks.
  */
 export const TaskItem = memo(function TaskItem({
   todo,
@@ -107,40 +86,7 @@ export const TaskItem = memo(function TaskItem({
   const [clicked, setClicked] = useState<{ todo: Todo; completed: boolean } | null>(null);
   const completed = clicked?.todo === todo ? clicked.completed : todo.completed;
 
-  const [editingHere, setEditing] = useState(false);
-  // A task deleted elsewhere keeps its editor open, with what was typed, until the person decides.
-  const editing = editingHere || deletedElsewhere !== undefined;
-  // Where the focus goes once an edit ends with Enter or Escape: back to the control that started it (the
-  // Edit button, or the menu button on small screens), or to the checkbox after a tap on the title.
-  const editStartedBy = useRef<'control' | 'title'>('control');
-  const refocus = useRef(false);
-  useEffect(() => {
-    if (editing || !refocus.current) return;
-    refocus.current = false;
-    const control = editStartedBy.current === 'control' ? row.current?.querySelector<HTMLElement>('[data-edit-return]') : null;
-    (control ?? checkbox.current)?.focus();
-  }, [editing]);
-
-  // The task deleted elsewhere was restored (or its text added as a new task): its editor closes, and the
-  // focus, which was on the button just gone, goes to the row's checkbox.
-  const wasGone = useRef(false);
-  useEffect(() => {
-    if (deletedElsewhere) {
-      wasGone.current = true;
-      return;
-    }
-    if (!wasGone.current) return;
-    wasGone.current = false;
-    setEditing(false);
-    const active = document.activeElement;
-    if (!active || active === document.body || row.current?.contains(active)) checkbox.current?.focus();
-  }, [deletedElsewhere]);
-
-  const startEditing = (by: 'control' | 'title') => {
-    editStartedBy.current = by;
-    setEditing(true);
-    onEditing(todo, true);
-  };
+  const [editing, startEditing, stopEditing] = useTitleEditing(todo, row, checkbox, deletedElsewhere !== undefined, onEditing);
 
   const classes = ['tasks-item', todo.isPinned && 'tasks-item--pinned', completed && 'tasks-item--completed', editing && 'tasks-item--editing'];
   const label = `Mark ${quotedTitle(todo.title)} as ${completed ? 'not completed' : 'completed'}`;
@@ -182,9 +128,7 @@ export const TaskItem = memo(function TaskItem({
               initialDraft={deletedElsewhere?.draft}
               deletedElsewhere={deletedElsewhere}
               onDone={(title, how) => {
-                refocus.current = how !== 'blur';
-                setEditing(false);
-                onEditing(todo, false);
+                stopEditing(how);
                 if (title !== undefined) onRename(todo, title);
               }}
             />
@@ -197,7 +141,7 @@ export const TaskItem = memo(function TaskItem({
             {todo.title}
           </span>
         )}
-        {/* When it was done (issue #18): under the title, in small type, and read with the checkbox. */}
+        {/* When it was done (PRODUCT §10.11.3): under the title, in small type, and read with the checkbox. */}
         {completed && todo.completedAt && !editing && (
           <time id={doneAtId} className="tasks-item__done-at" dateTime={todo.completedAt} title={completedAtFull(todo.completedAt)}>
             {completedAtText(todo.completedAt)}

@@ -35,11 +35,11 @@ describe('the row animations (docs/PRODUCT.md §2, §9)', () => {
     const [first] = animations.played;
     expect(first?.keyframes).toEqual([{ opacity: 0, transform: 'translateY(12px)' }, { opacity: 1, transform: 'none' }]);
     expect(first?.options).toMatchObject({ duration: MOTION.enterSeconds * 1000, fill: 'backwards' });
-    // Every row can be used while it waits for its turn (issue #18): none is inert.
+    // Every row can be used while it waits for its turn: none is inert.
     expect(screen.getAllByRole('listitem').map((row) => row.hasAttribute('inert'))).toEqual([false, false, false]);
   });
 
-  it('brings a waiting row in at once when it gets the focus or the pointer, and takes its click (issue #18)', async () => {
+  it('brings a waiting row in at once when it gets the focus or the pointer, and takes its click', async () => {
     const user = userEvent.setup();
     for (const title of ['third', 'second', 'first']) await addTodo(title);
     renderPage(<TaskListPage />);

@@ -7,18 +7,18 @@ import { CONFETTI, SUCCESS_CUE_MS } from '../constants';
 import { useCelebration } from '../hooks/use-celebration';
 import { onFirstAct } from '../hooks/first-act';
 import { useKeyboardOpen } from '../hooks/use-keyboard-open';
-import { useShortcuts } from '../hooks/use-shortcuts';
-import { nextFilter, useTaskFilter } from '../hooks/use-task-filter';
+import { useTaskFilter } from '../hooks/use-task-filter';
+import { useTaskShortcuts } from '../hooks/use-task-shortcuts';
 import { AddTaskForm } from './add-task-form';
 import { Celebration } from './celebration';
 import { Illustration } from './illustration';
 import { TaskList } from './task-list';
 import { countTodos } from './task-toolbar';
 import { preloadable } from './preloadable';
-import { closeUndoOffers, UNDO_KEY, undoLatest } from './undo-toast';
+import { closeUndoOffers } from './undo-toast';
 import './task-list-page.css';
 
-// Off the first load (issue #17): fetched at the first key or pointer press, or when first opened.
+// Off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or pointer press, or when first opened.
 const { Component: ShortcutsDialog, preload: preloadShortcuts } = preloadable(() => import('./shortcuts-dialog').then((module) => module.ShortcutsDialog));
 if (typeof window !== 'undefined') onFirstAct(() => void preloadShortcuts());
 
@@ -57,17 +57,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   // The Undo offers end with the page (PRODUCT §10.11.4): nothing is left to answer the key elsewhere.
   useEffect(() => closeUndoOffers, []);
 
-  useShortcuts({
-    n: () => input.current?.focus(),
-    '/': () => {
-      const next = nextFilter(filter);
-      chooseFilter(next);
-      // The filter's link takes the focus: it says which filter is on, and no focused row vanishes with the old list.
-      document.querySelector<HTMLElement>(`.tasks-filters [data-filter="${next}"]`)?.focus();
-    },
-    '?': () => setShowShortcuts(true),
-    [UNDO_KEY]: () => void undoLatest(),
-  });
+  useTaskShortcuts(input, filter, chooseFilter, () => setShowShortcuts(true));
 
   return (
     <div className="tasks-page" ref={page}>

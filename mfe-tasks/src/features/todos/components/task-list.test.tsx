@@ -115,7 +115,7 @@ describe('the task rows', () => {
     expect(within(rowOf('Older task')).queryByText('Pinned')).not.toBeInTheDocument();
     expect(rowOf('Newer task')).not.toHaveClass('tasks-item--pinned');
     expect(within(rowOf('Newer task')).getByRole('button', { name: 'Pin “Newer task”' })).toHaveAttribute('aria-pressed', 'false');
-    // Issue #10: the server's answer goes into the cache; the list is not fetched again after the pin.
+    // The server's answer goes into the cache; the list is not fetched again after the pin.
     await waitFor(() => expect(toastsSaying('Task pinned')).toHaveLength(1));
     await sleep(300);
     expect(rowTexts()).toEqual(['Older task', 'Newer task']);
@@ -175,7 +175,7 @@ describe('the task rows', () => {
     await user.click(within(row).getByRole('button', { name: 'Delete “Already gone”' }));
     expect(await screen.findByText('Task not found')).toBeInTheDocument();
     expect(toastsSaying('Task not found')).toHaveLength(1);
-    // An answer the page expects and explains is one quiet line, no stack trace (issue #18).
+    // An answer the page expects and explains is one quiet line, no stack trace.
     expect(noted).toHaveBeenCalledWith('Deleting the task failed: 404');
     expect(logged).not.toHaveBeenCalled();
     expect(screen.queryByText('Task deleted successfully')).not.toBeInTheDocument();
@@ -195,7 +195,7 @@ describe('the task rows', () => {
     try {
       await user.click(within(rowOf('Keep me')).getByRole('button', { name: 'Delete “Keep me”' }));
       expect(await screen.findByText("You're offline. Check your connection and try again.")).toBeInTheDocument();
-      // Offline is expected and explained on screen: one quiet line, no stack trace (issue #18).
+      // Offline is expected and explained on screen: one quiet line, no stack trace.
       expect(logged).toHaveBeenCalledWith(expect.stringMatching(/^Deleting the task failed: You're offline/));
       // Back, and usable again; staying there (a refetch offline fails and keeps the list).
       await waitFor(() => expect(rowOf('Keep me')).not.toHaveAttribute('inert'));

@@ -59,7 +59,7 @@ describe('Undo after a delete (docs/PRODUCT.md §10.11.4)', () => {
     expect(playedSources(play)).toEqual(['/sounds/deleted.mp3']); // no sound for the way back
   });
 
-  it('gives each delete its own toast naming its task; each Undo restores exactly its task, U the newest (issue #18)', async () => {
+  it('gives each delete its own toast naming its task; each Undo restores exactly its task, U the newest', async () => {
     const user = userEvent.setup();
     for (const title of ['first', 'second', 'third']) await addTodo(title);
     renderPage(<TaskListPage />);
@@ -83,7 +83,7 @@ describe('Undo after a delete (docs/PRODUCT.md §10.11.4)', () => {
     expect(screen.getByRole('textbox', { name: 'New task' })).toHaveValue('u');
   });
 
-  it('keeps the toast while its Undo has the focus, and lets it go 5 s after the focus leaves (issue #18)', async () => {
+  it('keeps the toast while its Undo has the focus, and lets it go 5 s after the focus leaves', async () => {
     const user = userEvent.setup();
     await addTodo('Held');
     renderPage(<TaskListPage />);

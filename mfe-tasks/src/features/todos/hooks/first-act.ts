@@ -2,7 +2,7 @@
 const FIRST_ACTS = ['pointerdown', 'keydown'] as const;
 
 /**
- * Runs `callback` once, at the next key or pointer press on the page (issue #17): what only follows an
+ * Runs `callback` once, at the next key or pointer press on the page (docs/PERFORMANCE.md "First-load budgets"): what only follows an
  * action (the sounds, the title editor, the shortcuts dialog) is fetched then, not with the page, and is
  * in by the time it is needed. Returns the way to stop waiting.
  */

@@ -1,5 +1,5 @@
 import { usePresence, usePresenceData, useReducedMotion } from 'framer-motion';
-import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { MOTION } from '../constants';
 
 /**
@@ -8,6 +8,17 @@ import { MOTION } from '../constants';
  * left the window by scrolling is still in the list and goes at once.
  */
 export type StillListed = (todoId: string) => boolean;
+
+/**
+ * The list's `StillListed` for these ids. Exiting rows ask it as they go; the set is built only when a row
+ * actually leaves, not on every tick.
+ */
+export function useStillListed(keys: readonly string[]): StillListed {
+  return useMemo<StillListed>(() => {
+    let ids: Set<string> | undefined;
+    return (todoId) => (ids ??= new Set(keys)).has(todoId);
+  }, [keys]);
+}
 
 const canAnimate = (element: Element | null): element is HTMLElement => element !== null && typeof (element as HTMLElement).animate === 'function';
 

@@ -99,7 +99,7 @@ interface RowWindow {
 }
 
 /**
- * Windowing of the task list over the page's own scroll (issue #10): only the rows on screen, plus a margin,
+ * Windowing of the task list over the page's own scroll (docs/PRODUCT.md §10.5.1): only the rows on screen, plus a margin,
  * are in the DOM; the list element keeps the height of all of them. `keepIndex` (the row holding the focus)
  * stays rendered wherever the window is, so scrolling never takes the focus away.
  */

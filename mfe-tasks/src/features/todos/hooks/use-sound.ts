@@ -5,7 +5,7 @@ import { onFirstAct } from './first-act';
 /**
  * A function that plays the sound at `src`. The audio element (preload auto) is created at the first key or
  * pointer press on the page, or at the first play, whichever comes first: a sound only follows something
- * the person did, so the files stay off the first load (issue #17) and are in by the time the server has
+ * the person did, so the files stay off the first load (docs/PERFORMANCE.md "First-load budgets") and are in by the time the server has
  * answered. PRODUCT §8: when the file fails to load or the browser refuses to play it, the sound is silently
  * disabled for this `src` and only logged. With sounds off in the person's preferences (PRODUCT §10.10)
  * nothing plays and the file is not even fetched; read at each press and each play, so a change applies at once.

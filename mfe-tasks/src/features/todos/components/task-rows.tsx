@@ -1,0 +1,76 @@
+import type { Todo } from '@tm/api-client';
+import { AnimatePresence } from 'framer-motion';
+import { useRef, type RefObject } from 'react';
+import { useEntrances } from '../hooks/use-entrances';
+import type { RowActions } from '../hooks/use-row-actions';
+import { useRowFocus, useRowNavigation, type RowsHandle } from '../hooks/use-row-focus';
+import { useStillListed } from '../hooks/use-row-motion';
+import { useRowWindow } from '../hooks/use-row-window';
+import type { TaskFilter } from '../hooks/use-task-filter';
+import { useListRenderTiming } from '../hooks/use-timing-marks';
+import { TaskItem, type RowHandlers } from './task-item';
+import type { DeletedElsewhere } from './task-title-editor';
+
+interface TaskRowsProps {
+  /** Every task of the list, the one being edited after it went away included (for the entrances). */
+  todos: Todo[];
+  /** The tasks of the filter, in order. */
+  visible: Todo[];
+  keys: readonly string[];
+  filter: TaskFilter;
+  compact: boolean;
+  headingId: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  /** What the rows do to their tasks. */
+  actions: RowActions;
+  /** A row's title editor opened or closed (see useOrphanedEdits). */
+  onEditing: RowHandlers['onEditing'];
+  goneId: string | undefined;
+  deletedElsewhere: (DeletedElsewhere & { draft?: string }) | undefined;
+  handle: RefObject<RowsHandle | null>;
+}
+
+/**
+ * The rows themselves, windowed over the page's scroll: only this part renders again as the page scrolls
+ * (docs/PERFORMANCE.md "Smooth on a phone"), not the filters, the bulk actions or the list's actions above
+ * it. Only the rows in and near the window are in the DOM (docs/PRODUCT.md §10.5.1), each placed at its offset
+ * in a list as tall as all of them; the list stays a list for screen readers (each row says its place and the
+ * list's size, §10.5.3).
+ */
+export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, goneId, deletedElsewhere, handle }: TaskRowsProps) {
+  const list = useRef<HTMLUListElement>(null);
+  const { focusedIndex, focusRow } = useRowFocus(list, visible, inputRef);
+  const { virtualizer, items, totalSize, offset } = useRowWindow(list, keys, focusedIndex);
+  const enterDelayOf = useEntrances(todos, filter, () => items.map((item) => keys[item.index]).filter((id) => id !== undefined));
+  useListRenderTiming();
+  useRowNavigation(handle, list, visible, focusRow, virtualizer);
+  // Exiting rows ask, as they go, whether their task is still in the list (see useRowMotion's exit).
+  const stillListed = useStillListed(keys);
+
+  return (
+    <ul ref={list} className="tasks-list__items" aria-labelledby={headingId} style={{ height: totalSize }}>
+      {/* A new filter is a new list: its rows come in afresh, without the exit animation of the others. */}
+      <AnimatePresence key={filter} custom={stillListed}>
+        {items.map((item) => {
+          const todo = visible[item.index];
+          if (!todo) return null;
+          return (
+            <TaskItem
+              key={todo._id}
+              todo={todo}
+              index={item.index}
+              setSize={visible.length}
+              top={item.start - offset}
+              enterDelay={enterDelayOf(todo._id)}
+              compact={compact}
+              measureRef={virtualizer.measureElement}
+              {...actions}
+              onEditing={onEditing}
+              deletedElsewhere={todo._id === goneId ? deletedElsewhere : undefined}
+            />
+          );
+        })}
+      </AnimatePresence>
+    </ul>
+  );
+}

@@ -1,0 +1,80 @@
+import type { Todo, TodoPatch } from '@tm/api-client';
+import { useCallback, useMemo } from 'react';
+import { useDeleteTodo } from '../api/delete-todo';
+import { useUndoTick } from '../api/restore-bulk';
+import { useRestoreTodo } from '../api/restore-todo';
+import { useUpdateTodo, type Tick } from '../api/update-todo';
+import { offerUndoDelete, offerUndoTick } from '../components/undo-toast';
+import type { FocusAfterChange } from './use-row-focus';
+
+/** What a row can do to its task; each function stays the same across renders (a tick re-renders one row). */
+export interface RowActions {
+  /** Called with the value the user just gave the checkbox. */
+  onToggleCompleted: (todo: Todo, completed: boolean) => void;
+  onTogglePinned: (todo: Todo) => void;
+  /** Called with the new, trimmed title; never with an unchanged one. */
+  onRename: (todo: Todo, title: string) => void;
+  onDelete: (todo: Todo) => void;
+  /** The row's delete control let go of the focus (the row is leaving): the focus moves on (PRODUCT §10.9). */
+  onFocusLost: () => void;
+}
+
+/**
+ * The actions of the rows, optimistic (docs/PRODUCT.md §4, §10.5.4): tick, pin, rename and delete, each
+ * offering Undo where the spec has one (a delete, a tick: §10.11.4), with the Undo's own request (restore,
+ * undo of the tick). The sounds (`playSuccess`, `playDeleted`) and the celebration (`onCompleted`, the
+ * page's) follow the server's answer (§10.6); where the focus goes is `focus`'s to say (§10.9). `onGone` is
+ * told when a save found its task deleted elsewhere (see useUpdateTodo).
+ */
+export function useRowActions(
+  focus: FocusAfterChange,
+  playSuccess: () => void,
+  playDeleted: () => void,
+  onCompleted: () => void,
+  onGone: (todo: Todo, patch: TodoPatch) => boolean,
+): RowActions {
+  const { ticked, deleting, moveFocus, restored } = focus;
+  const { mutate: restoreTask } = useRestoreTodo({ onRestored: restored });
+  const { mutate: undoTick } = useUndoTick({ onRestored: restored });
+  const onDeleted = useCallback(
+    (todo: Todo, message: string) => offerUndoDelete(todo.title, todo._id, message, () => restoreTask(todo)),
+    [restoreTask],
+  );
+  const onTicked = useCallback(
+    ({ todo, message, undoToken, before }: Tick) =>
+      offerUndoTick(todo.title, todo._id, todo.completed, message, () => undoTick({ undoToken, todoId: todo._id, before })),
+    [undoTick],
+  );
+  // PRODUCT §10.6: sound and confetti once the server confirmed the completion, not before.
+  const { mutate: update } = useUpdateTodo({
+    onCompleted: () => {
+      playSuccess();
+      onCompleted();
+    },
+    onTicked,
+    onGone,
+  });
+  const { mutate: remove } = useDeleteTodo({ onDeleted });
+
+  const toggleCompleted = useCallback(
+    (todo: Todo, completed: boolean) => {
+      update({ todoId: todo._id, patch: { completed } });
+      ticked(todo);
+    },
+    [update, ticked],
+  );
+  const togglePinned = useCallback((todo: Todo) => update({ todoId: todo._id, patch: { isPinned: !todo.isPinned } }), [update]);
+  const rename = useCallback((todo: Todo, title: string) => update({ todoId: todo._id, patch: { title } }), [update]);
+  const deleteTask = useCallback(
+    (todo: Todo) => {
+      deleting(todo);
+      remove(todo._id);
+      playDeleted();
+    },
+    [deleting, remove, playDeleted],
+  );
+  return useMemo(
+    () => ({ onToggleCompleted: toggleCompleted, onTogglePinned: togglePinned, onRename: rename, onDelete: deleteTask, onFocusLost: moveFocus }),
+    [toggleCompleted, togglePinned, rename, deleteTask, moveFocus],
+  );
+}
