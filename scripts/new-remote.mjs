@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm new:remote <name> --route <path> [--guard signed-in|signed-out|public]` (issue #12): scaffolds a
+// `pnpm new:remote <name> --route <path> [--guard signed-in|signed-out|public]` (docs/ADDING_A_REMOTE.md): scaffolds a
 // remote, mfe-<name>, that builds, type-checks, lints and tests with everything else by pattern (mfe-*):
 // package.json (dependencies as mfe-tasks has them, a first-load budget, the "remote" declaration with its
 // route), rspack.config.mjs (the remote preset of @tm/build-config), an exposed page and its type check
@@ -24,8 +24,8 @@ const TEMPLATE = 'mfe-tasks';
 const DEPENDENCIES = ['@tanstack/react-query', '@tm/api-client', '@tm/remote-kit', '@tm/web-platform', 'axios', 'react', 'react-dom', 'react-hot-toast', 'react-router-dom'];
 const DEV_DEPENDENCIES = ['@testing-library/react', '@tm/build-config', '@tm/web-test-support'];
 /**
- * A new remote's first-load budget (gzipped KiB), room for a real screen (issue #19: 16 KiB failed the build
- * at the first `useQuery`): its remote entry (~14.5 KiB: the federation container and the shared modules it
+ * A new remote's first-load budget (gzipped KiB), room for a real screen (16 KiB would fail the build at the
+ * first `useQuery`): its remote entry (~14.5 KiB: the federation container and the shared modules it
  * can ask for) plus about 5 KiB for a screen that reads shared data (mfe-insights, figures and an SVG chart:
  * 19.5 KiB), with room to grow. docs/ADDING_A_REMOTE.md "Budget" says how to choose one.
  */
@@ -88,7 +88,8 @@ function packageJson(p) {
     name: p.folder,
     version: '0.1.0',
     private: true,
-    scripts: template.scripts,
+    // The template's scripts, its own jest project's name (`pnpm check:changed` runs it through turbo) made this one's.
+    scripts: Object.fromEntries(Object.entries(template.scripts).map(([name, command]) => [name, command.replaceAll(TEMPLATE, p.folder)])),
     budgets: { firstLoadGzipKiB: BUDGET_KIB },
     remote: {
       name: p.federationName,

@@ -1,4 +1,4 @@
-// The build's size check (issue #10, the first load): after each production build it sums the gzipped
+// The build's size check (the first load): after each production build it sums the gzipped
 // JavaScript (level 6, as nginx and koa-compress send it) that the app adds to a cold load, and fails the
 // build when that is over the app's budget (`budgets.firstLoadGzipKiB` in the app's package.json). The
 // shell's share plus a remote's share is what Chromium fetches for a screen (`node perf/bench/bench-web.mjs`).
@@ -65,7 +65,7 @@ function checkBudget({ app, budgetKiB, loads, sizeOf }) {
       over.push(
         [
           `${label} adds ${kib(total)} KiB of gzipped JavaScript to a first load, over its budget of ${budgetKiB} KiB ` +
-            `(budgets.firstLoadGzipKiB in ${app}/package.json, issue #10). Largest scripts:`,
+            `(budgets.firstLoadGzipKiB in ${app}/package.json). Largest scripts:`,
           ...sized
             .sort((a, b) => b.gzip - a.gzip)
             .map(({ file, gzip }) => `  ${kib(gzip).padStart(6)} KiB  ${file}`),
@@ -79,7 +79,7 @@ function checkBudget({ app, budgetKiB, loads, sizeOf }) {
 class FirstLoadBudgetPlugin {
   /** @param {{ app: string, budgetKiB: number, container?: string }} options */
   constructor(options) {
-    if (!(options.budgetKiB > 0)) throw new Error(`${options.app}: package.json needs budgets.firstLoadGzipKiB (a number of KiB), issue #10`);
+    if (!(options.budgetKiB > 0)) throw new Error(`${options.app}: package.json needs budgets.firstLoadGzipKiB (a number of KiB)`);
     this.options = options;
   }
 
@@ -98,7 +98,7 @@ class FirstLoadBudgetPlugin {
       this.over = Boolean(error);
       if (error) compilation.errors.push(new compiler.webpack.WebpackError(error));
     });
-    // An over-budget build leaves nothing that could be published (issue #19): its output folder goes, once
+    // An over-budget build leaves nothing that could be published: its output folder goes, once
     // every plugin has written what it writes (the manifest, remote.json, the compressed copies).
     compiler.hooks.done.tap(PLUGIN, () => {
       if (!this.over) return;

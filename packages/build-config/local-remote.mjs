@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A team's remote on its own machine, for a shell that allows local remotes (issue #19; docs/ADDING_A_REMOTE.md
+// A team's remote on its own machine, for a shell that allows local remotes (docs/ADDING_A_REMOTE.md
 // "Trying your remote against the real shell"):
 //
 //   node packages/build-config/local-remote.mjs mfe-insights [--port 3101]

@@ -1,4 +1,4 @@
-// The Rspack configuration of a remote (issue #12): `export default createRemoteConfig({ dir, exposes, port, title })`
+// The Rspack configuration of a remote: `export default createRemoteConfig({ dir, exposes, port, title })`
 // is a remote's whole rspack.config.mjs. Its federation name and routes are declared once, in the remote's
 // package.json ("remote": { "name": "mfe_stats", "routes": [...] }); a production build writes them with
 // the version and the build id to dist/remote.json, next to mf-manifest.json (whose metaData.buildInfo

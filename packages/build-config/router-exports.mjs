@@ -1,4 +1,4 @@
-// The one react-router the shell and its remotes share (issue #10, the first load). A shared module is
+// The one react-router the shell and its remotes share (the first load). A shared module is
 // provided whole, because the host cannot know what a remote will ask of it: sharing `react-router-dom`
 // itself ships every export of react-router 7 (data routers, server helpers, cookies: ~60 KiB gzipped).
 // Instead the shared 'react-router-dom' is this module, which re-exports only what the apps use, so

@@ -152,7 +152,7 @@ export function createConfig(app) {
           manifest: isRemote
             ? {
                 fileName: 'mf-manifest.json',
-                // issue #12: the manifest says which build it is (metaData.buildInfo), as dist/remote.json does.
+                // The manifest says which build it is (metaData.buildInfo), as dist/remote.json does.
                 additionalData: info
                   ? ({ stats }) => {
                       stats.metaData.buildInfo = { ...stats.metaData.buildInfo, buildVersion: info.version ?? 'dev', buildId: info.buildId };
@@ -161,7 +161,7 @@ export function createConfig(app) {
                   : undefined,
               }
             : false,
-          // One federation runtime per page (issue #10): the shell puts its runtime-core on the global
+          // One federation runtime per page: the shell puts its runtime-core on the global
           // object and the remotes' entries use it instead of bundling their own (~20 KiB gzipped each).
           // Production only: a remote's dev server also serves its standalone page, which has no shell.
           experiments: production
@@ -186,13 +186,13 @@ export function createConfig(app) {
         }),
         !production && new ReactRefreshRspackPlugin(),
         app.remote && new rspack.DefinePlugin({ __TM_SHELL_URL__: JSON.stringify(app.remote.shellUrl) }),
-        // issue #12: what the gateway makes the remote's catalog entry from (name, version, build id, routes).
+        // What the gateway makes the remote's catalog entry from (name, version, build id, routes).
         production && info && new RemoteInfoPlugin(info),
-        // issue #17: what the browser downloads is compressed wherever the app is served. Every text file is
+        // What the browser downloads is compressed wherever the app is served. Every text file is
         // written beside itself as .br (brotli, quality 11) and .gz (gzip, level 9) once, at build time, so
         // the gateway and nginx send them without compressing per request (@koa/send, gzip_static).
         ...(production ? precompressed() : []),
-        // issue #10: fails a production build whose first-load JavaScript is over the app's budget.
+        // Fails a production build whose first-load JavaScript is over the app's budget.
         production && new budget.FirstLoadBudgetPlugin({ app: path.basename(app.dir), budgetKiB: pkg.budgets?.firstLoadGzipKiB, container: isRemote ? app.name : undefined }),
       ].filter(Boolean),
       optimization: { minimize: production },
@@ -203,7 +203,7 @@ export function createConfig(app) {
         historyApiFallback: true,
         headers: { 'Access-Control-Allow-Origin': '*' },
         proxy: [{ context: ['/api'], target: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT || 8080}`, changeOrigin: false }],
-        // The shell's dev catalogue is made from the workspace's remotes on every request (issue #12: a new
+        // The shell's dev catalogue is made from the workspace's remotes on every request (a new
         // mfe-* package shows up in `pnpm dev` with nothing to edit); production reads /remotes.json.
         setupMiddlewares: isRemote
           ? undefined

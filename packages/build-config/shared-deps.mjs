@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 // Singletons shared by the shell and its remotes: one React, one router, one
 // QueryClient context and one toast store, so a remote's toast() reaches the shell's <Toaster/> and a
 // remote's queries use the shell's cache.
-// Version skew (issue #12, docs/ARCHITECTURE.md "Remotes and their routes"): an app requires the major of
+// Version skew (docs/ARCHITECTURE.md "Remotes and their routes"): an app requires the major of
 // its own package.json (`^19.0.0` for react 19.3.1), strictly. A remote built against another minor or
 // patch of the same major shares the page's copy; one built against another major fails to load (the
 // runtime throws, the shell shows the fallback with Retry and logs why) instead of running on a copy it
@@ -15,7 +15,7 @@ export const SINGLETONS = ['react', 'react-dom', 'react-router-dom', '@tanstack/
 export const SHARED = ['axios'];
 
 // Shared modules provided by a narrower module than the package itself, so the host ships only what the
-// apps use (issue #10): see router-exports.mjs. The version is the package's own (the apps pin it exactly).
+// apps use: see router-exports.mjs. The version is the package's own (the apps pin it exactly).
 // narrowed-shared.test.ts fails when an app imports something its narrowed module does not export.
 export const NARROWED = {
   'react-router-dom': fileURLToPath(new URL('./router-exports.mjs', import.meta.url)),

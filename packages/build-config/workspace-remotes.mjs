@@ -1,4 +1,4 @@
-// The remotes of this workspace, found by pattern (issue #12: a new `mfe-*` package is picked up everywhere):
+// The remotes of this workspace, found by pattern (a new `mfe-*` package is picked up everywhere):
 // each `mfe-<key>` folder with a package.json, its federation name and routes ("remote" in package.json)
 // and its dev server port (the `port:` of its rspack.config.mjs). The scaffolder uses it to pick a free port
 // and route; the shell's dev server makes its dev catalogue from it, so `pnpm dev` loads a new remote with

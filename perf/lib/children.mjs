@@ -1,5 +1,5 @@
 // The other benches `pnpm bench` runs after its own: each is a plain script that, given BENCH_JSON=<file>,
-// writes `{ title, command, sections, metrics }` there (the bench interface of issue #10) and prints
+// writes `{ title, command, sections, metrics }` there (the bench interface, docs/BENCHMARKS.md) and prints
 // human-readable lines as it goes. A missing or failing child is recorded as such; the run goes on.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';

@@ -7,7 +7,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 const remotes = readdirSync(ROOT).filter((name) => /^mfe-[a-z0-9-]+$/.test(name) && existsSync(path.join(ROOT, name, 'package.json')));
 
 /**
- * Federated types (issue #12): `pnpm typecheck` checks each remote's exposed modules against the contract of
+ * Federated types: `pnpm typecheck` checks each remote's exposed modules against the contract of
  * @tm/remote-kit through its src/expose/exposes.ts. That only holds while the file lists what the remote
  * really exposes: every entry of "exposes" in rspack.config.mjs, with the module it points at.
  */

@@ -49,7 +49,7 @@ describe('the first-load size check of the build', () => {
   it('fails the build when the first load is over the budget, naming the app, the sizes and the largest scripts', () => {
     const { status, output, distLeft } = build(5);
     expect(status).not.toBe(0);
-    // Nothing publishable is left behind (issue #19).
+    // Nothing publishable is left behind.
     expect(distLeft).toBe(false);
     expect(output).toContain('a build over its first-load budget is not publishable');
     const match = /tiny-app adds (\d+\.\d) KiB of gzipped JavaScript to a first load, over its budget of 5 KiB/.exec(output);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-// issue #19: `node packages/build-config/local-remote.mjs` serves a team's remote on its machine for a shell
+// `node packages/build-config/local-remote.mjs` serves a team's remote on its machine for a shell
 // that allows local remotes (docs/ADDING_A_REMOTE.md "Trying your remote against the real shell"). The
 // browser side is e2e/src/remote-override.e2e.test.ts; here, what the command serves, over real HTTP.
 

@@ -43,7 +43,7 @@ function importedNames(pkg: string): { name: string; file: string }[] {
   );
 }
 
-describe('the narrowed shared modules (issue #10)', () => {
+describe('the narrowed shared modules', () => {
   const modules = [...narrowed()];
 
   it('are declared for the router and the data library', () => {

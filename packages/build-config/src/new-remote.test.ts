@@ -72,9 +72,12 @@ describe('pnpm new:remote', () => {
     expect(generated('k8s/ingress-paths.yaml')).toMatch(/^ {4}path: \/remotes\/stats\n[\s\S]*?^ {8}name: mfe-stats\n/m);
     expect(generated('k8s/mfe-stats.yaml')).toMatch(/^kind: Deployment\nmetadata:\n {2}name: mfe-stats\n/m);
     symlinkSync(path.join(ROOT, 'mfe-tasks/node_modules'), path.join(remote, 'node_modules'));
-    const pkg = JSON.parse(readFileSync(path.join(remote, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const template = JSON.parse(readFileSync(path.join(ROOT, 'mfe-tasks/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(remote, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
+    const template = JSON.parse(readFileSync(path.join(ROOT, 'mfe-tasks/package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
     for (const [name, version] of Object.entries(pkg.dependencies)) expect([name, version]).toEqual([name, template.dependencies[name]]);
+    // The template's scripts, its test script selecting the new remote's own jest project (`pnpm check:changed` runs it through turbo).
+    expect(Object.keys(pkg.scripts)).toEqual(Object.keys(template.scripts));
+    expect(pkg.scripts.test).toBe('jest --config ../jest.config.js --selectProjects mfe-stats');
 
     // The type-check of the web project (tsconfig.web.json), over the new remote's sources.
     writeFileSync(path.join(remote, 'tsconfig.json'), JSON.stringify({ extends: path.join(ROOT, 'tsconfig.web.json'), include: ['src', path.join(ROOT, 'web-env.d.ts')] }));
@@ -99,7 +102,7 @@ describe('pnpm new:remote', () => {
     expect(manifest).toMatchObject({ name: 'mfe_stats', exposes: [{ name: 'StatsPage' }], metaData: { buildInfo: { buildVersion: '0.1.0', buildId: 'scaffold-test' } } });
 
     // Its component test, with the settings the root jest.config.js gives every remote, and its test gateway:
-    // the scaffolded test renders with the real providers and a signed-up user (issue #19).
+    // the scaffolded test renders with the real providers and a signed-up user.
     const root = createRequire(__filename)(path.join(ROOT, 'jest.config.js')) as { projects: { displayName: string }[]; globalSetup: string; globalTeardown: string };
     const web = root.projects.find((project) => project.displayName === 'mfe-tasks');
     // A test gateway of its own, on a port of its own (this jest run's gateway holds WEB_TEST_PORT).
@@ -121,7 +124,7 @@ describe('pnpm new:remote', () => {
     expect(test.status).toBe(0);
   }, 120_000);
 
-  // Issue #19: a team's new remote with a header link passes the browser suites without editing them. The
+  // A team's new remote with a header link passes the browser suites without editing them. The
   // catalog suites run against an app serving every built workspace remote plus the one just scaffolded.
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   const inBrowser = existsSync(chromium) ? it : it.skip;
