@@ -3,7 +3,7 @@
  * (its `lint:layers` step). packages/build-config/src/layers.test.ts shows each rule failing on a
  * deliberately bad import.
  *
- * Services: routes and middleware → service → repository (an interface); a store (`*.store.ts`) implements
+ * Services: routes and middleware → service → domain (`*.domain.ts`, pure rules) and repository (an interface); a store (`*.store.ts`) implements
  * a repository with a database driver; app.ts, server.ts and open-*.store.ts wire them together.
  * Frontends: a feature (`<app>/src/features/<name>`) uses its own files, its app's `common/` and packages/;
  * the app (`app/`, `expose/`, `standalone/`, bootstrap) composes the features.
@@ -46,6 +46,12 @@ module.exports = {
     forbid('service-not-to-store', 'Services use a repository interface; the wiring (app.ts, open-*.store.ts) picks the store behind it.', { path: SERVICE }, { path: STORE }),
     forbid('repository-not-to-driver-or-koa', 'A repository is an interface over plain data: no driver, no Koa.', { path: '\\.repository\\.ts$' }, { path: [DRIVERS, KOA] }),
     forbid('store-not-to-koa', 'A store adapter knows its driver, not HTTP.', { path: STORE }, { path: KOA }),
+    forbid(
+      'domain-is-pure',
+      'A domain module (*.domain.ts) holds the rules as pure functions over plain data: no Koa, no driver, no service-kit, no store, no service.',
+      { path: '\\.domain\\.ts$' },
+      { path: [KOA, DRIVERS, '^packages/service-kit/', STORE, SERVICE, ROUTE] },
+    ),
     forbid(
       'feature-not-to-other-feature',
       "A feature uses its own files, its app's common/ and packages/; what two features share moves to common/.",

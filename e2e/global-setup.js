@@ -18,7 +18,7 @@ module.exports = async function globalSetup() {
   }
   const { startStack } = require('../packages/test-support/dist/index.js');
   // E2E_REMOTES_FILE: the remotes come from that REMOTES_FILE instead of every built mfe-*/dist; the
-  // new-remote test runs the catalog suites with a freshly scaffolded remote in it (issue #19).
+  // new-remote test runs the catalog suites with a freshly scaffolded remote in it.
   const remotesFile = process.env.E2E_REMOTES_FILE;
   const app = await startStack({ web: true, ...(remotesFile ? { env: { REMOTES_FILE: remotesFile } } : {}) });
   process.env.E2E_BASE_URL = app.url;

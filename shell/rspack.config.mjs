@@ -36,7 +36,7 @@ function earlyRequestsScript() {
 }
 
 /**
- * What index.html carries besides the scripts (issue #17): the design tokens and the loading screen's CSS
+ * What index.html carries besides the scripts: the design tokens and the loading screen's CSS
  * inline, the loading screen itself as static HTML (rendered from the React component by
  * src/app/prerender.tsx, run with tsx), so the first paint needs no JavaScript and no other request; and the
  * early requests.
@@ -89,7 +89,7 @@ export default (env, argv) => {
       'process.env.RUM_SAMPLE_RATE': JSON.stringify(process.env.RUM_SAMPLE_RATE ?? ''),
     }),
   );
-  // issue #17: repeat visits from cache (build/service-worker.mjs); production only.
+  // Repeat visits from cache (build/service-worker.mjs); production only.
   if (production) config.plugins.push(new ServiceWorkerPlugin());
   return config;
 };

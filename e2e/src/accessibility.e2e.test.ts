@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { openSession, useBrowser } from './browser.js';
 import { addTask, addTasksViaApi, describeInBrowser, holdCurrentUserCheck, newAccount, newTaskInput, row, seriousAxeViolations, signUp, snapshot } from './app.js';
 
-// Issue #7: accessibility and polish (docs/PRODUCT.md §10.9).
+// Accessibility and polish (docs/PRODUCT.md §10.9).
 
 const browser = useBrowser();
 

@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { useOwnApp } from './browser.js';
 import { addTask, describeInBrowser, openAccountPage, row, seriousAxeViolations, signIn, signUp, snapshot, toastWith } from './app.js';
 
-// Issue #8: the account page (docs/PRODUCT.md §10.10). This file runs its own app with the embedded stores
+// The account page (docs/PRODUCT.md §10.10). This file runs its own app with the embedded stores
 // (sessions in SQLite even when REDIS_URL is set, as in CI), so it can read the stores' files afterwards and
 // prove the deleted data is gone.
 
@@ -54,7 +54,7 @@ describeInBrowser('the account page', () => {
     await laptop.page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[name="currentPassword"]')?.value ?? null) === '');
     expect(await laptop.page.getByLabel('Current password').inputValue()).toBe('');
 
-    // The other browser's next call finds its session ended and goes to /login, which says why (issue #18).
+    // The other browser's next call finds its session ended and goes to /login, which says why.
     await row(phone.page, 'Kept after the change').getByRole('checkbox').click();
     await phone.page.waitForURL('**/login', { timeout: 5000 });
     await phone.page
@@ -80,7 +80,7 @@ describeInBrowser('the account page', () => {
     await second.page.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
     await openAccountPage(first.page);
     await first.page.getByRole('button', { name: 'Sign out everywhere' }).click();
-    // One click is not enough any more (issue #18): it asks first.
+    // One click is not enough any more: it asks first.
     await first.page.getByRole('alertdialog', { name: 'Sign out of all devices?' }).getByRole('button', { name: 'Sign out everywhere' }).click();
     await first.page.waitForURL('**/login');
     await toastWith(first.page, 'Signed out of all devices').waitFor();

@@ -24,7 +24,7 @@ describeInBrowser('routes, loading screen and accounts in Chromium', () => {
     await page.goto('/login');
     const screen = page.getByRole('status', { name: 'Loading' });
     await screen.waitFor();
-    // While the current-user check has no answer, the card does not claim the system is ready (issue #18).
+    // While the current-user check has no answer, the card does not claim the system is ready.
     await expectText(page, 'Starting up');
     await expectText(page, 'Connecting to the server...');
     expect(await page.getByText('System Ready').count()).toBe(0);

@@ -50,7 +50,7 @@ export async function openSession(
     reducedMotion?: 'reduce' | 'no-preference';
     baseUrl?: string;
     /**
-     * The shell's service worker (issue #17) runs only where a test asks for it ('allow'): requests it makes
+     * The shell's service worker runs only where a test asks for it ('allow'): requests it makes
      * are out of reach of `page.route`, which many tests use to hold or break the network.
      */
     serviceWorkers?: 'allow' | 'block';

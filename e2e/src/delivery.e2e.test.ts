@@ -4,7 +4,7 @@ import type { Page, Response } from 'playwright-core';
 import { describeInBrowser, row, signUp, snapshot, xsrfHeaders } from './app.js';
 import { baseUrl, openSession, useBrowser } from './browser.js';
 
-// Issue #17, what a person on a phone or a slow network gets (docs/ARCHITECTURE.md "Delivery to the
+// What a person on a phone or a slow network gets (docs/ARCHITECTURE.md "Delivery to the
 // browser"): compressed files and answers with the live stream untouched, the loading screen painted by the
 // HTML alone, the page's first requests started by the HTML, a large list over a slow link, and repeat visits
 // through the service worker with nothing personal kept on the device after sign-out. Behaviour only: the
@@ -36,7 +36,7 @@ function responsesOf(page: Page): Response[] {
 
 const pathOf = (response: Response) => new URL(response.url()).pathname;
 
-describeInBrowser('delivery to the browser (issue #17) in Chromium', () => {
+describeInBrowser('delivery to the browser in Chromium', () => {
   it('sends scripts, styles and large JSON compressed, and the live stream still delivers at once', async () => {
     const { page, context } = await openSession(browser());
     await signUp(page, 'Compressed Reader');
@@ -181,7 +181,7 @@ describeInBrowser('delivery to the browser (issue #17) in Chromium', () => {
   }, 150_000);
 });
 
-describeInBrowser('repeat visits through the service worker (issue #17) in Chromium', () => {
+describeInBrowser('repeat visits through the service worker in Chromium', () => {
   it('serves the shell from its cache, revalidates the catalog, and keeps nothing personal after sign-out', async () => {
     const { page, context } = await openSession(browser(), { serviceWorkers: 'allow' });
     await signUp(page, 'Returning Reader');

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { openSession, useBrowser, type Session } from './browser.js';
 import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, serverTitles, serverTodos, signUp, snapshot, toastWith, xsrfHeaders } from './app.js';
 
-// Issue #9: edit, filters, bulk actions, Undo, live sync and shortcuts (docs/PRODUCT.md §10.11).
+// Edit, filters, bulk actions, Undo, live sync and shortcuts (docs/PRODUCT.md §10.11).
 
 const browser = useBrowser();
 
@@ -42,7 +42,7 @@ async function signIn(session: Session, account: { email: string; password: stri
   await page.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
 }
 
-describeInBrowser('everyday features (issue #9)', () => {
+describeInBrowser('everyday features', () => {
   it('edits a title in place: Enter and leaving the field save, Escape cancels, an empty title is refused', async () => {
     const { page, context } = await openSession(browser());
     await signUp(page, 'Editor');

@@ -1,4 +1,4 @@
-// A remote from a repository of its own, loaded by the shell through the catalog (issue #19; docs/ADDING_A_REMOTE.md
+// A remote from a repository of its own, loaded by the shell through the catalog (docs/ADDING_A_REMOTE.md
 // "A remote in its own repository"): examples/external-remote installed and built outside this repository
 // (@tm/test-support prepareExternalRemote: its contract from the packed @tm/remote-contract, pnpm offline), its
 // dist/ added to a gateway's REMOTES_FILE next to the workspace's built remotes. deploy/checks/external-remote.test.ts

@@ -1,7 +1,7 @@
 import { openSession, useBrowser } from './browser.js';
 import { addTasksViaApi, describeInBrowser, seriousAxeViolations, serverTodos, signIn, signUp, snapshot, xsrfHeaders } from './app.js';
 
-// Issue #19: Insights, the third screen, made with `pnpm new:remote` (mfe-insights; docs/PRODUCT.md §10.12).
+//Insights, the third screen, made with `pnpm new:remote` (mfe-insights; docs/PRODUCT.md §10.12).
 
 const browser = useBrowser();
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { openSession, useBrowser } from './browser.js';
 import { describeInBrowser, played, RECORD_PLAYS, serverTitles, signUp, snapshot, toastWith, xsrfHeaders } from './app.js';
 
-// Issue #10: a list of 1 000 tasks is windowed (only the rows near the window are in the DOM) and keeps
+// A list of 1 000 tasks is windowed (only the rows near the window are in the DOM) and keeps
 // every behaviour: order, scrolling to the end, a tick far down with its sound and confetti and no refetch of
 // the list, keyboard reach, and the 375 px layout (docs/PRODUCT.md §10.5).
 
@@ -68,7 +68,7 @@ async function tickFarDown(page: Page, title: string, fetches: () => number): Pr
   expect(await page.getByRole('checkbox', { name: `Mark “${title}” as not completed` }).isChecked()).toBe(true);
 }
 
-describeInBrowser('a list of 1 000 tasks (issue #10)', () => {
+describeInBrowser('a list of 1 000 tasks', () => {
   it('is in order, windowed, scrolls to its end, ticks far down without a refetch, reaches rows by keyboard, at 1280 and 375 px', async () => {
     const { page, context, errors } = await openSession(browser(), { width: 1280, height: 800 });
     await context.addInitScript(RECORD_PLAYS);

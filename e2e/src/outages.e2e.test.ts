@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { useOwnApp } from './browser.js';
 import { addTask, describeInBrowser, row, seriousAxeViolations, signUp, snapshot, toastWith } from './app.js';
 
-// Issue #7: a failing service is not a sign-out, and nothing is celebrated before the server confirms
+// A failing service is not a sign-out, and nothing is celebrated before the server confirms
 // (docs/PRODUCT.md §10.1, §10.6). This file runs its own app, so it can stop and restart the services.
 
 const app = useOwnApp({ web: true });

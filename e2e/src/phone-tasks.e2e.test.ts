@@ -32,7 +32,7 @@ const box = async (locator: Locator) => {
   return found;
 };
 
-describeInBrowser('the task screen on a phone and at the keyboard (issue #26)', () => {
+describeInBrowser('the task screen on a phone and at the keyboard', () => {
   it('a tap on a title opens it and ticks nothing; a tap on the box ticks, "Task completed" offers Undo, and Undo brings the row back exactly', async () => {
     const { context, page, requests, errors } = await openDevice(browser());
     await signUpOn(page, 'Tap Test');

@@ -1,4 +1,4 @@
-// Issue #12's release proofs, on a gateway of their own whose remotes come from a REMOTES_FILE (docs/DEPLOY.md
+// The release proofs, on a gateway of their own whose remotes come from a REMOTES_FILE (docs/DEPLOY.md
 // "The remote catalog"): a remote is added, redeployed and rolled back by editing that file, with no restart
 // and no rebuild of the shell.
 import { execFile } from 'node:child_process';
@@ -93,7 +93,7 @@ describeInBrowser('releasing remotes by configuration (REMOTES_FILE), in Chromiu
     // The open page read its catalog when it loaded; a fresh load reads the new one.
     await page.reload();
     await page.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
-    // The task list gets a link too once another screen has one, so there is a way back (issue #18).
+    // The task list gets a link too once another screen has one, so there is a way back.
     expect(await links.allTextContents()).toEqual(['Tasks', 'Stats']);
     await page.getByRole('link', { name: 'Stats', exact: true }).click();
     await page.waitForURL('**/stats');
@@ -137,7 +137,7 @@ describeInBrowser('releasing remotes by configuration (REMOTES_FILE), in Chromiu
     const oldBuildId = (JSON.parse(readFileSync(path.join(ROOT, 'mfe-tasks/dist/remote.json'), 'utf8')) as { buildId: string }).buildId;
 
     // Page A: the task list, on the old build; no key pressed on it yet, so its lazy confetti chunk is not loaded.
-    // The shell's service worker runs (issue #17): the pages below load through it, as a returning visitor's do.
+    // The shell's service worker runs: the pages below load through it, as a returning visitor's do.
     const { page: pageA, context, errors } = await openSession(browser(), { baseUrl: app.url, serviceWorkers: 'allow' });
     const account = await signUp(pageA, 'Release Person');
     await pageA.getByText(`Hello, ${account.fullName}!`).waitFor();

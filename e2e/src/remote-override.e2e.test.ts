@@ -1,4 +1,4 @@
-// Issue #19: a local remote against the real shell (docs/ADDING_A_REMOTE.md "Trying your remote against the
+// A local remote against the real shell (docs/ADDING_A_REMOTE.md "Trying your remote against the
 // real shell"). A team serves its remote on 127.0.0.1 and points the shell at it for its own browser only,
 // without touching the catalog; the deployment must allow it (the gateway's REMOTE_OVERRIDES).
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

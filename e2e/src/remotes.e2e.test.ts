@@ -35,7 +35,7 @@ async function editCatalog(page: Page, edit: (catalog: Catalog) => void): Promis
 }
 
 /**
- * The header links PRODUCT §2 promises for this catalog, read from it (issue #19: no test names the set of
+ * The header links PRODUCT §2 promises for this catalog, read from it (no test names the set of
  * remotes, so a new remote with a link passes): the routes the visitor or user may open that declare one, by
  * declared order then catalog order, and the task list's own (order 0) once there is any.
  */
@@ -145,7 +145,7 @@ describeInBrowser('remotes from the catalog in Chromium', () => {
       await page.goto('/login');
       const links = page.getByRole('navigation', { name: 'Screens' }).getByRole('link');
       await page.getByRole('button', { name: 'Sign In' }).waitFor();
-      // What the catalog declares, whatever other remotes it holds (issue #19).
+      // What the catalog declares, whatever other remotes it holds.
       expect(await links.allTextContents()).toEqual(expectedLinks(served(), false));
       expect(await links.allTextContents()).toContain('Sign up');
       await signUp(page, 'Link Person');

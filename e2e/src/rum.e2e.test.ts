@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { useOwnApp } from './browser.js';
 import { describeInBrowser } from './app.js';
 
-// Issue #20: what users feel, in the field (docs/OPERATIONS.md "What users feel (RUM)"). Chromium loads the
+// What users feel, in the field (docs/OPERATIONS.md "What users feel (RUM)"). Chromium loads the
 // built app, navigates, and leaves the page (it goes hidden, then away): the shell's reporter sends the
 // Core Web Vitals of the page load with navigator.sendBeacon, and the gateway's /metrics shows them under
 // the route pattern the page was loaded at. This file runs its own app, to read its gateway's ops port.

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { openSession, useBrowser } from './browser.js';
 import { addTask, describeInBrowser, openAccountPage, row, signIn, signUp, toastWith } from './app.js';
 
-// Issue #18: a session that ends says why (docs/PRODUCT.md §10.3, §10.10). Two browser profiles are two
+// A session that ends says why (docs/PRODUCT.md §10.3, §10.10). Two browser profiles are two
 // devices of one account: device A changes the password, signs out everywhere or deletes the account; device
 // B's next action lands on /login with a banner that says why (and, after a deletion, offers to sign up).
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { openSession, useBrowser } from './browser.js';
 import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, serverTitles, signUp, toastWith, xsrfHeaders } from './app.js';
 
-// Issue #7: ended sessions, several tabs, offline and timeouts (docs/PRODUCT.md §10.3, §10.4, §10.8).
+// Ended sessions, several tabs, offline and timeouts (docs/PRODUCT.md §10.3, §10.4, §10.8).
 
 const browser = useBrowser();
 
@@ -55,7 +55,7 @@ describeInBrowser('sessions, tabs and the network', () => {
     });
     await row(page, 'Still here').getByRole('checkbox').click();
     await page.waitForURL('**/login', { timeout: 10_000 });
-    // The sign-in screen says so in a banner that stays (issue #18), not in a toast that goes.
+    // The sign-in screen says so in a banner that stays, not in a toast that goes.
     await page.locator('.auth-form__notice[role="alert"]').filter({ hasText: 'Your session has ended. Please sign in again.' }).waitFor();
     expect(await toastWith(page, /Not signed in|Failed|session has ended/).count()).toBe(0);
     expect(played.filter((src) => src.endsWith('/success.mp3'))).toEqual([]);

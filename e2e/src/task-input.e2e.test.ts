@@ -1,7 +1,7 @@
 import { openSession, useBrowser } from './browser.js';
 import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, seriousAxeViolations, serverTitles, signUp, snapshot, toastWith } from './app.js';
 
-// Issue #7: long lists, one action one request, honest feedback and explained errors (docs/PRODUCT.md §10).
+// Long lists, one action one request, honest feedback and explained errors (docs/PRODUCT.md §10).
 
 const browser = useBrowser();
 
@@ -15,7 +15,7 @@ describeInBrowser('the task screen under real use', () => {
     await page.reload();
     await listArrived;
     const arrivedAt = Date.now();
-    // While the rows come in, every row can be used (issue #18); one still waiting for its turn that gets the
+    // While the rows come in, every row can be used; one still waiting for its turn that gets the
     // focus comes in at once, so the focus never sits on a row nobody can see.
     await page.locator('li[data-todo-id]').first().waitFor({ state: 'attached' });
     console.log(`first row in the page ${Date.now() - arrivedAt} ms after the list arrived`);
@@ -34,7 +34,7 @@ describeInBrowser('the task screen under real use', () => {
     });
     await page.waitForFunction(
       () => {
-        // Windowed (issue #10): the rows near the window are in the page, each saying it is one of 300.
+        // Windowed: the rows near the window are in the page, each saying it is one of 300.
         const rows = Array.from(document.querySelectorAll<HTMLLIElement>('li[data-todo-id]'));
         return rows.length > 0 && rows.every((li) => li.getAttribute('aria-setsize') === '300' && getComputedStyle(li).opacity === '1' && !li.inert);
       },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Long task lists in Chromium (issue #10): for 10, 100, 300, 1 000 and 10 000 tasks, a fresh user's `/` is
+// Long task lists in Chromium: for 10, 100, 300, 1 000 and 10 000 tasks, a fresh user's `/` is
 // loaded from the built app (`pnpm build` first) and the page's own performance marks are read:
 // - render: `tm:list-render`, from the list's answer arriving to the first frame painted with its rows;
 // - complete: from that answer to the frame where every row in the page has entered and can be used;
@@ -43,7 +43,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const THIS_BUILD = path.join(ROOT, 'mfe-tasks/dist');
 /** Another build of the task screen, measured in turns with this one (see the header). */
 const COMPARE = process.env.BENCH_LIST_COMPARE ? path.resolve(process.env.BENCH_LIST_COMPARE) : undefined;
-/** The phone of issue #26: 390 × 844, touch, and a CPU 4× slower than this machine's. */
+/** The phone of 390 × 844, touch, and a CPU 4× slower than this machine's. */
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const PHONE_TASKS = 300;
 const CPU_SLOWDOWN = 4;
@@ -198,7 +198,7 @@ async function phoneRun(browser, baseUrl, api) {
   };
   await page.waitForFunction(allRowsEntered, null, { timeout: 30_000, polling: 'raf' });
   // A first touch on the page fetches what only follows an action (the sounds, the title editor, the
-  // confetti: PRODUCT §10.5.2, docs/DELIVERY.md); it is made before the figures, so they are scrolling's own.
+  // confetti: PRODUCT §10.5.2, docs/ARCHITECTURE.md "Delivery to the browser"); it is made before the figures, so they are scrolling's own.
   await page.getByRole('heading', { level: 1 }).tap();
   await page.waitForTimeout(2_000);
   const cdp = await context.newCDPSession(page);
@@ -362,7 +362,7 @@ if (results.length > 0) {
       '`tm:list-render` mark, from the list answer arriving to the first frame painted with its rows (the entrance animation then plays). ' +
       'Complete: from the list answer to the frame where every row in the page has entered and can be used. ' +
       'Tick: `tm:tick`, from the click on the first row to the frame painted with the new state. Latency: the list request, sent to last byte. ' +
-      'The list is windowed: only the rows near the window are in the DOM. Targets (issue #10): 1 000 tasks render ≤ 1 000 ms, a tick ≤ 100 ms, no list refetch after a tick; (PRODUCT §10.5.2) the 300-task screen complete ≤ 3 000 ms.',
+      'The list is windowed: only the rows near the window are in the DOM. Targets: 1 000 tasks render ≤ 1 000 ms, a tick ≤ 100 ms, no list refetch after a tick; (PRODUCT §10.5.2) the 300-task screen complete ≤ 3 000 ms.',
     columns: ['tasks', 'list latency (ms)', 'JSON (bytes)', 'on the wire (bytes)', 'render (ms)', 'complete (ms)', 'tick (ms)', 'rows in DOM', 'list refetches after a tick'],
     rows: results.map((r) => [r.size, r.latencyMs, r.payloadBytes, r.wireBytes, r.renderMs, r.completeMs, r.tickMs, r.rowsInDom, r.refetches]),
   });

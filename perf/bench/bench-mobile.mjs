@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What a person on a phone or a slow network feels (issue #17), on the built app as `npm start` serves it
+// What a person on a phone or a slow network feels, on the built app as `npm start` serves it
 // (`pnpm build` first): the gateway, svc-users and svc-todos as separate processes, SQLite storage.
 //   1. Lighthouse 12 (the npm package, Debian's Chromium), mobile preset (simulated slow 4G, 4× CPU
 //      slowdown): `/login` signed out, `/` signed in with 30 and with 1 000 tasks, each cold (storage and
@@ -30,7 +30,7 @@ const PARTS = new Set((process.env.BENCH_MOBILE_PARTS ?? 'lighthouse,slow').spli
 /** Lighthouse screens to run (all by default): login, tasks30, tasks1000. */
 const LH_SCREENS = new Set((process.env.BENCH_LH_SCREENS ?? 'login,tasks30,tasks1000').split(','));
 const SCREENSHOTS = process.env.BENCH_SCREENSHOTS === '1' ? path.join(ROOT, '.test-data', 'bench-mobile') : undefined;
-/** The slow profile of issue #17. */
+/** The slow profile: a phone on a slow network (docs/PERFORMANCE.md "Delivery on a phone and a slow network"). */
 export const SLOW = { latency: 400, downloadThroughput: 50 * 1024, uploadThroughput: 50 * 1024 };
 const PHONE = { width: 412, height: 823 };
 const SEED_CONCURRENCY = 16;
@@ -317,7 +317,7 @@ async function slowProfile(browser, baseUrl, users) {
 
 // ── Report ──────────────────────────────────────────────────────────────────────────────────────────
 
-/** Issue #17's targets, each read from this run's figures. */
+/** The delivery targets, each read from this run's figures. */
 function targets(lh, slow) {
   const bySlow = (label) => slow?.find((s) => s.label === label);
   const rows = [];
@@ -355,7 +355,7 @@ function report(lh, slow) {
   const sections = [];
   const rows = targets(lh, slow);
   sections.push({
-    heading: 'Issue #17 targets in this run',
+    heading: 'Delivery targets in this run',
     text: 'Lighthouse figures are medians of the runs; the slow profile is one load each (ms from navigation start, read in the page).',
     columns: ['what', 'target', 'this run', 'met'],
     rows,

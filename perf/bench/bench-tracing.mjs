@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The cost of tracing (issue #20), a child of `pnpm bench`: the same loads through the gateway with
+// The cost of tracing, a child of `pnpm bench`: the same loads through the gateway with
 // OpenTelemetry off (no OTEL_EXPORTER_OTLP_ENDPOINT: the SDK is not started) and on (every request traced,
 // the default always-on sampler, spans sent over OTLP/HTTP to a receiver on 127.0.0.1), in one run:
 //   - three built stacks side by side (startStack: gateway, svc-users, svc-todos on SQLite): off, on, and on

@@ -3,7 +3,7 @@
 // app (`pnpm build` first): every script response of a cold load, measured raw and gzipped (level 6, as
 // nginx and koa-compress send them). Run: node perf/bench/bench-web.mjs
 // A child of `pnpm bench`: with BENCH_JSON set it writes its title, tables and metrics there. It exits
-// non-zero when a screen is over its budget of issue #10 (after writing them). The build checks each app's
+// non-zero when a screen is over its budget (after writing them). The build checks each app's
 // share of these loads (budgets.firstLoadGzipKiB in each app's package.json).
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { startStack } from '@tm/test-support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Issue #10: gzipped first-load JavaScript of each screen, in KiB. */
+/** gzipped first-load JavaScript of each screen, in KiB. */
 const SCREENS = [
   { key: 'login', name: 'login screen', path: '/login (signed out)', budgetKiB: 150 },
   { key: 'tasks', name: 'task list', path: '/ (signed in)', budgetKiB: 200 },
@@ -86,7 +86,7 @@ function report(results) {
           sections: [
             {
               heading: 'First load per screen',
-              text: 'Every script Chromium fetches on a cold load of the built app, gzipped at level 6 as nginx and koa-compress send it. Budgets: issue #10; the build checks each app\'s share (budgets.firstLoadGzipKiB in its package.json).',
+              text: 'Every script Chromium fetches on a cold load of the built app, gzipped at level 6 as nginx and koa-compress send it. Budgets: docs/PERFORMANCE.md "First-load budgets"; the build checks each app\'s share (budgets.firstLoadGzipKiB in its package.json).',
               columns: ['screen', 'scripts', 'raw KiB', 'gzip KiB', 'budget KiB', 'within budget'],
               rows: screens.map((s) => [s.path, s.files, s.rawKiB, s.gzipKiB, s.budgetKiB, s.gzipKiB <= s.budgetKiB ? 'yes' : 'no']),
             },

@@ -3,7 +3,7 @@
 //   1. the server bench (perf/bench/server-bench.mjs): fetch of 10, 100 and 1 000 todos and add, through
 //      the gateway, svc-todos alone, nginx → svc-todos, a minimal Koa app and a bare node:http server, at 10
 //      and 100 connections; adds counted in the store; a 10 000-todo fetch; memory and CPU per process;
-//   2. the other benches, each given BENCH_JSON=<file> (issue #10's bench interface): password hashing,
+//   2. the other benches, each given BENCH_JSON=<file> (the harness's bench interface): password hashing,
 //      the cost of tracing, first-load JavaScript, long lists. A missing or failing one is recorded and the
 //      run goes on;
 //   3. docs/benchmarks.json (machine facts, every section and metric), docs/BENCHMARKS.md, docs/benchmarks.svg,

@@ -1,6 +1,7 @@
 // docs/BENCHMARKS.md and docs/benchmarks.svg from docs/benchmarks.json: the tables of the server bench
-// (built from its metrics), the growth table (server fetch + the list bench's render figures), the issue's
-// targets, and every child bench's own sections rendered as they came.
+// (built from its metrics), the payload growth table, the server and sign-in targets of docs/PERFORMANCE.md
+// "Targets", and every child bench's own tables. Figures and commands only: how each bench works is
+// docs/PERFORMANCE.md "How to measure", so a child section keeps only the first sentence of its text.
 import { barChartSvg } from './chart.mjs';
 
 export const TARGET_NAMES = {
@@ -11,7 +12,6 @@ export const TARGET_NAMES = {
   node: 'bare node:http (bytes from memory)',
 };
 const TARGETS = Object.keys(TARGET_NAMES);
-const RATIOS = [['gateway', 'node'], ['gateway', 'koa'], ['gateway', 'svc'], ['svc', 'koa'], ['svc', 'node'], ['nginx', 'svc'], ['nginx', 'node'], ['koa', 'node']];
 
 /**
  * @typedef {{ heading: string, text?: string, columns: string[], rows: (string|number)[][] }} Section
@@ -64,8 +64,6 @@ export function serverSections(m, settings) {
       }
     }
   }
-  const ratioPairs = RATIOS.filter(([a, b]) => targets.includes(a) && targets.includes(b));
-  const ratioRows = settings.sizes.flatMap((n) => settings.connections.map((c) => [n, c, ...ratioPairs.map(([a, b]) => `${fmt(ratio(m, a, b, n, c))}×`)]));
   const addRows = targets.map((t) => [TARGET_NAMES[t], m[`add.${t}.c10.rps`], m[`add.${t}.c10.p50`], m[`add.${t}.c10.p99`], m[`add.${t}.c10.errors`]]);
   const processRows = [
     ['gateway', m['mem.gateway.MiB'], m['cpu.gateway.msPerRequest'], perCore(m['cpu.gateway.msPerRequest']), m['cpu.gateway.add.msPerRequest']],
@@ -79,29 +77,21 @@ export function serverSections(m, settings) {
   return [
     {
       heading: 'Authenticated fetch (`GET /api/todo/fetch-todo`)',
-      text: `Medians of ${settings.rounds} runs of ${settings.seconds} s each; errors are the total of the runs (non-2xx + socket errors + timeouts). ` +
-        '"vs node" is the req/s of the row over the bare node:http server\'s for the same list and connections.',
+      text: `Medians of ${settings.rounds} rounds of ${settings.seconds} s; errors summed over the rounds. "vs node": req/s over the bare node:http server's.`,
       columns: ['todos', 'connections', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs node'],
       rows: fetchRows,
     },
     {
-      heading: 'Ratios of requests per second (same run)',
-      columns: ['todos', 'connections', ...ratioPairs.map(([a, b]) => `${a}/${b}`)],
-      rows: ratioRows,
-    },
-    {
       heading: 'Add (`POST /api/todo/add-todo`), 10 connections',
-      text: `Through the gateway on SQLite: ${fmt(m['add.gateway.acknowledged'])} adds acknowledged (201) over the runs, ` +
-        `${fmt(m['add.gateway.lost'])} missing from the store when its rows were counted afterwards; to svc-todos alone and through nginx: ` +
-        `${fmt(m['add.svc.acknowledged'])} acknowledged, ${fmt(m['add.svc.lost'])} missing. The Koa and node:http rows answer svc-todos's add answer from memory (the floor, no store).`,
+      text: `Acknowledged (201) through the gateway on SQLite: ${fmt(m['add.gateway.acknowledged'])}, ${fmt(m['add.gateway.lost'])} missing from the store afterwards; ` +
+        `to svc-todos alone and through nginx: ${fmt(m['add.svc.acknowledged'])}, ${fmt(m['add.svc.lost'])} missing.`,
       columns: ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
       rows: addRows,
     },
     ...compressionSection(m, settings),
     {
       heading: 'Per process: memory after the load, CPU per request',
-      text: `Resident memory (VmRSS) after every run; CPU time (user + system, /proc/<pid>/stat) of the process over its fetch runs with ${everyday} todos at 10 connections ` +
-        '(and over the add runs), divided by the answers: what one core of that process kind serves, for the capacity model (`pnpm capacity`).',
+      text: `RSS after the runs; CPU (user + system, /proc) per answer over the ${everyday}-todo fetch runs at 10 connections and over the add runs.`,
       columns: ['process', 'RSS MiB', 'CPU ms per fetch', 'fetches/s per core', 'CPU ms per add'],
       rows: processRows,
     },
@@ -109,8 +99,8 @@ export function serverSections(m, settings) {
 }
 
 /**
- * What dynamic compression of JSON costs the gateway (issue #17): the same fetch through the gateway from a
- * client that sends no Accept-Encoding or `gzip`.
+ * What dynamic compression of JSON costs the gateway (docs/ARCHITECTURE.md "Delivery to the browser"): the
+ * same fetch through the gateway from a client that sends no Accept-Encoding or `gzip`.
  * @param {Record<string, number>} m @param {{ sizes: number[] }} settings
  */
 function compressionSection(m, settings) {
@@ -128,10 +118,8 @@ function compressionSection(m, settings) {
   if (rows.length === 0) return [];
   return [
     {
-      heading: 'Compressed answers through the gateway (issue #17), 10 connections',
-      text:
-        'The gateway compresses JSON over 1 KiB with gzip level 3 for a browser that accepts it (koa-compress; brotli only for the built files, compressed once at build time). ' +
-        'Bytes: one answer on the wire. CPU: the gateway process over the runs, per answer; the last column is what compressing adds to each answer.',
+      heading: 'Compressed answers through the gateway, 10 connections',
+      text: 'JSON over 1 KiB, gzip level 3. Bytes: one answer on the wire; CPU: the gateway\'s, per answer.',
       columns: ['todos', 'encoding', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'gateway CPU ms per fetch', 'added by compression, ms'],
       rows,
     },
@@ -148,15 +136,13 @@ function growthSection(doc) {
   const m = doc.metrics;
   const sizes = [...new Set([...doc.settings.sizes, doc.settings.growthSize, 10, 100, 1000, 10000])].sort((a, b) => a - b);
   const rows = sizes
-    .map((n) => [n, m[`payload.${n}.bytes`], m[`fetch.gateway.${n}.c10.rps`], m[`fetch.gateway.${n}.c10.p50`], m[`fetch.gateway.${n}.c10.p99`], m[`list.renderMs.${n}`], m[`list.payloadBytes.${n}`]])
+    .map((n) => [n, m[`payload.${n}.bytes`], m[`fetch.gateway.${n}.c10.rps`], m[`fetch.gateway.${n}.c10.p50`], m[`fetch.gateway.${n}.c10.p99`]])
     .filter((row) => row.slice(1).some((v) => v !== undefined));
   if (rows.length === 0) return undefined;
-  const listBench = doc.benches.find((b) => b.script.endsWith('bench-list.mjs'));
-  const listNote = listBench?.status === 'ok' ? `render figures from \`${listBench.command ?? `node ${listBench.script}`}\`` : `render figures: the list bench did not report (${listBench?.status ?? 'not run'}${listBench?.reason ? `: ${listBench.reason}` : ''})`;
   return {
     heading: 'Growth: 10 to 10 000 tasks',
-    text: `Fetch through the gateway at 10 connections (one signed-in user with that many tasks); payload = bytes of the JSON answer, uncompressed; ${listNote}.`,
-    columns: ['tasks', 'payload bytes', 'fetch req/s', 'fetch p50 ms', 'fetch p99 ms', 'render ms (Chromium)', 'payload bytes (list bench)'],
+    text: 'Fetch through the gateway, 10 connections; payload: the JSON answer, uncompressed. In Chromium: "Long task lists in Chromium".',
+    columns: ['tasks', 'payload bytes', 'fetch req/s', 'fetch p50 ms', 'fetch p99 ms'],
     rows: rows.map((row) => row.map((v) => v ?? '–')),
   };
 }
@@ -176,7 +162,7 @@ function targetsSection(doc) {
     ['sign-ins per second on 2 cores', '≥ 40', signIns === undefined ? undefined : Math.round(signIns * 2 * 10) / 10, (v) => v >= 40],
   ];
   return {
-    heading: 'Issue #10 targets in this run',
+    heading: 'Server and sign-in targets in this run',
     columns: ['what', 'target', 'this run', 'met'],
     rows: checks.map(([what, target, value, ok]) => [what, target, value === undefined ? 'not measured' : value, value === undefined ? '–' : ok(value) ? 'yes' : 'no']),
   };
@@ -198,6 +184,13 @@ export function chartSvg(doc) {
   });
 }
 
+/** The first sentence of a section's text (up to a full stop followed by a space), or undefined. @param {string | undefined} text */
+export function firstSentence(text) {
+  if (!text) return undefined;
+  const match = /^.*?[.!?](?=\s|$)/s.exec(text.trim());
+  return (match ? match[0] : text).trim();
+}
+
 /** @param {BenchDoc} doc @returns {string} */
 export function renderMarkdown(doc) {
   const { machine, settings } = doc;
@@ -211,17 +204,7 @@ export function renderMarkdown(doc) {
     `Measured with \`${doc.command}\` on ${doc.generatedAt.slice(0, 16).replace('T', ' ')} UTC: ${machine.cores} cores (${machine.cpuModel}), ` +
       `${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}${settings.quick ? ' — **quick smoke form (BENCH_QUICK=1): one short run each, not for comparison**' : ''}.`,
     '',
-    'How: `pnpm bench` builds everything, then `perf/bench/bench.mjs` starts the built gateway, svc-users and svc-todos as separate ' +
-      'processes on 127.0.0.1 with SQLite storage (what `npm start` runs), signs one user up per list size through the gateway and ' +
-      'fills their lists, and loads five targets with autocannon from the same machine (it competes with the servers for the cores): ' +
-      'the gateway (cookie + XSRF header, as a browser), svc-todos alone (the gateway\'s signed identity header, re-signed every second), ' +
-      'Debian\'s nginx (one worker) proxying svc-todos, and a minimal Koa app and a bare `node:http` server, each in its own process, ' +
-      'answering svc-todos\'s exact bytes for that user from memory. Each round measures every target once, in a rotated order, so ' +
-      `noise hits them alike; every figure is the median of ${settings.rounds} rounds of ${settings.seconds} s (\`BENCH_SECONDS\`). ` +
-      'Latencies are recorded per answer in microseconds. autocannon runs in the bench\'s own process on the same two cores: at the baselines\' ' +
-      'rates it is often the limit itself, so the Koa and node:http figures are lower bounds (and ratios to them flatter the servers); ' +
-      'CPU per request, read from /proc, is the steadier figure on a shared machine. Then it runs the other benches (each writes its figures to `BENCH_JSON`) and ' +
-      'writes docs/benchmarks.json (every figure), this file and docs/benchmarks.svg. Only compare figures of one run: this machine is shared and noisy.',
+    'How each bench works: docs/PERFORMANCE.md "How to measure". Compare figures within one run only: this machine is shared and noisy.',
     '',
     '| bench | command | status | time |',
     '|---|---|---|---|',
@@ -237,9 +220,21 @@ export function renderMarkdown(doc) {
   }
   const growth = growthSection(doc);
   if (growth) out.push(renderSection(growth, '##'));
+  // A child's sections as it wrote them, each text cut to its first sentence and never said twice in a row
+  // (the waterfalls share one); the command and status are in the table at the top.
+  // One waterfall (the first: a cold sign-in page) stands for them all, and the per-screen first-load table for
+  // the script lists; the others stay in benchmarks.json.
+  let previous;
+  let waterfalls = 0;
   for (const child of children) {
-    out.push(`## ${child.title ?? child.script}`, '', `\`${child.command ?? `node ${child.script}`}\` — ${child.status}${child.reason ? `: ${child.reason}` : ''}.`, '');
-    for (const section of child.sections) out.push(renderSection(section));
+    out.push(`## ${child.title ?? child.script}`, '');
+    for (const section of child.sections) {
+      if (/^Scripts of /.test(section.heading ?? '')) continue;
+      if (/^Waterfall/.test(section.heading ?? '') && (waterfalls += 1) > 1) continue;
+      const text = firstSentence(section.text);
+      out.push(renderSection({ ...section, text: text === previous ? undefined : text }));
+      previous = text;
+    }
   }
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

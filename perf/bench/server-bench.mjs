@@ -1,4 +1,4 @@
-// The server half of `pnpm bench` (issue #10, must have 1): the authenticated fetch and add measured
+// The server half of `pnpm bench` (must have 1): the authenticated fetch and add measured
 // through the gateway, against svc-todos alone, nginx proxying svc-todos, a minimal Koa app and a bare
 // node:http server — the last two answering svc-todos's own bytes from memory — in one run, so the ratios
 // compare like with like on a noisy machine. Every target is measured once per round, in a rotating order,
@@ -207,7 +207,7 @@ export async function benchServers(options) {
       for (const target of order) {
         await measure(`add.${target}.c10`, requestFor(target, 'add', 0, target === 'gateway' ? adders.gateway : adders.svc), 10);
       }
-      // Issue #17: the same fetch through the gateway from a browser that accepts gzip (the gateway compresses
+      // The same fetch through the gateway from a browser that accepts gzip (the gateway compresses
       // JSON over 1 KiB), to show what dynamic compression costs it per request.
       for (const n of COMPRESSED_SIZES.filter((size) => sizes.includes(size))) {
         for (const encoding of ENCODINGS) {
@@ -265,7 +265,7 @@ export async function benchServers(options) {
       'cpu.todos.add.msPerRequest': perRequest('add.svc.c10', 'todos'),
     };
     for (const [name, value] of Object.entries(cpuFigures)) if (value !== undefined) metrics[name] = value;
-    // The gateway's CPU per fetch with and without compression, and the bytes of each answer (issue #17).
+    // The gateway's CPU per fetch with and without compression, and the bytes of each answer.
     for (const n of COMPRESSED_SIZES.filter((size) => sizes.includes(size))) {
       const plain = perRequest(`fetch.gateway.${n}.c10`, 'gateway');
       if (plain !== undefined) metrics[`cpu.gateway.identity.${n}.msPerRequest`] = plain;
@@ -285,7 +285,7 @@ export async function benchServers(options) {
   }
 }
 
-/** List sizes and encodings of the compression runs (issue #17). */
+/** List sizes and encodings of the compression runs. */
 const COMPRESSED_SIZES = [100, 1000];
 const ENCODINGS = ['gzip'];
 

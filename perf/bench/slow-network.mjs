@@ -1,4 +1,4 @@
-// Network emulation through the DevTools protocol for the page AND its service worker (issue #17): the
+// Network emulation through the DevTools protocol for the page AND its service worker: the
 // conditions set on a page's session do not reach the fetches a service worker makes for it, so a repeat
 // visit would look faster than it is. Service-worker targets are found through the browser's session,
 // attached to (non-flattened, so Playwright's own sessions are untouched) and given the same conditions.

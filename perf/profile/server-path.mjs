@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures the server path (issue #10, "The server path") of one or more builds of this repository in ONE
+// Measures the server path ("The server path") of one or more builds of this repository in ONE
 // run, next to a bare node:http server and a minimal Koa app answering the same bytes from memory:
 //
 //   node perf/profile/server-path.mjs                          # this checkout's build

@@ -6,7 +6,7 @@
 //   node perf/profile/speedscope.mjs <in.cpuprofile> <out-dir>
 //   then open <out-dir>/flamegraph.html in a browser (Chromium: file:// is enough, no server, no network)
 //
-// Why speedscope (issue #20, part 7): it reads .cpuprofile as V8 writes it (no conversion of ours), ships its
+// Why speedscope (part 7): it reads .cpuprofile as V8 writes it (no conversion of ours), ships its
 // whole viewer in the npm package (dist/release, one runtime dependency, `open`, unused here), and gives the
 // time-ordered view, the left-heavy flame graph and the "sandwich" table (self and total per function) that a
 // hand-drawn SVG did not. 0x draws from its own `--prof` runs, not from a .cpuprofile, and pulls in

@@ -1,4 +1,4 @@
-// The shell's service worker (issue #17: repeat visits from cache), generated after each production build by
+// The shell's service worker (repeat visits from cache), generated after each production build by
 // Workbox (workbox-build's generateSW; no hand-written caching). docs/ARCHITECTURE.md "Delivery to the
 // browser" and SECURITY.md ("What is kept on the device") describe what it keeps:
 // - the shell (index.html, its hashed scripts and styles, the app's manifest and icons): precached, served

@@ -13,7 +13,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const root = createRoot(container);
 // A transition: React renders the first screen in slices, yielding to the browser between them, instead of
-// one long task (issue #17: less blocking time on a slow phone). The loading screen from the HTML stays
+// one long task (less blocking time on a slow phone). The loading screen from the HTML stays
 // until React's own is ready to take its place.
 startTransition(() => {
   root.render(
@@ -23,8 +23,8 @@ startTransition(() => {
   );
 });
 registerServiceWorker();
-// issue #20: a sampled share of page loads reports its Core Web Vitals (features/vitals). The reporter and
-// `web-vitals` load once the page has loaded, outside the first load (docs/DELIVERY.md).
+// A sampled share of page loads reports its Core Web Vitals (features/vitals). The reporter and
+// `web-vitals` load once the page has loaded, outside the first load (docs/ARCHITECTURE.md "Delivery to the browser").
 if (pageInSample(process.env.RUM_SAMPLE_RATE)) {
   // A reporter that cannot load (offline, a release under way) is no matter for the page.
   const report = () => setTimeout(() => void import('./app/report-vitals').then(({ reportVitals }) => reportVitals(landingPath), () => undefined));

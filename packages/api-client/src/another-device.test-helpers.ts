@@ -1,5 +1,5 @@
 // Test helper (no tests here, never bundled: nothing but tests imports it). For the component tests of the
-// web packages and apps that need a second browser on the same account (issue #18); it would sit well in
+// web packages and apps that need a second browser on the same account; it would sit well in
 // @tm/web-test-support.
 import { request } from 'node:http';
 

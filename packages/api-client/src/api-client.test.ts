@@ -7,7 +7,7 @@ describe('the api client against the real gateway', () => {
   it('is configured as PRODUCT §7 and §9 say', () => {
     expect(http.defaults.baseURL).toBe('/api');
     expect(http.defaults.withCredentials).toBe(true);
-    // The 10 s are a timeout of silence, not of the whole call (silence.ts, issue #17): axios' own is off.
+    // The 10 s are a timeout of silence, not of the whole call (silence.ts): axios' own is off.
     expect(http.defaults.timeout ?? 0).toBe(0);
     expect(http.defaults.xsrfCookieName).toBe('XSRF-TOKEN');
     expect(http.defaults.xsrfHeaderName).toBe('X-XSRF-TOKEN');

@@ -1,4 +1,4 @@
-// The answers the page's HTML asked for before any bundle arrived (issue #17; shell/src/app/early-requests.ts
+// The answers the page's HTML asked for before any bundle arrived (shell/src/app/early-requests.ts
 // starts them: the current user, the catalog, the route's manifest and first reads). Its own entry point
 // (`@tm/api-client/early`) importing no module: the shell's federation runtime plugin takes the manifest
 // from here before any shared module (axios, React) may be loaded.

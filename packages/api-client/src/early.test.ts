@@ -7,7 +7,7 @@ import { earlyAnswer } from './early.js';
 import { isSessionEnded, isTimeout, statusOf } from './errors.js';
 
 /**
- * An answer the page's HTML fetched early (issue #17) reaches the caller exactly as the same call through
+ * An answer the page's HTML fetched early reaches the caller exactly as the same call through
  * axios would: its JSON, or the same errors (status and body, network, silence). Node's own fetch against
  * a server of the test's own.
  */
@@ -51,7 +51,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('an early answer (issue #17)', () => {
+describe('an early answer', () => {
   it('gives the JSON of a success', async () => {
     expect(await earlyAnswer(fetch(`${origin}/ok`), '/api/user/me', 1000)).toEqual({ user: { fullName: 'Ada' } });
   });

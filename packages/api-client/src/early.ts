@@ -5,7 +5,7 @@ import { silenceTimeoutError } from './silence.js';
 export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early-store.js';
 
 /**
- * Reads a body as text, failing when nothing arrives for `silenceMs` (docs/PRODUCT.md §9, issue #17): the
+ * Reads a body as text, failing when nothing arrives for `silenceMs` (docs/PRODUCT.md §9): the
  * count starts again with every chunk, so a long answer on a slow link is read to its end.
  */
 async function readWithSilence(response: Response, silenceMs: number, config: InternalAxiosRequestConfig): Promise<string> {

@@ -55,7 +55,7 @@ export function isSessionEnded(error: unknown): boolean {
 }
 
 /**
- * Why the session ended, as the gateway's 401 `AUTH.UNAUTHENTICATED` says (issue #18: `password-changed`,
+ * Why the session ended, as the gateway's 401 `AUTH.UNAUTHENTICATED` says (`password-changed`,
  * `signed-out-everywhere` …); undefined for any other error, or when it does not say (no session cookie was
  * sent, or one the gateway does not know).
  */
@@ -133,7 +133,7 @@ export function describeError(error: unknown, fallback: string): string {
 }
 
 /**
- * Logs a failed call for whoever reads the console (issue #18). An answer the app expects and explains on
+ * Logs a failed call for whoever reads the console. An answer the app expects and explains on
  * screen (a 4xx: signed out, refused input, an email already taken, too many attempts) or an offline browser
  * is one quiet line with no stack trace; a call the page cancelled is nothing; anything else (a 5xx, no
  * answer, a timeout, a bug) is an error with all its detail. The browser's own line for a 4xx answer in its network log is not the page's to silence.

@@ -42,7 +42,7 @@ export function clientId(): string {
 
 /**
  * The one HTTP client of the frontends (PRODUCT §7): base `/api` on the app's origin, cookies sent, a 10 s
- * timeout of silence (no bytes either way: silence.ts, issue #17), and axios' built-in XSRF double-submit
+ * timeout of silence (no bytes either way: silence.ts), and axios' built-in XSRF double-submit
  * with the gateway's cookie and header names.
  */
 export function createHttpClient(baseURL: string = API_BASE, { silenceMs = CLIENT_TIMEOUT_MS }: { silenceMs?: number } = {}): AxiosInstance {
@@ -97,7 +97,7 @@ export async function call<R extends JsonRoute>(
 ): Promise<ApiResponse<NameOf<R>>> {
   const { body, signal, silenceMs } = (options ?? {}) as { body?: unknown; signal?: AbortSignal; silenceMs?: number };
   const url = apiPath(path, options);
-  // issue #17: a read the page's HTML already started (the current user, the route's first reads) is taken
+  // A read the page's HTML already started (the current user, the route's first reads) is taken
   // from there instead of asked again; its answer and its errors are the same as through axios.
   const early = method === 'GET' ? takeEarlyResponse(`${API_BASE}${url}`) : undefined;
   if (early) return earlyAnswer<ApiResponse<NameOf<R>>>(early, `${API_BASE}${url}`, silenceMs);

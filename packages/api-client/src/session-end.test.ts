@@ -18,7 +18,7 @@ import {
 } from './index.js';
 
 /**
- * Why a session ended (issue #18): read from the REAL gateway's 401 (a second "device" talks to it from Node),
+ * Why a session ended: read from the REAL gateway's 401 (a second "device" talks to it from Node),
  * and carried to the sign-in screen in this tab's sessionStorage (`tm.sessionEnd`).
  */
 
@@ -136,7 +136,7 @@ describe('sessionEndReason on the real gateway', () => {
   });
 });
 
-describe('logFailure (issue #18: expected failures are quiet)', () => {
+describe('logFailure (expected failures are quiet)', () => {
   let info: jest.SpyInstance;
   let error: jest.SpyInstance;
   beforeEach(() => {

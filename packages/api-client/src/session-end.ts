@@ -2,7 +2,7 @@ import { isSessionEndReason, SESSION_END_STORAGE_KEY, type SessionEndReason } fr
 
 /**
  * Why this page's session ended, carried from where the page learns it (a 401 that says why, another tab)
- * to the sign-in screen that says it (issue #18, docs/PRODUCT.md §10.3): one sessionStorage entry of this tab,
+ * to the sign-in screen that says it (docs/PRODUCT.md §10.3): one sessionStorage entry of this tab,
  * `tm.sessionEnd`, shared by every bundle of the page (the shell's and each remote's copy of this package).
  * Only that key is touched: the rest of the tab's storage (a draft being written, say) stays.
  */

@@ -5,7 +5,7 @@ import { describeError, isTimeout, TIMEOUT_MESSAGE } from './errors.js';
 import { PATIENT_SILENCE_MS, silenceAfter } from './todos.api.js';
 
 /**
- * The client's timeout counts silence, not the length of the call (issue #17; docs/PRODUCT.md §9). Against a
+ * The client's timeout counts silence, not the length of the call (docs/PRODUCT.md §9). Against a
  * server of the test's own that answers as a slow link or a stuck server would (with the CORS headers
  * jsdom's XHR needs for another port); the silence is 1 s here instead of 10 s (axios reports progress at
  * most three times a second).
@@ -61,7 +61,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('the timeout of silence (issue #17)', () => {
+describe('the timeout of silence', () => {
   it('lets an answer that keeps coming run past the timeout, to its end', async () => {
     const client = createHttpClient(origin, { silenceMs: SILENCE_MS });
     const started = Date.now();

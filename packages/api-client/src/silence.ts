@@ -1,7 +1,7 @@
 import { AxiosError, type AxiosProgressEvent, type InternalAxiosRequestConfig } from 'axios';
 
 /**
- * The client's timeout is about silence, not size (issue #17; docs/PRODUCT.md §9's 10 s): a call fails when
+ * The client's timeout is about silence, not size (docs/PRODUCT.md §9's 10 s): a call fails when
  * nothing has moved either way for that long (no answer begun, no bytes of it arriving), never because a
  * large answer is still coming in on a slow link. A 1.8 MB list at 50 KB/s takes longer than 10 s and is
  * not silent for a moment of it.

@@ -13,14 +13,14 @@ import { queryOptions } from '@tanstack/react-query';
 import { isTimeout } from './errors.js';
 import { call } from './http.js';
 
-/** Marked when the list's answer has arrived and been parsed: the start of the page's `tm:list-render` (issue #10). */
+/** Marked when the list's answer has arrived and been parsed: the start of the page's `tm:list-render`. */
 export const LIST_DATA_MARK = 'tm:list-data';
 
 /** How long a read may stay silent after the last one was cut for silence: three times the usual 10 s. */
 export const PATIENT_SILENCE_MS = 30_000;
 
 /**
- * The silence a new attempt allows after `previous` failed (issue #17): "Try again" after a timeout waits
+ * The silence a new attempt allows after `previous` failed: "Try again" after a timeout waits
  * longer rather than failing the same way; any other attempt keeps the usual 10 s (undefined).
  */
 export function silenceAfter(previous: unknown): number | undefined {

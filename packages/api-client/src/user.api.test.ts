@@ -21,7 +21,7 @@ describe('fetchCurrentUser', () => {
     consoleError.mockRestore();
   });
 
-  it('answers null for the 401 of a signed-out visitor, and logs nothing: it is how a visitor is told apart (issue #18)', async () => {
+  it('answers null for the 401 of a signed-out visitor, and logs nothing: it is how a visitor is told apart', async () => {
     expect(await fetchCurrentUser()).toBeNull();
     expect(info).not.toHaveBeenCalled();
     expect(consoleError).not.toHaveBeenCalled();

@@ -8,7 +8,7 @@ import { rememberSessionEnd } from './session-end.js';
  * The current user, or `null` when signed out. Only a 401 means signed out (docs/PRODUCT.md §10.1): a
  * network error, a timeout or a 5xx is thrown, so the app can say it cannot reach the server instead of
  * sending a signed-in person to the sign-in screen. A 401 is how a visitor is told apart, not a failure:
- * nothing is logged; when it says why a session of this browser ended (its cookie named one, issue #18),
+ * nothing is logged; when it says why a session of this browser ended (its cookie named one),
  * the sign-in screen is told. Other failures are logged (logFailure).
  */
 export async function fetchCurrentUser({ signal }: { signal?: AbortSignal } = {}): Promise<PublicUser | null> {

@@ -28,7 +28,7 @@ export const ErrorCode = {
   todoNotRestorable: 'TODO.NOT_RESTORABLE',
   /** Too many open live streams for this session (429) or this gateway process (503). */
   tooManyStreams: 'EVENTS.TOO_MANY_STREAMS',
-  /** A request head over the gateway's size or count limit (431, issue #21). */
+  /** A request head over the gateway's size or count limit (431). */
   headersTooLarge: 'REQUEST.HEADERS_TOO_LARGE',
   /** A request that did not arrive in time (408: its head or body came too slowly). */
   requestTimeout: 'REQUEST.TIMEOUT',
@@ -43,7 +43,7 @@ export const ErrorCode = {
   unavailable: 'SERVICE.UNAVAILABLE',
   /**
    * 503: the storage refused the write (disk or quota full, read-only, a failed write): nothing was saved.
-   * Reads still work; try the change again later (docs/RELIABILITY.md "Full disk").
+   * Reads still work; try the change again later (docs/OPERATIONS.md "Full disk").
    */
   storageNotWritable: 'STORAGE.NOT_WRITABLE',
   internal: 'INTERNAL',

@@ -16,7 +16,7 @@ export const ErrorBody = z.object({
   issues: z.array(ValidationIssue).optional(),
   /**
    * Only in a 401 `AUTH.UNAUTHENTICATED` answer to a request whose signed session cookie names a session that
-   * has ended: why it ended (issue #18). Absent without a session cookie, or for an unknown or forged one.
+   * has ended: why it ended. Absent without a session cookie, or for an unknown or forged one.
    */
   reason: SessionEndReason.optional(),
 });

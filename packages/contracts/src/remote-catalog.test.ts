@@ -60,7 +60,7 @@ describe('the remote catalog (/remotes.json)', () => {
     ]);
   });
 
-  it('takes a header link order from 0 to 1000, and refuses any other (issue #19)', () => {
+  it('takes a header link order from 0 to 1000, and refuses any other', () => {
     const withOrder = (order: unknown) =>
       checkRemoteCatalog({
         remotes: { mfe_stats: { manifest: '/remotes/stats/mf-manifest.json', routes: [{ path: '/stats', module: './StatsPage', guard: 'public', title: 'Stats', name: 'statistics', headerLink: { label: 'Stats', order } }] } },
@@ -115,7 +115,7 @@ describe('account-menu links', () => {
   });
 });
 
-describe('early API reads of a route (prefetch, issue #17)', () => {
+describe('early API reads of a route (prefetch)', () => {
   const tasks = { path: '/', module: './TaskListPage', guard: 'signed-in', title: 'Tasks', name: 'task list' } as const;
 
   it('are kept on a signed-in route', () => {

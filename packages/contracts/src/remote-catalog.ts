@@ -25,7 +25,7 @@ export interface RemoteRoute {
   /** How the fallback names the page when it cannot be loaded: "The task list could not be loaded." */
   name: string;
   /**
-   * A link in the shell's header, shown to those the guard lets in. `order` places it (issue #19): links are
+   * A link in the shell's header, shown to those the guard lets in. `order` places it: links are
    * shown by `order`, lowest first (0 to 1000), then in catalog order; a link without one comes after every
    * link with one. The task list's link, added once any other screen has one, has order 0.
    */
@@ -34,7 +34,7 @@ export interface RemoteRoute {
   accountMenuLink?: { label: string };
   /**
    * API reads (GET paths under /api/) the page makes first, for a signed-in user: the shell's page starts
-   * them as soon as it knows who is signed in, before the page's code has arrived (issue #17), and the page's
+   * them as soon as it knows who is signed in, before the page's code has arrived, and the page's
    * own first call takes the answer. `["/api/todo/fetch-todo"]` for the task list. At most four.
    */
   prefetch?: string[];
@@ -51,8 +51,8 @@ export interface RemoteDescription {
 }
 
 /**
- * The deployment lets a browser load a remote from elsewhere (a team's machine) for itself only (issue #19,
- * REMOTE_OVERRIDES; remote-overrides.ts): only from these origins. Absent: overrides are refused. Written
+ * The deployment lets a browser load a remote from elsewhere (a team's machine) for itself only
+ * (REMOTE_OVERRIDES; remote-overrides.ts): only from these origins. Absent: overrides are refused. Written
  * by whoever serves the catalog from its own setting (the gateway, the shell image), never taken from a
  * catalog file.
  */

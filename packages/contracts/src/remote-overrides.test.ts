@@ -1,7 +1,7 @@
 import { checkRemoteCatalog } from './remote-catalog.js';
 import { checkOriginPattern, checkOverrideOrigins, LOOPBACK_OVERRIDE_ORIGINS, overrideOriginAllowed } from './remote-overrides.js';
 
-describe('the origins a local remote may come from (REMOTE_OVERRIDES, issue #19)', () => {
+describe('the origins a local remote may come from (REMOTE_OVERRIDES)', () => {
   it('takes loopback origins over http and other hosts over https, with a port, any port or the default one', () => {
     expect(checkOriginPattern('http://127.0.0.1:*')).toEqual({ ok: true, pattern: 'http://127.0.0.1:*' });
     expect(checkOriginPattern(' HTTP://LocalHost:3101 ')).toEqual({ ok: true, pattern: 'http://localhost:3101' });

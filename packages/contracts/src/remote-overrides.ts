@@ -1,4 +1,4 @@
-// Local remotes against the real shell (issue #19, docs/ADDING_A_REMOTE.md "Trying your remote against the
+// Local remotes against the real shell (docs/ADDING_A_REMOTE.md "Trying your remote against the
 // real shell"): a deployment that allows it (the gateway's REMOTE_OVERRIDES) says so in its catalog, with the
 // origins an override may load code from; a browser then loads one remote from a team's machine instead of
 // the catalog's build. Those origins are also what the Content-Security-Policy allows, so the gateway, the

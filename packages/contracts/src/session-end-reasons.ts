@@ -1,7 +1,7 @@
-// No zod here: the browser bundles read these, and must not pull the schema library in with them (issue #10).
+// No zod here: the browser bundles read these, and must not pull the schema library in with them.
 
 /**
- * Why a signed-in session ended (issue #18, docs/PRODUCT.md §10.3): given as `reason` in the 401
+ * Why a signed-in session ended (docs/PRODUCT.md §10.3): given as `reason` in the 401
  * `AUTH.UNAUTHENTICATED` answer to a request whose signed session cookie names a session that no longer holds,
  * so the page can say why instead of a bare "session ended". Never given without such a cookie, nor for an
  * unknown or forged one.

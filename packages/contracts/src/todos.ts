@@ -10,7 +10,7 @@ export const Todo = z.object({
   createdAt: IsoDateString,
   updatedAt: IsoDateString,
   /**
-   * When the task was completed (issue #18): set to the time of the write that ticked it (an update or
+   * When the task was completed: set to the time of the write that ticked it (an update or
    * complete-all turning `completed` from false to true), `null` while it is active (reopening clears it).
    * A write that leaves `completed` as it is leaves it too, and an Undo brings it back exactly. Tasks
    * completed before the field existed carry their `updatedAt`, the best time known for them.
@@ -44,7 +44,7 @@ export const EditedTodoTitle = z
 /**
  * Position in a user's change feed (docs/PRODUCT.md §10.11.5): the id of the last change event seen, as a
  * decimal string ("0" before any change). Sent back to resume the live stream without a gap. Ids are the
- * user's own sequence (issue #21): each change of the user is numbered one above the user's previous one
+ * user's own sequence: each change of the user is numbered one above the user's previous one
  * (1, 2, 3 …), so a cursor moves with the user's own changes only and says nothing about other users'.
  * Clients compare them as whole numbers (a later change has a higher id); they are never reused.
  */

@@ -1,7 +1,7 @@
 import { useId, type ComponentType } from 'react';
 
 /**
- * The contract between the shell and a remote (issue #12): what a remote exposes for a route
+ * The contract between the shell and a remote: what a remote exposes for a route
  * (`./TaskListPage`) is a module whose default export is a page the shell renders with no props. The shell
  * gives it <main>, the providers, the router and the guard; everything else the page finds itself.
  * The shell types what it loads with {@link ExposedPageModule}; each remote's exposed modules are built with

@@ -10,7 +10,7 @@ import { createQueryClient } from './query-client';
 /**
  * The one QueryClient (createQueryClient) against the real gateway: a 401 of any query or mutation while
  * the cache holds a signed-in user ends the session on this page, once, and leaves why for the sign-in
- * screen (issue #18: `tm.sessionEnd` in this tab's sessionStorage, no toast); other failures change nothing.
+ * screen (`tm.sessionEnd` in this tab's sessionStorage, no toast); other failures change nothing.
  */
 
 const userKey = currentUserQuery().queryKey;

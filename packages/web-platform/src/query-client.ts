@@ -13,7 +13,7 @@ import { sessionEnded } from './session.js';
  *   replay them all when it comes back, a logout included. Here an offline call fails at once with a
  *   clear message (the HTTP client refuses it) and nothing replays (PRODUCT §10.4).
  * - Any 401 of a query or mutation while signed in ends the session in one place, with why the server says
- *   it ended (PRODUCT §10.3, issue #18). Nothing is logged here: each caller reports its own failures.
+ *   it ended (PRODUCT §10.3). Nothing is logged here: each caller reports its own failures.
  */
 export function createQueryClient(): QueryClient {
   const onError = (error: unknown): void => {

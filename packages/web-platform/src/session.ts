@@ -27,7 +27,7 @@ export function isSignedIn(queryClient: QueryClient): boolean {
  * which the other tabs are told with the change (tab-sync.ts).
  */
 export function endSession(queryClient: QueryClient, reason?: SessionEndReason): void {
-  // Answers the page's HTML fetched for the session that ended are never handed to a later one (issue #17).
+  // Answers the page's HTML fetched for the session that ended are never handed to a later one.
   dropEarlyResponses();
   const { queryKey } = todosQuery();
   void queryClient.cancelQueries({ queryKey });
@@ -44,7 +44,7 @@ export function endSession(queryClient: QueryClient, reason?: SessionEndReason):
 /**
  * A 401 arrived while signed in (docs/PRODUCT.md §10.3): the session ends here, and the page goes to the
  * sign-in screen (the route guards follow the user becoming "signed out"), which says why in a banner that
- * stays: `reason` from the 401 (issue #18), or only that the session ended when the server did not say.
+ * stays: `reason` from the 401, or only that the session ended when the server did not say.
  * The other tabs are told the same. Once: a later 401, now signed out, changes nothing.
  */
 export function sessionEnded(queryClient: QueryClient, reason?: SessionEndReason): void {

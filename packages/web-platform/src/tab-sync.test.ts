@@ -111,7 +111,7 @@ describe('connectTabs between two tabs', () => {
     expect(messages).toEqual([{ type: 'signed-out' }]);
   });
 
-  // Issue #18. Both "tabs" share jsdom's one sessionStorage here (a browser gives each tab its own): the
+  // Both "tabs" share jsdom's one sessionStorage here (a browser gives each tab its own): the
   // ending tab is made to end without writing it, so what is found there is what tab 2 wrote.
   it('a sign-out that knows why (a logout here: `signed-out`) tells tab 2 why, and tab 2 keeps it for its sign-in screen', async () => {
     const me = await signedInUser();

@@ -6,7 +6,7 @@ import { endingReason, endSession, isSignedIn } from './session.js';
 /** The BroadcastChannel every tab of the app shares (same origin only, by the platform's rules). */
 export const TAB_CHANNEL = 'task-manager';
 
-/** `signed-out` says why when the tab knows (issue #18): a logout there is `signed-out`, a 401 the server's reason. */
+/** `signed-out` says why when the tab knows: a logout there is `signed-out`, a 401 the server's reason. */
 export type TabMessage = { type: 'signed-in' } | { type: 'signed-out'; reason?: SessionEndReason } | { type: 'user-changed' } | { type: 'todos-changed' };
 
 /** How long a burst of task changes in other tabs is gathered into one refetch here. */
@@ -27,7 +27,7 @@ function transition(before: UserState, after: UserState, reason: SessionEndReaso
  * Keeps the tabs of one browser in step (docs/PRODUCT.md §10.3, §10.8):
  * - this tab's user going from signed in to signed out (logout, a 401) or the other way (login, signup) is
  *   told to the other tabs, which follow at once: to /login, or from /login to `/`. A sign-out says why
- *   when this tab knows (issue #18), and a tab that was signed in shows that on its sign-in screen too
+ *   when this tab knows, and a tab that was signed in shows that on its sign-in screen too
  *   ("You signed out in another tab.", "Your password was changed on another device." …);
  * - the same user's new name or email is told too: the other tabs check the current user again;
  * - a task change that succeeded here makes the other tabs refetch their list, one refetch per burst, unless

@@ -9,7 +9,7 @@ interface SessionEndingOptions<TVariables> {
   /** The call whose success ends this session on the server (logout, sign out everywhere, delete account). */
   mutationFn: (variables: TVariables) => Promise<{ message: string }>;
   /**
-   * Why the session ends, as the other tabs of this browser are told (issue #18): their sign-in screen says
+   * Why the session ends, as the other tabs of this browser are told: their sign-in screen says
    * "You signed out in another tab." (`signed-out`), "You were signed out everywhere." … This tab shows the
    * server's message instead.
    */
@@ -31,7 +31,7 @@ export function useSessionEndingMutation<TVariables = void>({ mutationKey, mutat
     mutationFn,
     onSuccess: ({ message }) => {
       notifySuccess(message);
-      // Ended here on purpose: nothing written on this tab is kept for whoever uses it next (issue #18).
+      // Ended here on purpose: nothing written on this tab is kept for whoever uses it next.
       forgetDrafts();
       endSession(queryClient, reason);
     },

@@ -13,11 +13,11 @@ import { accountMenuLinks, CatalogRoutes, headerLinks } from './catalog-routes';
 
 // Loaded when first opened: the About dialog costs the first load nothing.
 const About = lazy(() => import('./about'));
-// Loaded only while a local remote is in use or proposed (issue #19).
+// Loaded only while a local remote is in use or proposed.
 const OverrideBanner = lazy(() => import('../features/remotes/override-banner'));
 
 /**
- * The page around every screen: skip link, the local-remote banner while one is in use (issue #19), header,
+ * The page around every screen: skip link, the local-remote banner while one is in use, header,
  * offline notice, main, and the About dialog when open.
  */
 function Frame({ catalog, overrides, children }: { catalog?: RemoteCatalog; overrides?: Pick<LoadedCatalog, 'overrides' | 'proposed'>; children: ReactNode }) {
@@ -28,7 +28,7 @@ function Frame({ catalog, overrides, children }: { catalog?: RemoteCatalog; over
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      {/* One sticky block: the offline notice stays in view under the header while offline (issue #18). */}
+      {/* One sticky block: the offline notice stays in view under the header while offline. */}
       <div className="app-top">
         {catalog && overrides && (overrides.overrides.length > 0 || overrides.proposed.length > 0) && (
           <Suspense fallback={null}>
@@ -71,7 +71,7 @@ export function AppRoutes() {
       </Frame>
     );
   }
-  // The server has answered who is signed in: the system is ready, the screens are being set up (issue #18).
+  // The server has answered who is signed in: the system is ready, the screens are being set up.
   if (catalog.status === 'pending') return <LoadingScreen stage="ready" />;
   if (catalog.status === 'error') {
     return (

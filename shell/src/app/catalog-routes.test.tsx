@@ -6,7 +6,7 @@ import { serveCatalog, TODAYS_CATALOG } from '../test/catalog';
 import { App } from './app';
 
 /**
- * Routes come with the remote (issue #12): a third remote in the catalog brings a signed-in page and a
+ * Routes come with the remote: a third remote in the catalog brings a signed-in page and a
  * public one, each with a header link, and the shell serves them with no change to its code.
  */
 const CATALOG = {

@@ -28,7 +28,7 @@ function routesOf(catalog: RemoteCatalog) {
 /**
  * The header links of the routes this user may open, by their declared `order`, then the catalog's order.
  * Once there is any, the home screen (`/`) has one too, order 0, named by its title ("Tasks") unless it
- * declares its own (issue #18: a second screen's link left no way back to the task list but the product
+ * declares its own (a second screen's link left no way back to the task list but the product
  * name). With none, the header shows no links at all: a lone link to the only screen would say nothing.
  */
 export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser | null): HeaderLink[] {
@@ -37,7 +37,7 @@ export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser
   const links = admitted.flatMap(({ route }) => (route.headerLink ? [{ to: route.path, label: route.headerLink.label, order: route.headerLink.order }] : []));
   const home = admitted.find(({ route }) => route.path === '/');
   if (links.length > 0 && home && !links.some((link) => link.to === '/')) links.unshift({ to: '/', label: home.route.title, order: 0 });
-  // By declared order (issue #19), then catalog order (the sort is stable); undeclared ones last.
+  // By declared order, then catalog order (the sort is stable); undeclared ones last.
   return links
     .map((link, index) => ({ link, index, order: link.order ?? Number.POSITIVE_INFINITY }))
     .sort((a, b) => a.order - b.order || a.index - b.index)

@@ -1,4 +1,4 @@
-// The page's first requests, started by index.html itself before any bundle has arrived (issue #17, a short
+// The page's first requests, started by index.html itself before any bundle has arrived (a short
 // critical path; docs/ARCHITECTURE.md "Delivery to the browser"). Without it every request waits for the one
 // before: HTML → shell scripts → /remotes.json → manifest → remote entry → page chunks → /api/user/me → the
 // list. With it, at once: the current-user check, the catalog, and (from what this browser saw last time:

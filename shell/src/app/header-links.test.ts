@@ -21,7 +21,7 @@ function catalog({ tasks, stats, help }: { tasks?: { label: string; order?: numb
 
 const labels = (value: RemoteCatalog, user: PublicUser | null = USER) => headerLinks(value, user).map((link) => link.label);
 
-describe('the header links (docs/PRODUCT.md §2 Header; issues #18, #19)', () => {
+describe('the header links (docs/PRODUCT.md §2 Header)', () => {
   it('are placed by their declared order, then in catalog order, undeclared last', () => {
     expect(labels(catalog({ stats: 20, help: 10 }))).toEqual(['Tasks', 'Help', 'Stats']);
     expect(labels(catalog({ stats: undefined, help: undefined }))).toEqual(['Tasks', 'Stats', 'Help']);

@@ -1,5 +1,5 @@
 // Build-time only (shell/rspack.config.mjs runs it with tsx; never part of the page's bundle): the
-// loading screen as static HTML for index.html (issue #17, docs/PRODUCT.md §2 Loading screen), so a person
+// loading screen as static HTML for index.html (docs/PRODUCT.md §2 Loading screen), so a person
 // sees it before any script has arrived, also with JavaScript blocked, in the right theme from the first
 // paint (the theme script in the head runs before the body is parsed).
 import { renderToStaticMarkup } from 'react-dom/server';

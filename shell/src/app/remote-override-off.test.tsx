@@ -4,7 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { serveCatalog, TODAYS_CATALOG } from '../test/catalog';
 import { App } from './app';
 
-// Issue #19: the same browser state as remote-override.test.tsx (a stored override, one in the address), on a
+// The same browser state as remote-override.test.tsx (a stored override, one in the address), on a
 // deployment whose catalog does not allow overrides (REMOTE_OVERRIDES off, the default): the shell goes by
 // the catalog, not by its own storage.
 

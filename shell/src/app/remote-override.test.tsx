@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { serveCatalog, TODAYS_CATALOG } from '../test/catalog';
 import { App } from './app';
 
-// Issue #19: a local remote against the real shell, on a deployment that allows it (the catalog's
+// A local remote against the real shell, on a deployment that allows it (the catalog's
 // `overrides`, written by the gateway from REMOTE_OVERRIDES). The catalog is read once per page load, so
 // this file is one page load; remote-override-off.test.tsx is the same browser state on a deployment that
 // does not allow overrides.

@@ -7,7 +7,7 @@ interface PasswordStrengthProps {
   password: string;
   /** The person's name and email: a password made of them is weak. */
   userInputs?: readonly string[];
-  /** What the field already says is wrong: the hint does not say it a second time (issue #18). */
+  /** What the field already says is wrong: the hint does not say it a second time. */
   fieldError?: string;
 }
 

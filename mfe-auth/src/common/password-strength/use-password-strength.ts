@@ -36,8 +36,8 @@ export function preloadPasswordPolicy(): void {
 
 /**
  * The policy's verdict on `password` right now, if the policy has arrived (it has once the hint showed a
- * verdict): what a form checks on submit, so that a password the hint already calls refused is not sent
- * (issue #18). Undefined before that: the server judges it then.
+ * verdict): what a form checks on submit, so that a password the hint already calls refused is not sent.
+ * Undefined before that: the server judges it then.
  */
 export function verdictNow(password: string, userInputs: readonly string[] = []): PasswordVerdict | undefined {
   return loaded && password ? loaded(password, userInputs) : undefined;

@@ -31,7 +31,7 @@ function Figures({ insights }: { insights: Insights }) {
 }
 
 /**
- * The Insights screen (issue #19, docs/PRODUCT.md §10.12): tasks completed per day over the last 4 weeks, the
+ * The Insights screen (docs/PRODUCT.md §10.12): tasks completed per day over the last 4 weeks, the
  * current streak, and the totals. It reads the task list from the shell's QueryClient (`todosQuery()`: the
  * same cache as the task list, so coming from there costs no request) and keeps it live with the change
  * stream, so a task ticked on another device moves the chart within a second. Its <h1> carries `headingId`,

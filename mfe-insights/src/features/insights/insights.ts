@@ -1,6 +1,6 @@
 import type { Todo } from '@tm/api-client';
 
-/** How many days the chart shows, today included (issue #19: the last 4 weeks). */
+/** How many days the chart shows, today included (the last 4 weeks). */
 export const CHART_DAYS = 28;
 
 /** One day of the chart: its local date (YYYY-MM-DD) and the tasks completed on it. */

@@ -43,7 +43,7 @@ describe('the About dialog', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'About Task Manager' });
     expect(dialog).toHaveAttribute('open');
-    // Plain words first (issue #18); the builds wait, folded, under "Technical details".
+    // Plain words first; the builds wait, folded, under "Technical details".
     expect(within(dialog).getByText(/A simple to-do list/)).toBeInTheDocument();
     expect(within(dialog).getByText(/You are using version/)).toHaveTextContent('You are using version dev. If something looks out of date or wrong, reload the page');
     const details = within(dialog).getByText('Technical details').closest('details') as HTMLDetailsElement;

@@ -30,7 +30,7 @@ function Row({ term, value }: { term: string; value: string }) {
 }
 
 /**
- * "About Task Manager" (docs/PRODUCT.md §2). Plain words first (issue #18: it spoke only in build jargon):
+ * "About Task Manager" (docs/PRODUCT.md §2). Plain words first (it spoke only in build jargon):
  * what the app is, its version, and what to do when something looks wrong. Below, folded away under
  * "Technical details", what teams read to see which builds a page runs (version skew): the shell's build
  * and each remote's name, version, build id, manifest URL and whether it was loaded on this page. A modal

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 
 /**
- * Flat 64×64 pictures of the loading-screen characters, drawn inline so they show without an emoji font
- * (issue #7). Each shape has a bright fill that reads on the dark theme and a mid-tone outline that reads
+ * Flat 64×64 pictures of the loading-screen characters, drawn inline so they show without an emoji font.
+ * Each shape has a bright fill that reads on the dark theme and a mid-tone outline that reads
  * on the light one. Decorative: the emoji next to it carries the meaning for assistive tech.
  */
 function Picture({ children }: { children: ReactNode }) {

@@ -21,7 +21,7 @@ describe('loading screen', () => {
     expect(CHARACTERS).toHaveLength(6);
     const { container } = render(<LoadingScreen />);
     const status = container.querySelector<HTMLElement>('.loading-screen')!;
-    // Nothing is ready before the server has answered (issue #18): PRODUCT §2's two lines come with stage="ready".
+    // Nothing is ready before the server has answered: PRODUCT §2's two lines come with stage="ready".
     expect(screen.getByText('Starting up')).toBeInTheDocument();
     expect(screen.getByText('Connecting to the server...')).toBeInTheDocument();
     expect(screen.queryByText('System Ready')).not.toBeInTheDocument();

@@ -5,7 +5,7 @@ import { AlchemyFlask, DragonHead, FishCake, Katana, LightningBolt, StrawHat } f
 export const CHARACTER_INTERVAL_MS = 2000;
 export const DOT_INTERVAL_MS = 600;
 
-/** `Picture` draws the emoji as an inline SVG, so it shows even where no emoji font is installed (issue #7). */
+/** `Picture` draws the emoji as an inline SVG, so it shows even where no emoji font is installed. */
 export const CHARACTERS = [
   { emoji: '🍥', Picture: FishCake, name: 'Naruto Uzumaki', quote: "I'm not gonna run away, I never go back on my word!" },
   { emoji: '👒', Picture: StrawHat, name: 'Monkey D. Luffy', quote: "I'm gonna be King of the Pirates!" },
@@ -18,13 +18,13 @@ export const CHARACTERS = [
 interface LoadingViewProps {
   /**
    * How far into its cycle the screen starts (ms): the CSS animations are shifted back by it, so a screen
-   * that takes over from the one painted by the HTML carries on where that one was (issue #17).
+   * that takes over from the one painted by the HTML carries on where that one was.
    */
   elapsedMs?: number;
   /** A last line in the card: the static page's `<noscript>` note (prerender.tsx). */
   note?: ReactNode;
   /**
-   * How far the start has come (issue #18: the card said "System Ready" while nothing was ready yet):
+   * How far the start has come (the card said "System Ready" while nothing was ready yet):
    * `starting` until the server has answered who is signed in, `ready` once it has and the app's screens are
    * being set up. PRODUCT §2's "System Ready" and "Initializing application components..." show from then on.
    */
@@ -44,7 +44,7 @@ export const STAGE_TEXT: Record<LoadingStage, { status: string; detail: string }
  * page and CSS shows one at a time, a new one every 2 s, and moves the dots every 600 ms. Screen readers hear
  * "Loading" and the stage from one polite live region, once, and a change of stage; never the quotes
  * (loading-screen.css). The same markup is written into index.html at build time (prerender.tsx), so the
- * screen paints before any script runs, also with JavaScript blocked (issue #17), and React takes it over
+ * screen paints before any script runs, also with JavaScript blocked, and React takes it over
  * without a jump.
  */
 export function LoadingView({ elapsedMs = 0, note, stage = 'starting' }: LoadingViewProps) {

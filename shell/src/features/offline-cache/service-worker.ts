@@ -1,5 +1,5 @@
 /**
- * Registers the shell's service worker (shell/build/service-worker.mjs, issue #17: repeat visits from the
+ * Registers the shell's service worker (shell/build/service-worker.mjs, repeat visits from the
  * cache) once the page has loaded, so it never competes with the first load for the network. Production
  * builds only: the dev servers' files change under the same names. A browser without service workers, or
  * one that refuses this one, just loads from the network as before (logged).

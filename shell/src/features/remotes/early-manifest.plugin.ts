@@ -3,7 +3,7 @@ import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/
 import { takeEarlyResponse } from '@tm/api-client/early';
 
 /**
- * Federation runtime plugin (issue #17): the manifest of the page's remote is fetched by index.html before
+ * Federation runtime plugin: the manifest of the page's remote is fetched by index.html before
  * any bundle runs (src/app/early-requests.ts); the runtime takes that answer instead of fetching it again.
  * Once only: a retry, or any later load, fetches afresh.
  */

@@ -15,7 +15,7 @@ function describe(overrides: readonly RemoteOverride[], whole: boolean) {
 }
 
 /**
- * While a local remote is in use (issue #19, remote-overrides.ts), a banner above the header says which and
+ * While a local remote is in use (remote-overrides.ts), a banner above the header says which and
  * from where, with Reset, so nobody forgets their page is not what the deployment serves. An override the
  * address proposes (`?remote-override=`) is asked about first: the code runs only after a yes.
  */

@@ -1,4 +1,4 @@
-// Where a remote override is asked for (issue #19, remote-overrides.ts): apart, so that the first load reads
+// Where a remote override is asked for (remote-overrides.ts): apart, so that the first load reads
 // these two names only and loads the rest when one of them is there.
 
 /** localStorage: `{"insights": "http://127.0.0.1:3101/mf-manifest.json"}`. */

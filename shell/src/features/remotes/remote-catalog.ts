@@ -22,7 +22,7 @@ function shellProblems(catalog: RemoteCatalog): string[] {
 }
 
 /**
- * The overrides of this page (issue #19, remote-overrides.ts): only those the catalog just sent allows. Their
+ * The overrides of this page (remote-overrides.ts): only those the catalog just sent allows. Their
  * code is loaded only when this browser has or is asked for one; everyone else's first load has only the check.
  */
 async function applyOverrides(deployed: RemoteCatalog): Promise<LoadedCatalog> {
@@ -33,7 +33,7 @@ async function applyOverrides(deployed: RemoteCatalog): Promise<LoadedCatalog> {
 async function fetchCatalog(): Promise<LoadedCatalog> {
   let body: unknown;
   try {
-    // issue #17: index.html asked for it before any bundle arrived (src/app/early-requests.ts).
+    // Index.html asked for it before any bundle arrived (src/app/early-requests.ts).
     const response = await (takeEarlyResponse(CATALOG_URL) ?? fetch(CATALOG_URL, { cache: 'no-cache' }));
     if (!response.ok) throw new Error(`${CATALOG_URL} answered ${response.status}`);
     body = await response.json();

@@ -1,7 +1,7 @@
 import type { RemoteCatalog } from '@tm/contracts';
 import { acceptProposed, checkOverride, overrideManifestUrl, pageOverrides, parseOverrideParams, parseStoredOverrides, remoteNamed, withOverrides, withoutOverrideParams } from './remote-overrides';
 
-// Issue #19: a local remote against the real shell. What an override may be, and when it is used at all.
+// A local remote against the real shell. What an override may be, and when it is used at all.
 
 const routes = [{ path: '/insights', module: './InsightsPage', guard: 'signed-in' as const, title: 'Insights', name: 'insights screen' }];
 const remotes: RemoteCatalog['remotes'] = {

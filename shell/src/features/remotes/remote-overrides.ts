@@ -1,5 +1,5 @@
 import { overrideOriginAllowed, type RemoteCatalog } from '@tm/contracts';
-// A local remote against the real shell (issue #19; docs/ADDING_A_REMOTE.md "Trying your remote against the
+// A local remote against the real shell (docs/ADDING_A_REMOTE.md "Trying your remote against the
 // real shell"). A team runs its remote on its machine and tells this browser, and only this browser, to load
 // that remote from there instead of the catalog's build: the override is kept in this browser's storage and
 // goes nowhere else. It is used only when the catalog the server sent this page says the deployment allows

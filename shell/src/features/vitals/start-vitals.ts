@@ -1,5 +1,5 @@
 // Loaded lazily by bootstrap.tsx once the page has loaded, and only for a page load in the sample: the
-// `web-vitals` library costs the first load nothing (docs/DELIVERY.md, the shell's first-load budget). Its
+// `web-vitals` library costs the first load nothing (docs/PERFORMANCE.md "First-load budgets"). Its
 // observers read buffered performance entries, so LCP, CLS and TTFB are whole however late it starts; INP
 // misses only the interactions before it started.
 import { RUM_PATH } from '@tm/contracts';

@@ -1,4 +1,4 @@
-// Field data of what users feel (issue #20, docs/OPERATIONS.md "What users feel (RUM)"): the Core Web Vitals of
+// Field data of what users feel (docs/OPERATIONS.md "What users feel (RUM)"): the Core Web Vitals of
 // a sampled share of page loads, batched and sent to the gateway with navigator.sendBeacon when the page is
 // hidden. This module is the reporter's logic, with no browser API of its own (unit-tested in jsdom);
 // start-vitals.ts wires it to `web-vitals` and the page's lifecycle. Nothing personal is sent: the route

@@ -7,7 +7,7 @@ export const SIGN_OUT_EVERYWHERE_QUESTION = 'Sign out of all devices?';
 export const SIGN_OUT_EVERYWHERE_CONSEQUENCE = 'You will be signed out on every device and browser, this one included.';
 
 /**
- * "Sign out everywhere" (docs/PRODUCT.md §10.10): the button asks first, in a dialog (issue #18: one click
+ * "Sign out everywhere" (docs/PRODUCT.md §10.10): the button asks first, in a dialog (one click
  * ended every session). Only its "Sign out everywhere" sends the request; then every session of the account
  * ends, this one included (as after a logout). A failure closes the dialog and is toasted.
  */

@@ -23,7 +23,7 @@ export function useSessionMutation<TVariables>({ mutationFn, redirectTo }: Sessi
     mutationKey: ['user', 'session'],
     mutationFn,
     onSuccess: async ({ message }) => {
-      // Why an earlier session ended is no longer news once someone is signed in (issue #18).
+      // Why an earlier session ended is no longer news once someone is signed in.
       forgetSessionEnd();
       notifySuccess(message);
       await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });

@@ -8,7 +8,7 @@ import { LoginForm } from './login-form';
 import { SESSION_END_MESSAGES, SESSION_ENDED_MESSAGE } from './session-end-notice';
 
 /**
- * The sign-in screen after a session ended (issue #18, docs/PRODUCT.md §10.3): it says why, from what the
+ * The sign-in screen after a session ended (docs/PRODUCT.md §10.3): it says why, from what the
  * platform left in this tab's sessionStorage (written here with the platform's own function), in a banner
  * that stays, and once. Real gateway for the sign-in.
  */

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';
 
 /**
- * Why the session ended, in plain words (issue #18, PRODUCT §10.3). The idle and absolute periods are the
+ * Why the session ended, in plain words (PRODUCT §10.3). The idle and absolute periods are the
  * product's (PRODUCT §10.10, SECURITY.md "Sessions": 7 days unused, 30 days after sign-in).
  */
 export const SESSION_END_MESSAGES: Record<SessionEndReason, string> = {
@@ -24,7 +24,7 @@ export function sessionEndMessage({ reason }: SessionEnd): string {
 }
 
 /**
- * The banner of the sign-in screen after a session ended (issue #18): why, in a banner that stays while the
+ * The banner of the sign-in screen after a session ended: why, in a banner that stays while the
  * screen is shown (not a toast that goes), announced to screen readers as it appears (role=alert: it comes with the screen, where a polite region is
  * often not read). It is
  * read once, as the screen opens (the platform leaves it in this tab's sessionStorage: a 401 that said why,

@@ -107,7 +107,7 @@ describe('SignupForm against the real gateway', () => {
     expect(await fetchCurrentUser()).toBeNull();
   });
 
-  it('does not send a password the strength hint calls refused: says why once, at the field, with the focus there (issue #18)', async () => {
+  it('does not send a password the strength hint calls refused: says why once, at the field, with the focus there', async () => {
     const account = newAccount('Weak Password');
     const events = userEvent.setup();
     renderSignup();
