@@ -103,7 +103,7 @@ describeInBrowser('the details of a task row and its screen', () => {
     });
     await signUp(page, 'Way Back');
     const links = page.getByRole('navigation', { name: 'Screens' }).getByRole('link');
-    // The task list's link comes first (order 0), whatever other remotes declare links (issue #19).
+    // The task list's link comes first (order 0), whatever other remotes declare links.
     const shown = await links.allTextContents();
     expect(shown[0]).toBe('Tasks');
     expect(shown).toContain('Account');
