@@ -1,4 +1,4 @@
-import { API, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode } from '@tm/contracts';
+import { API, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, ErrorCode, IDEMPOTENCY_KEY_HEADER } from '@tm/contracts';
 import { IDENTITY_HEADERS, nameServerSpan, NotFoundError, REQUEST_ID_HEADER, signIdentity, TRACE_HEADERS, tracingEnabled } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
@@ -8,7 +8,8 @@ import type { Upstream, UpstreamCall } from './upstream.proxy.js';
 
 /**
  * The only headers of a client's request a service is sent: what the service reads (the body's
- * type and length, what answer is accepted, where a live stream resumes) and the gateway's own request id.
+ * type and length, what answer is accepted, where a live stream resumes, a write's retry key) and the
+ * gateway's own request id.
  * Everything else stays at the gateway: cookies and the XSRF token, `Authorization`, `Forwarded` and
  * `X-Forwarded-*` (a client's claims about itself), and any number of other headers, which would otherwise
  * reach the service as sent (and a service refusing too many of them looked like a 502 of ours). The
@@ -26,6 +27,8 @@ const FORWARDED_HEADERS: ReadonlySet<string> = new Set([
   'last-event-id',
   REQUEST_ID_HEADER.toLowerCase(),
   CLIENT_ID_HEADER.toLowerCase(),
+  // A task write's retry key: svc-todos applies a write once per user and key (docs/PRODUCT.md §7).
+  IDEMPOTENCY_KEY_HEADER.toLowerCase(),
   ...Object.values(IDENTITY_HEADERS),
   // The gateway's own trace context (upstream.proxy.ts writes it); a client's is dropped in prepareForUpstream.
   ...TRACE_HEADERS,

@@ -2,7 +2,7 @@ import { ObjectIdString, type TodoChangeEvent } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
 import { MongoClient, ObjectId, WriteConcern, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Document, type Filter, type UpdateFilter, type WithoutId } from 'mongodb';
 import { z } from 'zod';
-import { completedAtOf, LIST_ORDER, migratedFeedPosition, type StoredTask, type SweepCutoffs, type UndoBatch, type Writes } from './todos.domain.js';
+import { completedAtOf, LIST_ORDER, migratedFeedPosition, type IdempotencyRecord, type StoredTask, type SweepCutoffs, type UndoBatch, type Writes } from './todos.domain.js';
 import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type Snapshot, type TaskRead } from './todos.store-base.js';
 import type { ChangeNotice, FeedPosition, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
@@ -12,6 +12,11 @@ export const EVENTS_COLLECTION = 'todoEvents';
 export const FEEDS_COLLECTION = 'todoFeeds';
 /** One document per bulk call (or tick) that changed something: what its Undo needs (docs/PRODUCT.md §10.11.3). */
 export const UNDO_COLLECTION = 'todoUndoBatches';
+/**
+ * One document per user and `Idempotency-Key` (docs/PRODUCT.md §7), written in the transaction of the write
+ * it answers; `_id` is `{ userId, key }`, so two writes with one key conflict on it and the later one retries.
+ */
+export const IDEMPOTENCY_COLLECTION = 'todoIdempotencyKeys';
 /**
  * Of a database with one global event sequence: the global counter documents (the last event id handed out,
  * and the highest one trimmed for age), in this collection. Only {@link migrateGlobalFeed} reads them, to remove them.
@@ -51,6 +56,17 @@ const StoredUndo = z.object({
   items: z.array(z.object({ _id: z.instanceof(ObjectId), completed: z.boolean().optional(), completedAt: z.date().nullable().optional(), updatedAt: z.date().optional() })),
 });
 type UndoDocument = z.infer<typeof StoredUndo> & { _id: string; userId: UserKey };
+
+/** A record of a key as stored: the answer's body as its JSON text, so a replay sends exactly what was sent. */
+const StoredIdempotency = z.object({ fingerprint: z.string(), status: z.number().int(), body: z.string(), createdAt: z.date() });
+interface IdempotencyDocument {
+  _id: { userId: UserKey; key: string };
+  userId: UserKey;
+  fingerprint: string;
+  status: number;
+  body: string;
+  createdAt: Date;
+}
 
 /**
  * One committed write (the outbox): `seq` is the user's own event number, from the user's feed document,
@@ -260,13 +276,15 @@ export interface MongoTodosOptions extends StoreOptions {
  * numbers are per user and come from the user's feed document (`$inc` in the same transaction): two writers
  * of one user conflict on it and the driver retries the later one, so a user's numbers are handed out in
  * commit order and a stream reading "after N" never skips a write that commits later with a smaller number.
- * Two writes of one task conflict the same way, so a rule always decides on what its write replaces.
+ * Two writes of one task conflict the same way, so a rule always decides on what its write replaces, and
+ * two writes under one `Idempotency-Key` conflict on its record: the later one runs again and replays.
  */
 export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
   private readonly todos: Collection<TodoDocument>;
   private readonly events: Collection<EventDocument>;
   private readonly feeds: Collection<FeedDocument>;
   private readonly undos: Collection<UndoDocument>;
+  private readonly idempotency: Collection<IdempotencyDocument>;
 
   private constructor(
     private readonly connection: MongoConnection,
@@ -277,6 +295,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     this.events = connection.db.collection<EventDocument>(EVENTS_COLLECTION);
     this.feeds = connection.db.collection<FeedDocument>(FEEDS_COLLECTION);
     this.undos = connection.db.collection<UndoDocument>(UNDO_COLLECTION);
+    this.idempotency = connection.db.collection<IdempotencyDocument>(IDEMPOTENCY_COLLECTION);
   }
 
   /**
@@ -307,6 +326,11 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
           { key: { createdAt: 1 }, name: 'created_at' },
           { key: { userId: 1 }, name: 'user_id' },
         ],
+        // Keyed by user and key (`_id`); the sweep finds the expired records, the account purge a user's.
+        [IDEMPOTENCY_COLLECTION]: [
+          { key: { createdAt: 1 }, name: 'created_at' },
+          { key: { userId: 1 }, name: 'user_id' },
+        ],
       },
       setup: async (db) => {
         // Created up front: a transaction then only ever writes documents, never creates a collection.
@@ -332,10 +356,12 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return new ObjectId().toHexString();
   }
 
-  protected override async transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>) {
+  protected override async transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>, idempotencyKey: string | null) {
     const now = this.settings.now();
     return this.inTransaction(async (session) => {
-      const { result, writes } = decide(await this.read(session, userKey(userId), read), now);
+      const snapshot = await this.read(session, userKey(userId), read);
+      const idempotency = idempotencyKey === null ? undefined : await this.idempotencyIn(userId, idempotencyKey, session);
+      const { result, writes } = decide(idempotency === undefined ? snapshot : { ...snapshot, idempotency }, now);
       return { result, notice: writes ? await this.store(session, userId, origin, now, writes) : null };
     });
   }
@@ -354,9 +380,28 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return { tasks: tasks.map(toTask), undo };
   }
 
-  /** Stores a decision's writes, in the write's transaction; appends its event as the user's next number. */
-  private async store(session: ClientSession, userId: string, origin: string | null, now: Date, { tasks, keepUndo, spendUndo, event }: Writes): Promise<ChangeNotice | null> {
+  private async idempotencyIn(userId: string, key: string, session?: ClientSession): Promise<IdempotencyRecord | undefined> {
     const user = userKey(userId);
+    const document = await this.idempotency.findOne({ _id: { userId: user, key } }, { session });
+    if (!document) return undefined;
+    const d = StoredIdempotency.parse(document);
+    return { key, fingerprint: d.fingerprint, answer: { status: d.status, body: JSON.parse(d.body) as unknown }, createdAt: d.createdAt.toISOString() };
+  }
+
+  async idempotencyRecord(userId: string, key: string): Promise<IdempotencyRecord | null> {
+    return (await this.idempotencyIn(userId, key)) ?? null;
+  }
+
+  /** Stores a decision's writes, in the write's transaction; appends its event as the user's next number. */
+  private async store(session: ClientSession, userId: string, origin: string | null, now: Date, { tasks, keepUndo, spendUndo, event, keepIdempotency }: Writes): Promise<ChangeNotice | null> {
+    const user = userKey(userId);
+    if (keepIdempotency) {
+      const { key, fingerprint, answer, createdAt } = keepIdempotency;
+      // A replacement (an expired record of the key is overwritten); a concurrent write of the same key
+      // conflicts on this `_id`, and the driver runs the later transaction again, which then replays.
+      const document: IdempotencyDocument = { _id: { userId: user, key }, userId: user, fingerprint, status: answer.status, body: JSON.stringify(answer.body), createdAt: new Date(createdAt) };
+      await this.idempotency.replaceOne({ _id: document._id }, document, { session, upsert: true });
+    }
     if (tasks.length > 0) {
       const replacements: AnyBulkWriteOperation<TodoDocument>[] = tasks.map((task) => ({
         replaceOne: { filter: { _id: new ObjectId(task.todo._id), userId: user }, replacement: toDocument(user, task), upsert: true },
@@ -395,6 +440,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
       await this.events.deleteMany({ userId: user }, { session });
       await this.feeds.deleteOne({ _id: user }, { session });
       await this.undos.deleteMany({ userId: user }, { session });
+      await this.idempotency.deleteMany({ userId: user }, { session });
       return count;
     });
   }
@@ -412,7 +458,8 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return toPosition(await this.feeds.findOne({ _id: userKey(userId) }));
   }
 
-  protected override async purgeExpired({ restoreClosed, eventsExpired }: SweepCutoffs): Promise<SweepResult> {
+  protected override async purgeExpired({ restoreClosed, eventsExpired }: SweepCutoffs, idempotencyExpired: Date): Promise<SweepResult> {
+    await this.idempotency.deleteMany({ createdAt: { $lte: idempotencyExpired } });
     const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: restoreClosed } });
     const undone = await this.undos.deleteMany({ createdAt: { $lte: restoreClosed } });
     // Per user, the newest number among the events past the retention (through the createdAt index).

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createLogger, runMain, runServer, SERVICE_PORTS, startTracing, StartupWatch, startupBounds, traceMethods } from '@tm/service-kit';
+import { createLogger, runMain, runServer, SERVICE_PORTS, startTracing, StartupWatch, startupBounds, traceMethods, withSpan } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { loadTodosConfig } from './config.js';
 import { openTodosStore } from './open-todos.store.js';
@@ -23,6 +23,16 @@ const TRACED_STORE_CALLS = [
   'feedPosition',
 ] as const satisfies readonly (keyof TodosRepository)[];
 
+/**
+ * A write under an `Idempotency-Key` (`applyOnce`) as the span of its own call (`store.create`…), the same
+ * span as that write without a key (docs/OPERATIONS.md "Traces").
+ */
+function traceKeyedWrites(repository: TodosRepository, attributes: Record<string, string>): TodosRepository {
+  const applyOnce: TodosRepository['applyOnce'] = (userId, origin, write, request, answer) =>
+    withSpan(`store.${write.call}`, () => repository.applyOnce(userId, origin, write, request, answer), { attributes });
+  return new Proxy(repository, { get: (object, key, receiver): unknown => (key === 'applyOnce' ? applyOnce : Reflect.get(object, key, receiver)) });
+}
+
 runMain('svc-todos', async () => {
   const config = loadTodosConfig();
   const logger = createLogger('svc-todos', config.LOG_LEVEL);
@@ -43,7 +53,8 @@ runMain('svc-todos', async () => {
       opening,
     }),
   );
-  const repository = traceMethods(store, 'store', TRACED_STORE_CALLS, { 'db.system.name': config.MONGO_URL ? 'mongodb' : 'sqlite' });
+  const storeAttributes = { 'db.system.name': config.MONGO_URL ? 'mongodb' : 'sqlite' };
+  const repository = traceKeyedWrites(traceMethods(store, 'store', TRACED_STORE_CALLS, storeAttributes), storeAttributes);
   const bus = createTodoEventBus(config.REDIS_URL, logger);
   const sweep = () => {
     repository.sweep().then(

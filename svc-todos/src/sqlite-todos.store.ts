@@ -3,7 +3,7 @@ import { ObjectId } from 'bson';
 import { ObjectIdString, type TodoChangeEvent } from '@tm/contracts';
 import { closeSqlite, columnsOf, openSqlite, pingSqlite, type OpenSqliteOptions, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { z } from 'zod';
-import { completedAtOf, LIST_ORDER, migratedFeedPosition, type StoredTask, type SweepCutoffs, type UndoBatch, type Writes } from './todos.domain.js';
+import { completedAtOf, LIST_ORDER, migratedFeedPosition, type IdempotencyRecord, type StoredTask, type SweepCutoffs, type UndoBatch, type Writes } from './todos.domain.js';
 import { isoDate } from './iso-date.js';
 import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type Snapshot, type TaskRead } from './todos.store-base.js';
 import type { ChangeNotice, FeedPosition, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
@@ -62,6 +62,18 @@ const SCHEMA = `
     prev_updated_at INTEGER,
     PRIMARY KEY (token, todo_id)
   ) STRICT, WITHOUT ROWID;
+  -- Idempotency-Key records (docs/PRODUCT.md §7): one per user and key, written in the transaction of the
+  -- write it answers: the request's fingerprint and the answer sent (status, JSON body). Removed by the sweep
+  -- after 24 h and with the account.
+  CREATE TABLE IF NOT EXISTS todo_idempotency_keys (
+    user_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, key)
+  ) STRICT, WITHOUT ROWID;
 `;
 
 // Created after the migration below, which may first have to add deleted_at to an older file and rebuild
@@ -77,6 +89,8 @@ const INDEXES = `
   -- The sweep's expired batches, and the account purge's.
   CREATE INDEX IF NOT EXISTS todo_undo_batches_created ON todo_undo_batches (created_at);
   CREATE INDEX IF NOT EXISTS todo_undo_batches_user ON todo_undo_batches (user_id);
+  -- The sweep's expired key records (the account purge's go by the primary key's user_id).
+  CREATE INDEX IF NOT EXISTS todo_idempotency_keys_created ON todo_idempotency_keys (created_at);
 `;
 
 const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at, completed_at';
@@ -104,6 +118,7 @@ const RemovedJson = z.array(ObjectIdString);
 const NumberRow = z.object({ value: z.number().int().nullable() });
 const PositionRow = z.object({ lastSeq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
 const ExpiredRow = z.object({ userId: z.string(), last: z.number().int().positive() });
+const IdempotencyRow = z.object({ key: z.string(), fingerprint: z.string(), status: z.number().int(), body: z.string(), createdAt: z.number().int() });
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : isoDate(ms));
 const msOrNull = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
@@ -173,6 +188,14 @@ function prepareStatements(db: SqliteDatabase) {
     removeAllUndoBatches: db.prepare('DELETE FROM todo_undo_batches WHERE user_id = ?'),
     purgeExpiredUndoItems: db.prepare('DELETE FROM todo_undo_items WHERE token IN (SELECT token FROM todo_undo_batches WHERE created_at <= ?)'),
     purgeExpiredUndoBatches: db.prepare('DELETE FROM todo_undo_batches WHERE created_at <= ?'),
+    idempotencyRecord: db.prepare('SELECT key, fingerprint, status, body, created_at AS createdAt FROM todo_idempotency_keys WHERE user_id = ? AND key = ?'),
+    // Replaces an expired record of the same key (the rules only let a write through past the retention).
+    putIdempotencyRecord: db.prepare(
+      `INSERT INTO todo_idempotency_keys (user_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
+    ),
+    removeAllIdempotencyRecords: db.prepare('DELETE FROM todo_idempotency_keys WHERE user_id = ?'),
+    purgeExpiredIdempotencyRecords: db.prepare('DELETE FROM todo_idempotency_keys WHERE created_at <= ?'),
     countLive: db.prepare('SELECT count(*) AS value FROM todos WHERE user_id = ? AND deleted_at IS NULL'),
     removeAll: db.prepare('DELETE FROM todos WHERE user_id = ?'),
     removeAllEvents: db.prepare('DELETE FROM todo_events WHERE user_id = ?'),
@@ -252,7 +275,9 @@ export interface SqliteTodosOptions extends StoreOptions {
  * (docs/ARCHITECTURE.md, "Storage"). Times are milliseconds since the epoch, handed out as ISO text.
  * Every write runs in a `BEGIN IMMEDIATE` transaction (it takes the write lock up front, waiting up to the
  * busy timeout, so its read and its write see no other process's commit in between), together with its
- * event. The rules are the shared ones (todos.store-base.ts): this class only reads and writes.
+ * event and, under an `Idempotency-Key`, the key's record: of two writes with one key the later one waits
+ * for the lock, then finds the record and replays it. The rules are the shared ones (todos.store-base.ts):
+ * this class only reads and writes.
  */
 export class SqliteTodosStore extends TodosStoreBase implements TodosRepository {
   private readonly statements: ReturnType<typeof prepareStatements>;
@@ -283,10 +308,12 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return new ObjectId().toHexString();
   }
 
-  protected override async transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>) {
+  protected override async transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>, idempotencyKey: string | null) {
     return this.db.transaction(() => {
       const now = this.settings.now();
-      const { result, writes } = decide(this.read(userId, read), now);
+      const snapshot = this.read(userId, read);
+      const idempotency = idempotencyKey === null ? undefined : this.idempotencyIn(userId, idempotencyKey);
+      const { result, writes } = decide(idempotency === undefined ? snapshot : { ...snapshot, idempotency }, now);
       return { result, notice: writes ? this.store(userId, origin, now.getTime(), writes) : null };
     }).immediate();
   }
@@ -310,9 +337,24 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return { tasks: s.undoTasks.all(userId, read.undo).map(toTask), undo };
   }
 
+  private idempotencyIn(userId: string, key: string): IdempotencyRecord | undefined {
+    const row = this.statements.idempotencyRecord.get(userId, key);
+    if (row === undefined) return undefined;
+    const r = IdempotencyRow.parse(row);
+    return { key: r.key, fingerprint: r.fingerprint, answer: { status: r.status, body: JSON.parse(r.body) as unknown }, createdAt: isoDate(r.createdAt) };
+  }
+
+  async idempotencyRecord(userId: string, key: string): Promise<IdempotencyRecord | null> {
+    return this.idempotencyIn(userId, key) ?? null;
+  }
+
   /** Stores a decision's writes, in the write's transaction; appends its event as the user's next number. */
-  private store(userId: string, origin: string | null, now: number, { tasks, keepUndo, spendUndo, event }: Writes): ChangeNotice | null {
+  private store(userId: string, origin: string | null, now: number, { tasks, keepUndo, spendUndo, event, keepIdempotency }: Writes): ChangeNotice | null {
     const s = this.statements;
+    if (keepIdempotency) {
+      const { key, fingerprint, answer, createdAt } = keepIdempotency;
+      s.putIdempotencyRecord.run(userId, key, fingerprint, answer.status, JSON.stringify(answer.body), Date.parse(createdAt));
+    }
     for (const { todo, deletedAt } of tasks) {
       const { _id, title, completed, isPinned, createdAt, updatedAt, completedAt } = todo;
       s.putTask.run(_id, userId, title, bit(completed), bit(isPinned), Date.parse(createdAt), Date.parse(updatedAt), msOrNull(completedAt), msOrNull(deletedAt));
@@ -351,7 +393,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     const s = this.statements;
     return this.db.transaction(() => {
       const count = numberOf(s.countLive.get(userId));
-      for (const statement of [s.removeAll, s.removeAllEvents, s.removePosition, s.removeAllUndoItems, s.removeAllUndoBatches]) statement.run(userId);
+      for (const statement of [s.removeAll, s.removeAllEvents, s.removePosition, s.removeAllUndoItems, s.removeAllUndoBatches, s.removeAllIdempotencyRecords]) statement.run(userId);
       return count;
     }).immediate();
   }
@@ -367,9 +409,10 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return { cursor: String(lastSeq), trimmedThrough: String(trimmedThrough) };
   }
 
-  protected override async purgeExpired({ restoreClosed, eventsExpired }: SweepCutoffs): Promise<SweepResult> {
+  protected override async purgeExpired({ restoreClosed, eventsExpired }: SweepCutoffs, idempotencyExpired: Date): Promise<SweepResult> {
     const s = this.statements;
     return this.db.transaction(() => {
+      s.purgeExpiredIdempotencyRecords.run(idempotencyExpired.getTime());
       const purgedTodos = s.purgeExpired.run(restoreClosed.getTime()).changes;
       s.purgeExpiredUndoItems.run(restoreClosed.getTime());
       const purgedUndoBatches = s.purgeExpiredUndoBatches.run(restoreClosed.getTime()).changes;

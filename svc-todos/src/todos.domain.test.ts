@@ -5,16 +5,22 @@ import {
   clearCompleted,
   completeAll,
   completedAtOf,
+  decideOnce,
   deleteTodo,
   editTodo,
+  IDEMPOTENCY_RETENTION_MS,
+  idempotencyExpiry,
+  idempotencyVerdict,
   isTick,
   LIST_ORDER,
   migratedFeedPosition,
+  requestFingerprint,
   restoreTodo,
   stillAsLeft,
   sweepCutoffs,
   undoBulk,
   withinRestoreWindow,
+  type IdempotencyRecord,
   type StoredTask,
   type UndoBatch,
 } from './todos.domain.js';
@@ -287,5 +293,63 @@ describe('sweep', () => {
     });
     // The sweep's boundary is exactly where restore stops.
     expect(withinRestoreWindow(iso(600_000 - WINDOW), at(600_000), WINDOW)).toBe(false);
+  });
+});
+
+describe('Idempotency-Key (docs/PRODUCT.md §7)', () => {
+  const fingerprint = requestFingerprint('POST', '/todo/add-todo', { title: 'Milk' });
+  const answer = { status: 201, body: { message: 'Task added successfully' } };
+  const record = (createdAtMs: number, print = fingerprint): IdempotencyRecord => ({ key: 'k', fingerprint: print, answer, createdAt: iso(createdAtMs) });
+
+  it('fingerprints method, path and body; key order and an absent body do not matter', () => {
+    expect(requestFingerprint('post', '/todo/add-todo', { title: 'Milk' })).toBe(fingerprint);
+    expect(requestFingerprint('PUT', '/todo/update-todo/1', { updateData: { completed: true, isPinned: false } })).toBe(
+      requestFingerprint('PUT', '/todo/update-todo/1', { updateData: { isPinned: false, completed: true } }),
+    );
+    expect(requestFingerprint('DELETE', '/todo/clear-completed', undefined)).toBe(requestFingerprint('DELETE', '/todo/clear-completed', {}));
+    const others = [
+      requestFingerprint('PUT', '/todo/add-todo', { title: 'Milk' }),
+      requestFingerprint('POST', '/todo/restore-todo/1', { title: 'Milk' }),
+      requestFingerprint('POST', '/todo/add-todo', { title: 'Milk ' }),
+      requestFingerprint('POST', '/todo/add-todo', { title: 'Milk', extra: null }),
+    ];
+    expect(new Set([fingerprint, ...others]).size).toBe(5);
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('applies a new key, replays the same request, refuses another request under the key', () => {
+    expect(idempotencyVerdict(undefined, fingerprint, at(0))).toEqual({ kind: 'apply' });
+    expect(idempotencyVerdict(record(0), fingerprint, at(1_000))).toEqual({ kind: 'replay', answer });
+    expect(idempotencyVerdict(record(0), 'another', at(1_000))).toEqual({ kind: 'reused' });
+  });
+
+  it('keeps a key 24 hours: at the boundary it is forgotten, as the sweep forgets it', () => {
+    expect(IDEMPOTENCY_RETENTION_MS).toBe(24 * 60 * 60_000);
+    expect(idempotencyVerdict(record(0), fingerprint, at(IDEMPOTENCY_RETENTION_MS - 1))).toEqual({ kind: 'replay', answer });
+    expect(idempotencyVerdict(record(0), 'another', at(IDEMPOTENCY_RETENTION_MS))).toEqual({ kind: 'apply' });
+    expect(idempotencyExpiry(at(IDEMPOTENCY_RETENTION_MS))).toEqual(at(0));
+  });
+
+  it('an applied write stores its own writes with the record of its answer', () => {
+    const added = addTodo('a'.repeat(24), 'Milk', at(5));
+    const decision = decideOnce(undefined, { key: 'k', fingerprint }, at(5), () => added, (todo) => ({ status: 201, body: { todo } }));
+    const kept = { key: 'k', fingerprint, answer: { status: 201, body: { todo: added.result } }, createdAt: iso(5) };
+    expect(decision).toEqual({
+      result: { kind: 'answered', answer: kept.answer, replayed: false },
+      writes: { ...added.writes, keepIdempotency: kept },
+    });
+  });
+
+  it('a write that changes nothing still keeps its answer, so a retry gets exactly that answer', () => {
+    const decision = decideOnce(undefined, { key: 'k', fingerprint }, at(5), () => deleteTodo(undefined, at(5)), (removed) => ({ status: removed ? 200 : 404, body: {} }));
+    expect(decision.writes).toEqual({ tasks: [], event: null, keepIdempotency: { key: 'k', fingerprint, answer: { status: 404, body: {} }, createdAt: iso(5) } });
+  });
+
+  it('a replay or a reused key decides nothing and writes nothing', () => {
+    const never = () => {
+      throw new Error('the write must not be decided');
+    };
+    expect(decideOnce(record(0), { key: 'k', fingerprint }, at(1), never, never)).toEqual({ result: { kind: 'answered', answer, replayed: true }, writes: null });
+    expect(decideOnce(record(0), { key: 'k', fingerprint: 'another' }, at(1), never, never)).toEqual({ result: { kind: 'reused' }, writes: null });
   });
 });

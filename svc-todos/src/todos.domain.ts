@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { TodoPatch } from '@tm/contracts';
-import type { BulkChange, TodoField, TodoRecord, TodoUpdate } from './todos.repository.js';
+import type { BulkChange, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, TodoField, TodoRecord, TodoUpdate } from './todos.repository.js';
+
+export type { IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer } from './todos.repository.js';
 
 /**
  * The task rules, in one place (docs/PRODUCT.md §7, §10.11): given the tasks as stored and a request, what the
@@ -48,6 +51,8 @@ export interface Writes {
   spendUndo?: string;
   /** The change event; `null` for a write that must not be seen (an undo that found nothing left to restore). */
   event: EventBody | null;
+  /** The record of an `Idempotency-Key` to keep (replacing an expired one of the same user and key). */
+  keepIdempotency?: IdempotencyRecord;
 }
 
 /** A rule's answer: what the call resolves, and what to store (`null`: nothing changes). */
@@ -252,4 +257,68 @@ export interface SweepCutoffs {
 /** The sweep's boundaries at `now`. */
 export function sweepCutoffs(now: Date, { restoreWindowMs, eventRetentionMs }: { restoreWindowMs: number; eventRetentionMs: number }): SweepCutoffs {
   return { restoreClosed: new Date(now.getTime() - restoreWindowMs), eventsExpired: new Date(now.getTime() - eventRetentionMs) };
+}
+
+/**
+ * Idempotent writes (docs/PRODUCT.md §7): a write sent with an `Idempotency-Key` is applied at most once per
+ * user and key. Its record (the key, the request's fingerprint, the answer given, when) is stored in the
+ * write's own transaction, so a write is never kept without its record nor a record without its write.
+ */
+
+/** How long a key is remembered: a retry within it replays the first answer; the sweep forgets it after. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
+
+/** A JSON value with every object's keys in order, so two spellings of one body give one fingerprint. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  }
+  return value;
+}
+
+/**
+ * What makes two requests the same request: the method, the path (the task id in it included) and the body
+ * (its JSON, keys in any order; none reads as `{}`), as one SHA-256 in hex.
+ */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(JSON.stringify([method.toUpperCase(), path, canonical(body ?? {})])).digest('hex');
+}
+
+/** What a write under a key does: apply it, replay the answer kept for the key, or refuse a key reused for another request. */
+export type IdempotencyVerdict = { kind: 'apply' } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'reused' };
+
+/**
+ * The rule for a key: no record, or one past the retention (not swept yet), applies the write (its record
+ * then replaces the old one); a record of the same request replays its answer; of another request: reused.
+ */
+export function idempotencyVerdict(record: IdempotencyRecord | undefined, fingerprint: string, now: Date, retentionMs = IDEMPOTENCY_RETENTION_MS): IdempotencyVerdict {
+  if (record === undefined || Date.parse(record.createdAt) <= now.getTime() - retentionMs) return { kind: 'apply' };
+  return record.fingerprint === fingerprint ? { kind: 'replay', answer: record.answer } : { kind: 'reused' };
+}
+
+/** The sweep's boundary for the records of keys: those created at or before it go (a verdict already ignores them). */
+export function idempotencyExpiry(now: Date, retentionMs = IDEMPOTENCY_RETENTION_MS): Date {
+  return new Date(now.getTime() - retentionMs);
+}
+
+/**
+ * A write under a key, decided in its transaction: `record` is the user's record of the key as stored, `decide`
+ * the write's own rule and `answer` turns its result into the answer sent. A replay or a reused key stores
+ * nothing (no task, no event); an applied write stores its own writes and the record of its answer, even
+ * when the write itself changes nothing (a repeat, an unknown id), so a retry gets exactly that answer.
+ */
+export function decideOnce<R>(
+  record: IdempotencyRecord | undefined,
+  request: IdempotentRequest,
+  now: Date,
+  decide: () => Decision<R>,
+  answer: (result: R) => StoredAnswer,
+): Decision<IdempotentOutcome> {
+  const verdict = idempotencyVerdict(record, request.fingerprint, now);
+  if (verdict.kind === 'replay') return unchanged({ kind: 'answered', answer: verdict.answer, replayed: true });
+  if (verdict.kind === 'reused') return unchanged({ kind: 'reused' });
+  const { result, writes } = decide();
+  const kept: IdempotencyRecord = { key: request.key, fingerprint: request.fingerprint, answer: answer(result), createdAt: iso(now) };
+  return { result: { kind: 'answered', answer: kept.answer, replayed: false }, writes: { tasks: [], event: null, ...writes, keepIdempotency: kept } };
 }

@@ -842,6 +842,104 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     });
   });
 
+  describe('writes under an Idempotency-Key (docs/PRODUCT.md §7)', () => {
+    const request = (key: string, fingerprint = 'add Milk') => ({ key, fingerprint });
+    const added = (todo: Todo) => ({ status: 201, body: { message: 'added', todo } });
+
+    test('applyOnce applies the write once, keeps its answer, and replays it for the same request', async () => {
+      const notices: ChangeNotice[] = [];
+      store.onCommit((notice) => notices.push(notice));
+      const first = await store.applyOnce(alice, 'page-a', { call: 'create', title: 'Milk' }, request('k1'), added);
+      const [todo] = await todosOf(store, alice);
+      expect(first).toEqual({ kind: 'answered', answer: added(todo as Todo), replayed: false });
+      clock.set(clock.start + 60_000);
+      const again = await store.applyOnce(alice, 'page-a', { call: 'create', title: 'Milk' }, request('k1'), added);
+      expect(again).toEqual({ kind: 'answered', answer: first.kind === 'answered' ? first.answer : null, replayed: true });
+      expect(await todosOf(store, alice)).toEqual([todo]);
+      expect(notices).toEqual([{ userId: alice, id: '1' }]);
+      expect((await store.eventsAfter(alice, '0', 10)).length).toBe(1);
+      expect(await store.idempotencyRecord(alice, 'k1')).toEqual({ key: 'k1', fingerprint: 'add Milk', answer: added(todo as Todo), createdAt: clock.iso(clock.start) });
+    });
+
+    test('the same key with another request is refused, writing nothing', async () => {
+      await store.applyOnce(alice, null, { call: 'create', title: 'Milk' }, request('k1'), added);
+      const record = await store.idempotencyRecord(alice, 'k1');
+      const list = await store.list(alice);
+      expect(await store.applyOnce(alice, null, { call: 'create', title: 'Bread' }, request('k1', 'add Bread'), added)).toEqual({ kind: 'reused' });
+      expect(await store.applyOnce(alice, null, { call: 'clearCompleted' }, request('k1', 'clear'), () => ({ status: 200, body: {} }))).toEqual({ kind: 'reused' });
+      expect(await store.list(alice)).toEqual(list);
+      expect(await store.idempotencyRecord(alice, 'k1')).toEqual(record);
+    });
+
+    test("keys are per user: another user's same key is another key", async () => {
+      await store.applyOnce(alice, null, { call: 'create', title: 'Milk' }, request('shared'), added);
+      const bobs = await store.applyOnce(bob, null, { call: 'create', title: 'Bread' }, request('shared', 'add Bread'), added);
+      expect(bobs).toEqual({ kind: 'answered', answer: added((await todosOf(store, bob))[0] as Todo), replayed: false });
+      expect((await todosOf(store, alice)).map((todo) => todo.title)).toEqual(['Milk']);
+      expect((await store.idempotencyRecord(bob, 'shared'))?.fingerprint).toBe('add Bread');
+      expect(await store.idempotencyRecord(alice, 'unknown')).toBeNull();
+    });
+
+    test('a write that changes nothing keeps its answer too: the retry gets it again, whatever happened since', async () => {
+      const todo = await store.create(alice, 'Milk');
+      const answer = (removed: boolean) => ({ status: removed ? 200 : 404, body: { removed } });
+      expect(await store.applyOnce(alice, null, { call: 'remove', id: unknownId() }, request('gone', 'remove unknown'), answer)).toEqual({
+        kind: 'answered',
+        answer: { status: 404, body: { removed: false } },
+        replayed: false,
+      });
+      expect(await store.applyOnce(alice, null, { call: 'remove', id: todo._id }, request('del'), answer)).toEqual({ kind: 'answered', answer: { status: 200, body: { removed: true } }, replayed: false });
+      // The task is gone now: a retry of the delete still answers what the delete answered.
+      expect(await store.applyOnce(alice, null, { call: 'remove', id: todo._id }, request('del'), answer)).toEqual({
+        kind: 'answered',
+        answer: { status: 200, body: { removed: true } },
+        replayed: true,
+      });
+      expect((await store.eventsAfter(alice, '0', 10)).length).toBe(2);
+    });
+
+    test('concurrent writes with one key: one is applied, every one answers the same', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => store.applyOnce(alice, null, { call: 'create', title: 'Milk' }, request('race'), added)),
+      );
+      const tasks = await todosOf(store, alice);
+      expect(tasks).toHaveLength(1);
+      expect(answers.filter((outcome) => outcome.kind === 'answered' && !outcome.replayed)).toHaveLength(1);
+      for (const outcome of answers) expect(outcome).toMatchObject({ kind: 'answered', answer: added(tasks[0] as Todo) });
+      expect((await store.eventsAfter(alice, '0', 100)).length).toBe(1);
+    });
+
+    test('the sweep forgets a key after 24 hours; the key then applies a new write', async () => {
+      await store.applyOnce(alice, null, { call: 'create', title: 'Milk' }, request('old'), added);
+      clock.set(clock.start + 12 * 3_600_000);
+      await store.applyOnce(alice, null, { call: 'create', title: 'Milk' }, request('newer'), added);
+      clock.set(clock.start + 24 * 3_600_000 - 1);
+      await store.sweep();
+      expect(await store.idempotencyRecord(alice, 'old')).not.toBeNull();
+      clock.set(clock.start + 24 * 3_600_000);
+      await store.sweep();
+      expect(await store.idempotencyRecord(alice, 'old')).toBeNull();
+      expect(await store.idempotencyRecord(alice, 'newer')).not.toBeNull();
+      expect(await store.applyOnce(alice, null, { call: 'create', title: 'Bread' }, request('old', 'add Bread'), added)).toMatchObject({ replayed: false });
+      expect((await todosOf(store, alice)).map((todo) => todo.title).sort()).toEqual(['Bread', 'Milk', 'Milk']);
+    });
+
+    test('an unswept record past 24 hours counts as none: the write is applied and its record replaces the old one', async () => {
+      await store.applyOnce(alice, null, { call: 'create', title: 'Milk' }, request('k'), added);
+      clock.set(clock.start + 24 * 3_600_000);
+      expect(await store.applyOnce(alice, null, { call: 'create', title: 'Bread' }, request('k', 'add Bread'), added)).toMatchObject({ replayed: false });
+      expect(await store.idempotencyRecord(alice, 'k')).toMatchObject({ fingerprint: 'add Bread', createdAt: clock.iso(clock.start + 24 * 3_600_000) });
+    });
+
+    test("the account purge removes the user's records, and only the user's", async () => {
+      await store.applyOnce(alice, null, { call: 'create', title: 'Milk' }, request('k'), added);
+      await store.applyOnce(bob, null, { call: 'create', title: 'Milk' }, request('k'), added);
+      await store.deleteAllForUser(alice);
+      expect(await store.idempotencyRecord(alice, 'k')).toBeNull();
+      expect(await store.idempotencyRecord(bob, 'k')).not.toBeNull();
+    });
+  });
+
   test('ping answers while open', async () => {
     await expect(store.ping()).resolves.toBe(true);
   });
@@ -898,6 +996,25 @@ describe('SqliteTodosStore', () => {
       db.close();
     };
   }
+
+  test('a write under an Idempotency-Key whose event cannot be stored keeps no record either: they commit together', async () => {
+    const dataDir = freshDir();
+    const store = SqliteTodosStore.open({ dataDir });
+    const userId = newUserId();
+    const answer = (todo: Todo) => ({ status: 201, body: { todo } });
+    try {
+      const repair = breakEventInserts(dataDir);
+      await expect(store.applyOnce(userId, null, { call: 'create', title: 'Milk' }, { key: 'k', fingerprint: 'f' }, answer)).rejects.toMatchObject({ message: 'event insert failed' });
+      expect(await store.idempotencyRecord(userId, 'k')).toBeNull();
+      expect(await todosOf(store, userId)).toEqual([]);
+      repair();
+      // The retry with the same key is the first write that counts.
+      expect(await store.applyOnce(userId, null, { call: 'create', title: 'Milk' }, { key: 'k', fingerprint: 'f' }, answer)).toMatchObject({ replayed: false });
+      expect(await todosOf(store, userId)).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
 
   test('a write whose event cannot be stored changes nothing: a write and its event commit together', async () => {
     const dataDir = freshDir();

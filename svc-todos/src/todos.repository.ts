@@ -92,6 +92,29 @@ export interface UpdateOptions {
   keepUndo?: boolean;
 }
 
+/** One task write as data: the call of the repository it stands for, and that call's arguments ({@link TodosRepository.applyOnce}). */
+export type TodoWrite =
+  | { call: 'create'; title: string }
+  | { call: 'update'; id: string; patch: TodoPatch; keepUndo: boolean }
+  | { call: 'remove'; id: string }
+  | { call: 'restore'; id: string }
+  | { call: 'setAllCompleted'; completed: boolean }
+  | { call: 'clearCompleted' }
+  | { call: 'restoreBulk'; undoToken: string };
+
+/** What each {@link TodoWrite} resolves: what its repository call resolves. */
+export interface TodoWriteResults {
+  create: TodoRecord;
+  update: TodoUpdate | null;
+  remove: boolean;
+  restore: TodoRecord | null;
+  setAllCompleted: BulkChange;
+  clearCompleted: BulkChange;
+  restoreBulk: TodoRecord[] | null;
+}
+
+export type ResultOf<W extends TodoWrite> = TodoWriteResults[W['call']];
+
 /**
  * Where the tasks of every user live. Every call is scoped to `userId`: another user's task id behaves
  * exactly like an unknown id, so a caller can never tell the two apart; nor can a user learn anything of
@@ -180,8 +203,20 @@ export interface TodosRepository {
    */
   restoreBulk(userId: string, undoToken: string, origin?: string | null): Promise<TodoRecord[] | null>;
   /**
-   * Removes every task of the user for good, deleted or not, the user's change events and undo batches
-   * (account deletion); resolves how many (undeleted) tasks there were.
+   * Runs `write` under an `Idempotency-Key` (docs/PRODUCT.md §7), the rules being decideOnce's
+   * (todos.domain.ts): in the write's transaction it reads the user's record of the key; without one (or
+   * one past the retention) it applies the write and keeps the record of `answer(result)` in that same
+   * transaction; with one of the same request it writes nothing and resolves the kept answer; with one
+   * of another request it writes nothing and resolves `reused`. Concurrent calls with one key are
+   * serialised by the store (one transaction commits first; the other then finds its record), so a
+   * write is applied once however many arrive at the same time. Keys are per user.
+   */
+  applyOnce<W extends TodoWrite>(userId: string, origin: string | null, write: W, request: IdempotentRequest, answer: (result: ResultOf<W>) => StoredAnswer): Promise<IdempotentOutcome>;
+  /** The user's record of `key`, whatever its age (the sweep removes the expired ones); `null` when none. */
+  idempotencyRecord(userId: string, key: string): Promise<IdempotencyRecord | null>;
+  /**
+   * Removes every task of the user for good, deleted or not, the user's change events, undo batches and
+   * records of idempotency keys (account deletion); resolves how many (undeleted) tasks there were.
    */
   deleteAllForUser(userId: string): Promise<number>;
   /** The user's change events numbered above `afterId`, in number order, at most `limit`. */
@@ -191,6 +226,7 @@ export interface TodosRepository {
   /**
    * Removes deleted tasks and undo batches past the restore window and trims events past the retention: for
    * each user, the events up to the user's newest expired one, raising that user's `trimmedThrough` to it.
+   * Also removes the records of idempotency keys past their retention (todos.domain.ts idempotencyExpiry).
    */
   sweep(): Promise<SweepResult>;
   /** Calls `listener` after each committed write that appended an event; returns the unsubscribe. */
@@ -199,3 +235,27 @@ export interface TodosRepository {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** A write's answer as it was sent: its HTTP status and its JSON body. */
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** One user's record of one key. */
+export interface IdempotencyRecord {
+  key: string;
+  /** The fingerprint (todos.domain.ts `requestFingerprint`) of the request that first came with the key. */
+  fingerprint: string;
+  answer: StoredAnswer;
+  createdAt: string;
+}
+
+/** A write's key and its request's fingerprint. */
+export interface IdempotentRequest {
+  key: string;
+  fingerprint: string;
+}
+
+/** What a write under a key resolves: the answer (`replayed`: the one kept for the key), or `reused`. */
+export type IdempotentOutcome = { kind: 'answered'; answer: StoredAnswer; replayed: boolean } | { kind: 'reused' };

@@ -5,7 +5,11 @@ import {
   CLIENT_ID_PATTERN,
   CompleteAllRequest,
   EVENTS_AFTER_PARAM,
+  ErrorBody,
+  ErrorCode,
   EventCursor,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_PATTERN,
   RestoreBulkRequest,
   TodoIdParams,
   UpdateTodoRequest,
@@ -17,8 +21,9 @@ import {
   type TodoResponse,
   type UpdateTodoResponse,
 } from '@tm/contracts';
-import type { BulkChange, TodoUpdate } from './todos.repository.js';
-import { apiRouter, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
+import { isTick, requestFingerprint, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
+import type { BulkChange, ResultOf, TodoUpdate, TodoWrite } from './todos.repository.js';
+import { apiRouter, HttpError, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { TodoEventStreams } from './todo-events.stream.js';
@@ -71,6 +76,24 @@ export function updateMessage(patch: TodoPatch, { todo, changed }: Pick<TodoUpda
   return field === 'title' ? UPDATE_MESSAGES.title : UPDATE_MESSAGES[field][`${todo[field]}`];
 }
 
+/** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */
+const TODO_NOT_FOUND_MESSAGE = 'Task not found';
+/** Undo too late, or of a task that was never deleted (or is someone else's): docs/PRODUCT.md §10.11.4. */
+const TODO_NOT_RESTORABLE_MESSAGE = 'This task can no longer be restored.';
+/**
+ * Undo of a bulk call that cannot (or can no longer) be done: an unknown, spent, expired or another user's
+ * token, or none of its tasks left as the call left them. One answer for all: they must be indistinguishable.
+ */
+const TODOS_NOT_RESTORABLE_MESSAGE = 'These tasks can no longer be restored.';
+
+/**
+ * A write's answers. Made from the write's result inside its transaction (an answer is kept with a write
+ * sent with an Idempotency-Key), so a refusal the rules decide on (404) is an answer too, in the body of its error.
+ */
+const ok = (body: unknown, status = 200): StoredAnswer => ({ status, body });
+const notFound = (): StoredAnswer => ({ status: 404, body: { message: TODO_NOT_FOUND_MESSAGE, code: ErrorCode.todoNotFound } });
+const notRestorable = (message: string): StoredAnswer => ({ status: 404, body: { message, code: ErrorCode.todoNotRestorable } });
+
 /** A bulk call's answer: the message, the count, and the undo token when something changed. */
 function bulkAnswer(message: string, { todos, undoToken }: BulkChange): BulkTodosResponse {
   return undoToken === null ? { message, count: todos.length } : { message, count: todos.length, undoToken };
@@ -90,6 +113,35 @@ function userIdOf(ctx: Context): string {
 function originOf(ctx: Context): string | null {
   const value = ctx.get(CLIENT_ID_HEADER);
   return CLIENT_ID_PATTERN.test(value) ? value : null;
+}
+
+const IdempotencyKeyHeader = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: z.string().regex(IDEMPOTENCY_KEY_PATTERN, `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters`),
+});
+
+/**
+ * The write's `Idempotency-Key` (docs/PRODUCT.md §7) with the fingerprint of its request (method, path and
+ * body); `null` without the header. A header that is present but not 1–255 printable ASCII characters is a 400.
+ */
+function idempotencyOf(ctx: Context): IdempotentRequest | null {
+  if (ctx.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] === undefined) return null;
+  const key = parseOr400(IdempotencyKeyHeader, { [IDEMPOTENCY_KEY_HEADER]: ctx.get(IDEMPOTENCY_KEY_HEADER) })[IDEMPOTENCY_KEY_HEADER];
+  return { key, fingerprint: requestFingerprint(ctx.method, ctx.path, ctx.request.body) };
+}
+
+/**
+ * Runs one write for the request's user and sends its answer (the kept one, for a retry under the same key).
+ * A refusal is thrown as its error, so the error handler writes it and the request's span records its code.
+ */
+async function answerWrite<W extends TodoWrite>(ctx: Context, service: TodosService, write: W, answer: (result: ResultOf<W>) => StoredAnswer): Promise<void> {
+  const request = idempotencyOf(ctx);
+  const { status, body } = await service.write(userIdOf(ctx), originOf(ctx), write, answer, request);
+  if (status >= 400) {
+    const refusal = ErrorBody.parse(body);
+    throw new HttpError(status, refusal.message, refusal.code ?? ErrorCode.internal);
+  }
+  ctx.status = status;
+  ctx.body = body;
 }
 
 const LastEventIdHeader = z.object({ 'Last-Event-ID': EventCursor });
@@ -119,56 +171,60 @@ export function todosRoutes(service: TodosService, streams: TodoEventStreams): R
 
   router.post('/add-todo', async (ctx) => {
     const { title } = parseOr400(AddTodoRequest, ctx.request.body);
-    const body: TodoResponse = { message: TODO_MESSAGES.added, todo: await service.add(userIdOf(ctx), title, originOf(ctx)) };
-    ctx.status = 201;
-    ctx.body = body;
+    await answerWrite(ctx, service, { call: 'create', title }, (todo) => ok({ message: TODO_MESSAGES.added, todo } satisfies TodoResponse, 201));
   });
 
+  // Only a tick (isTick: a patch of `completed` alone, docs/PRODUCT.md §10.11.4) keeps an undo; an edit, a pin or several fields do not.
   router.put('/update-todo/:todoId', async (ctx) => {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
     const { updateData } = parseOr400(UpdateTodoRequest, ctx.request.body);
-    const update = await service.update(userIdOf(ctx), todoId, updateData, originOf(ctx));
-    const message = updateMessage(updateData, update);
-    const body: UpdateTodoResponse =
-      update.undoToken === null ? { message, todo: update.todo } : { message, todo: update.todo, undoToken: update.undoToken };
-    ctx.body = body;
+    await answerWrite(ctx, service, { call: 'update', id: todoId, patch: updateData, keepUndo: isTick(updateData) }, (update) => {
+      if (update === null) return notFound();
+      const message = updateMessage(updateData, update);
+      const body: UpdateTodoResponse =
+        update.undoToken === null ? { message, todo: update.todo } : { message, todo: update.todo, undoToken: update.undoToken };
+      return ok(body);
+    });
   });
 
   router.delete('/delete-todo/:todoId', async (ctx) => {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
-    await service.remove(userIdOf(ctx), todoId, originOf(ctx));
-    const body: DeleteTodoResponse = { message: TODO_MESSAGES.deleted };
-    ctx.body = body;
+    await answerWrite(ctx, service, { call: 'remove', id: todoId }, (removed) => (removed ? ok({ message: TODO_MESSAGES.deleted } satisfies DeleteTodoResponse) : notFound()));
   });
 
   router.post('/restore-todo/:todoId', async (ctx) => {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
-    const body: TodoResponse = { message: TODO_MESSAGES.restored, todo: await service.restore(userIdOf(ctx), todoId, originOf(ctx)) };
-    ctx.body = body;
+    await answerWrite(ctx, service, { call: 'restore', id: todoId }, (todo) =>
+      todo === null ? notRestorable(TODO_NOT_RESTORABLE_MESSAGE) : ok({ message: TODO_MESSAGES.restored, todo } satisfies TodoResponse),
+    );
   });
 
   router.put('/complete-all', async (ctx) => {
     const { completed } = parseOr400(CompleteAllRequest, ctx.request.body);
-    const change = await service.completeAll(userIdOf(ctx), completed, originOf(ctx));
-    const changed = change.todos.length;
-    const message = completed
-      ? changed === 0 ? TODO_MESSAGES.allAlreadyComplete : TODO_MESSAGES.markedComplete(changed)
-      : changed === 0 ? TODO_MESSAGES.allAlreadyActive : TODO_MESSAGES.markedActive(changed);
-    ctx.body = bulkAnswer(message, change);
+    await answerWrite(ctx, service, { call: 'setAllCompleted', completed }, (change) => {
+      const changed = change.todos.length;
+      const message = completed
+        ? changed === 0 ? TODO_MESSAGES.allAlreadyComplete : TODO_MESSAGES.markedComplete(changed)
+        : changed === 0 ? TODO_MESSAGES.allAlreadyActive : TODO_MESSAGES.markedActive(changed);
+      return ok(bulkAnswer(message, change));
+    });
   });
 
   router.delete('/clear-completed', async (ctx) => {
-    const change = await service.clearCompleted(userIdOf(ctx), originOf(ctx));
-    const cleared = change.todos.length;
-    ctx.body = bulkAnswer(cleared === 0 ? TODO_MESSAGES.nothingToClear : TODO_MESSAGES.cleared(cleared), change);
+    await answerWrite(ctx, service, { call: 'clearCompleted' }, (change) => {
+      const cleared = change.todos.length;
+      return ok(bulkAnswer(cleared === 0 ? TODO_MESSAGES.nothingToClear : TODO_MESSAGES.cleared(cleared), change));
+    });
   });
 
   // Undo of complete-all or clear-completed, by the token their answer carried (docs/PRODUCT.md §10.11.3).
   router.post('/restore-bulk', async (ctx) => {
     const { undoToken } = parseOr400(RestoreBulkRequest, ctx.request.body);
-    const todos = await service.restoreBulk(userIdOf(ctx), undoToken, originOf(ctx));
-    const body: RestoreBulkResponse = { message: TODO_MESSAGES.bulkRestored(todos.length), count: todos.length, todos };
-    ctx.body = body;
+    await answerWrite(ctx, service, { call: 'restoreBulk', undoToken }, (todos) =>
+      todos === null || todos.length === 0
+        ? notRestorable(TODOS_NOT_RESTORABLE_MESSAGE)
+        : ok({ message: TODO_MESSAGES.bulkRestored(todos.length), count: todos.length, todos } satisfies RestoreBulkResponse),
+    );
   });
 
   // Server-Sent Events: see TodoEventStreams for the wire format (docs/PRODUCT.md §10.11.5).

@@ -1,27 +1,16 @@
-import { ErrorCode, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
-import { NotFoundError } from '@tm/service-kit/errors';
-import { isTick } from './todos.domain.js';
-import type { BulkChange, FeedPosition, TodoList, TodoRecord, TodosRepository, TodoUpdate } from './todos.repository.js';
+import { ErrorCode, type TodoChangeEvent } from '@tm/contracts';
+import { HttpError } from '@tm/service-kit/errors';
+import type { IdempotentRequest, StoredAnswer } from './todos.domain.js';
+import type { FeedPosition, ResultOf, TodoList, TodosRepository, TodoWrite, TodoWriteResults } from './todos.repository.js';
 
-/** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */
-const TODO_NOT_FOUND_MESSAGE = 'Task not found';
-/** Undo too late, or of a task that was never deleted (or is someone else's): docs/PRODUCT.md §10.11.4. */
-const TODO_NOT_RESTORABLE_MESSAGE = 'This task can no longer be restored.';
-/**
- * Undo of a bulk call that cannot (or can no longer) be done: an unknown, spent, expired or another user's
- * token, or none of its tasks left as the call left them. One answer for all: they must be indistinguishable.
- */
-const TODOS_NOT_RESTORABLE_MESSAGE = 'These tasks can no longer be restored.';
-
-function notFound(): NotFoundError {
-  return new NotFoundError(TODO_NOT_FOUND_MESSAGE, ErrorCode.todoNotFound);
-}
+/** Message of the 422 for an `Idempotency-Key` sent before with another request (docs/PRODUCT.md §7). */
+export const IDEMPOTENCY_KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for a different request. Send a new key for each new action.';
 
 /**
  * The task use cases of one signed-in user. Inputs arrive validated (contracts); no Koa, no driver here.
  * `origin` is the writing page's client id (or null), carried back in the change event it causes. What a
  * write changes is decided by the rules (todos.domain.ts), which every store applies in the write's
- * transaction; here a call's answer becomes its HTTP error.
+ * transaction; a write's answer (status and body) is made by the caller's `answer`, from the write's result.
  */
 export class TodosService {
   constructor(private readonly repository: TodosRepository) {}
@@ -36,52 +25,39 @@ export class TodosService {
     return this.repository.listJson(userId);
   }
 
-  add(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
-    return this.repository.create(userId, title, origin);
-  }
-
   /**
-   * Sets the given title and flags; resolves the task, the fields that changed and, for a tick, its undo
-   * token. Throws {@link NotFoundError} when the user has no such task. Only a tick ({@link isTick}: a patch
-   * of `completed` alone, docs/PRODUCT.md §10.11.4) keeps an undo; an edit, a pin or several fields do not.
+   * Runs one task write and resolves its answer, `answer(result)`. With `request` (an `Idempotency-Key`,
+   * docs/PRODUCT.md §7) the write is applied at most once per user and key, its answer kept with it: a
+   * retry of the same request resolves that answer again, and the key sent with another request throws a
+   * 422 `TODO.IDEMPOTENCY_KEY_REUSED`, writing nothing. Without it, the write runs as it always does.
    */
-  async update(userId: string, todoId: string, patch: TodoPatch, origin: string | null = null): Promise<TodoUpdate> {
-    const update = await this.repository.update(userId, todoId, patch, origin, { keepUndo: isTick(patch) });
-    if (!update) throw notFound();
-    return update;
+  async write<W extends TodoWrite>(userId: string, origin: string | null, write: W, answer: (result: ResultOf<W>) => StoredAnswer, request: IdempotentRequest | null): Promise<StoredAnswer> {
+    // Each case of `run` resolves what TodoWriteResults says for its call.
+    if (request === null) return answer((await this.run(userId, origin, write)) as ResultOf<W>);
+    const outcome = await this.repository.applyOnce(userId, origin, write, request, answer);
+    if (outcome.kind === 'reused') throw new HttpError(422, IDEMPOTENCY_KEY_REUSED_MESSAGE, ErrorCode.idempotencyKeyReused);
+    return outcome.answer;
   }
 
-  /** Deletes softly (restorable for a while); throws {@link NotFoundError} when the user has no such task. */
-  async remove(userId: string, todoId: string, origin: string | null = null): Promise<void> {
-    if (!(await this.repository.remove(userId, todoId, origin))) throw notFound();
-  }
-
-  /** Undoes a recent delete; throws a 404 `TODO.NOT_RESTORABLE` when there is nothing (left) to restore. */
-  async restore(userId: string, todoId: string, origin: string | null = null): Promise<TodoRecord> {
-    const todo = await this.repository.restore(userId, todoId, origin);
-    if (!todo) throw new NotFoundError(TODO_NOT_RESTORABLE_MESSAGE, ErrorCode.todoNotRestorable);
-    return todo;
-  }
-
-  /** Marks every task complete or active, all or nothing; resolves the tasks that changed and the undo token. */
-  completeAll(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
-    return this.repository.setAllCompleted(userId, completed, origin);
-  }
-
-  /** Deletes every completed task, all or nothing; resolves the tasks deleted and the undo token. */
-  clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
-    return this.repository.clearCompleted(userId, origin);
-  }
-
-  /**
-   * Undoes a bulk call by its token, in one transaction; resolves the tasks restored (at least one), in
-   * list order. Throws a 404 `TODO.NOT_RESTORABLE` when there is nothing (left) to restore: the token is
-   * unknown, spent, expired or another user's, or every task it covered was changed or deleted since.
-   */
-  async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[]> {
-    const restored = await this.repository.restoreBulk(userId, undoToken, origin);
-    if (!restored || restored.length === 0) throw new NotFoundError(TODOS_NOT_RESTORABLE_MESSAGE, ErrorCode.todoNotRestorable);
-    return restored;
+  /** A write without a key, by the repository's own call (each its own span, `store.create`…: docs/OPERATIONS.md "Traces"). */
+  private run(userId: string, origin: string | null, write: TodoWrite): Promise<TodoWriteResults[TodoWrite['call']]> {
+    const r = this.repository;
+    switch (write.call) {
+      case 'create':
+        return r.create(userId, write.title, origin);
+      case 'update':
+        return r.update(userId, write.id, write.patch, origin, { keepUndo: write.keepUndo });
+      case 'remove':
+        return r.remove(userId, write.id, origin);
+      case 'restore':
+        return r.restore(userId, write.id, origin);
+      case 'setAllCompleted':
+        return r.setAllCompleted(userId, write.completed, origin);
+      case 'clearCompleted':
+        return r.clearCompleted(userId, origin);
+      case 'restoreBulk':
+        return r.restoreBulk(userId, write.undoToken, origin);
+    }
   }
 
   /** Deletes every task of the user (their account is being deleted); resolves how many there were. */

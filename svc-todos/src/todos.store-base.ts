@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { IsoDateString, Todo, type TodoPatch } from '@tm/contracts';
 import { z } from 'zod';
 import * as rules from './todos.domain.js';
-import type { Decision, StoredTask, SweepCutoffs, UndoBatch } from './todos.domain.js';
+import type { Decision, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, StoredTask, SweepCutoffs, UndoBatch } from './todos.domain.js';
 import type {
   BulkChange,
   ChangeNotice,
   CommitListener,
+  ResultOf,
   StoreOptions,
   SweepResult,
   TodoRecord,
   TodosRepository,
   TodoUpdate,
+  TodoWrite,
   UpdateOptions,
 } from './todos.repository.js';
 
@@ -80,74 +82,133 @@ export interface Snapshot {
   tasks: StoredTask[];
   /** The user's batch of the token read (any age: the rule checks the window); absent otherwise. */
   undo?: UndoBatch;
+  /** The user's record of the idempotency key read (any age: the rule checks the retention); absent otherwise. */
+  idempotency?: IdempotencyRecord;
 }
 
 /** A rule applied to what a write read, at the write's time. */
 export type Decide<R> = (snapshot: Snapshot, now: Date) => Decision<R>;
+
+/** One write ready to run: what it reads and the rule that decides on it. */
+interface Plan<R> {
+  read: TaskRead;
+  decide: Decide<R>;
+}
 
 /**
  * The TodosRepository writes every adapter shares, each one rule of todos.domain.ts. An adapter
  * extends it with {@link transact} and the plain reads (list, events, feed position, account purge); it
  * holds no task rule of its own.
  */
-export abstract class TodosStoreBase implements Omit<TodosRepository, 'list' | 'listJson' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'ping' | 'close'> {
+export abstract class TodosStoreBase
+  implements Omit<TodosRepository, 'list' | 'listJson' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'ping' | 'close'>
+{
   private readonly listeners = new CommitListeners();
 
   protected constructor(protected readonly settings: StoreSettings) {}
 
   /**
-   * One write, in one transaction: reads `read` of `userId`, calls `decide` with it and the time of the
-   * write, and stores the decision's writes (tasks exactly as given, the undo batch kept or spent) with its
-   * event as the user's next number (`origin` in it). Resolves the decision's result and the notice of the
-   * event (`null` when none was appended). `decide` is pure: a driver may run the transaction again.
+   * One write, in one transaction: reads `read` of `userId` (and, with `idempotencyKey`, the user's record of
+   * that key), calls `decide` with it and the time of the write, and stores the decision's writes (tasks
+   * exactly as given, the undo batch kept or spent, the key's record) with its event as the user's next
+   * number (`origin` in it). Resolves the decision's result and the notice of the event (`null` when none was
+   * appended). `decide` is pure: a driver may run the transaction again.
    */
-  protected abstract transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>): Promise<{ result: R; notice: ChangeNotice | null }>;
+  protected abstract transact<R>(
+    userId: string,
+    origin: string | null,
+    read: TaskRead,
+    decide: Decide<R>,
+    idempotencyKey: string | null,
+  ): Promise<{ result: R; notice: ChangeNotice | null }>;
   /** A new task id (24 lower-case hex digits). */
   protected abstract newId(): string;
-  /** Removes what lies at or before the cutoffs (see {@link TodosRepository.sweep}). */
-  protected abstract purgeExpired(cutoffs: SweepCutoffs): Promise<SweepResult>;
+  /** Removes what lies at or before the cutoffs (see {@link TodosRepository.sweep}), key records at or before `idempotencyExpired`. */
+  protected abstract purgeExpired(cutoffs: SweepCutoffs, idempotencyExpired: Date): Promise<SweepResult>;
 
   /** Runs one write and tells the listeners about its event once it committed. */
-  private async write<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>): Promise<R> {
-    const { result, notice } = await this.transact(userId, origin, read, decide);
+  private async run<R>(userId: string, origin: string | null, { read, decide }: Plan<R>, idempotencyKey: string | null = null): Promise<R> {
+    const { result, notice } = await this.transact(userId, origin, read, decide, idempotencyKey);
     this.listeners.notify(notice);
     return result;
   }
 
+  /** The read and the rule of a write; ids and undo tokens are drawn here, once, outside the (retryable) rule. */
+  private plan(write: TodoWrite): Plan<unknown> {
+    const { restoreWindowMs } = this.settings;
+    switch (write.call) {
+      case 'create': {
+        const id = this.newId();
+        return { read: null, decide: (_, now) => rules.addTodo(id, write.title, now) };
+      }
+      case 'update': {
+        const token = write.keepUndo ? newUndoToken() : null;
+        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.editTodo(tasks[0], write.patch, now, token) };
+      }
+      case 'remove':
+        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.deleteTodo(tasks[0], now) };
+      case 'restore':
+        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.restoreTodo(tasks[0], now, restoreWindowMs) };
+      case 'setAllCompleted': {
+        const token = newUndoToken();
+        return { read: { live: true }, decide: ({ tasks }, now) => rules.completeAll(tasks, write.completed, now, token) };
+      }
+      case 'clearCompleted': {
+        const token = newUndoToken();
+        return { read: { live: true }, decide: ({ tasks }, now) => rules.clearCompleted(tasks, now, token) };
+      }
+      case 'restoreBulk':
+        return { read: { undo: write.undoToken }, decide: ({ undo, tasks }, now) => rules.undoBulk(undo, tasks, now, restoreWindowMs) };
+    }
+  }
+
+  /** {@link plan}, typed by the write: each case's rule resolves what {@link TodoWriteResults} says for its call. */
+  private planOf<W extends TodoWrite>(write: W): Plan<ResultOf<W>> {
+    return this.plan(write) as Plan<ResultOf<W>>;
+  }
+
+  /** Runs `write` without a key, as its own call (create, update…). */
+  private apply<W extends TodoWrite>(userId: string, origin: string | null, write: W): Promise<ResultOf<W>> {
+    return this.run(userId, origin, this.planOf(write));
+  }
+
+  applyOnce<W extends TodoWrite>(userId: string, origin: string | null, write: W, request: IdempotentRequest, answer: (result: ResultOf<W>) => StoredAnswer): Promise<IdempotentOutcome> {
+    const { read, decide } = this.planOf(write);
+    const once: Decide<IdempotentOutcome> = (snapshot, now) => rules.decideOnce(snapshot.idempotency, request, now, () => decide(snapshot, now), answer);
+    return this.run(userId, origin, { read, decide: once }, request.key);
+  }
+
   async create(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
-    const id = this.newId();
-    return this.write(userId, origin, null, (_, now) => rules.addTodo(id, title, now));
+    return this.apply(userId, origin, { call: 'create', title });
   }
 
   async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false }: UpdateOptions = {}): Promise<TodoUpdate | null> {
-    const token = keepUndo ? newUndoToken() : null;
-    return this.write(userId, origin, { task: id }, ({ tasks }, now) => rules.editTodo(tasks[0], patch, now, token));
+    return this.apply(userId, origin, { call: 'update', id, patch, keepUndo });
   }
 
   async remove(userId: string, id: string, origin: string | null = null): Promise<boolean> {
-    return this.write(userId, origin, { task: id }, ({ tasks }, now) => rules.deleteTodo(tasks[0], now));
+    return this.apply(userId, origin, { call: 'remove', id });
   }
 
   async restore(userId: string, id: string, origin: string | null = null): Promise<TodoRecord | null> {
-    return this.write(userId, origin, { task: id }, ({ tasks }, now) => rules.restoreTodo(tasks[0], now, this.settings.restoreWindowMs));
+    return this.apply(userId, origin, { call: 'restore', id });
   }
 
   async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
-    const token = newUndoToken();
-    return this.write(userId, origin, { live: true }, ({ tasks }, now) => rules.completeAll(tasks, completed, now, token));
+    return this.apply(userId, origin, { call: 'setAllCompleted', completed });
   }
 
   async clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
-    const token = newUndoToken();
-    return this.write(userId, origin, { live: true }, ({ tasks }, now) => rules.clearCompleted(tasks, now, token));
+    return this.apply(userId, origin, { call: 'clearCompleted' });
   }
 
   async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[] | null> {
-    return this.write(userId, origin, { undo: undoToken }, ({ undo, tasks }, now) => rules.undoBulk(undo, tasks, now, this.settings.restoreWindowMs));
+    return this.apply(userId, origin, { call: 'restoreBulk', undoToken });
   }
 
   async sweep(): Promise<SweepResult> {
-    return this.purgeExpired(rules.sweepCutoffs(this.settings.now(), this.settings));
+    const now = this.settings.now();
+    return this.purgeExpired(rules.sweepCutoffs(now, this.settings), rules.idempotencyExpiry(now));
   }
 
   onCommit(listener: CommitListener): () => void {

@@ -2,6 +2,7 @@ import {
   API_BASE,
   CLIENT_ID_HEADER,
   CLIENT_TIMEOUT_MS,
+  IDEMPOTENCY_KEY_HEADER,
   XSRF_COOKIE,
   XSRF_HEADER,
   apiPath,
@@ -38,6 +39,17 @@ export function clientId(): string {
   const holder = globalThis as typeof globalThis & { [CLIENT_ID]?: string };
   holder[CLIENT_ID] ??= randomClientId();
   return holder[CLIENT_ID];
+}
+
+/**
+ * A new `Idempotency-Key` (docs/PRODUCT.md §7): a random UUID, `crypto.randomUUID()`; where the page is no
+ * secure context (no randomUUID), a version-4 UUID from `crypto.getRandomValues`.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const hex = randomClientId();
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**
@@ -84,23 +96,28 @@ type JsonCall = { [N in ApiName]: (typeof API)[N] extends { stream: true } ? nev
 type JsonRoute = (typeof ROUTES)[JsonCall];
 type NameOf<R extends JsonRoute> = { [N in JsonCall]: (typeof ROUTES)[N] extends R ? N : never }[JsonCall];
 // Its `:todoId` when the path has one, its body when it sends one.
-type CallOptions<N extends JsonCall> = { signal?: AbortSignal; silenceMs?: number } & ((typeof ROUTES)[N]['path'] extends `${string}:todoId${string}`
+type CallOptions<N extends JsonCall> = { signal?: AbortSignal; silenceMs?: number; idempotencyKey?: string } & ((typeof ROUTES)[N]['path'] extends `${string}:todoId${string}`
   ? { todoId: string }
   : { todoId?: never }) &
   ([ApiRequest<N>] extends [never] ? { body?: never } : { body: ApiRequest<N> });
 type Args<O> = Partial<O> extends O ? [options?: O] : [options: O];
 
-/** `call(ROUTES.login, { body })`: method and path from the route table, body and answer typed by API (PRODUCT §7). */
+/**
+ * `call(ROUTES.login, { body })`: method and path from the route table, body and answer typed by API (PRODUCT §7).
+ * A task write carries an `Idempotency-Key` (PRODUCT §7): `idempotencyKey` when given (a retry of the same
+ * action passes the key of its first attempt), else a new one, so each call is one action applied once.
+ */
 export async function call<R extends JsonRoute>(
   { method, path }: R,
   ...[options]: Args<CallOptions<NameOf<R>>>
 ): Promise<ApiResponse<NameOf<R>>> {
-  const { body, signal, silenceMs } = (options ?? {}) as { body?: unknown; signal?: AbortSignal; silenceMs?: number };
+  const { body, signal, silenceMs, idempotencyKey } = (options ?? {}) as { body?: unknown; signal?: AbortSignal; silenceMs?: number; idempotencyKey?: string };
   const url = apiPath(path, options);
   // A read the page's HTML already started (the current user, the route's first reads) is taken
   // from there instead of asked again; its answer and its errors are the same as through axios.
   const early = method === 'GET' ? takeEarlyResponse(`${API_BASE}${url}`) : undefined;
   if (early) return earlyAnswer<ApiResponse<NameOf<R>>>(early, `${API_BASE}${url}`, silenceMs);
+  const headers = method !== 'GET' && path.startsWith('/todo/') ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey ?? newIdempotencyKey() } : undefined;
   // A call's own `timeout` is its length of silence (silence.ts).
-  return (await http.request<ApiResponse<NameOf<R>>>({ method, url, data: body, signal, timeout: silenceMs })).data;
+  return (await http.request<ApiResponse<NameOf<R>>>({ method, url, data: body, signal, timeout: silenceMs, headers })).data;
 }

@@ -29,7 +29,7 @@ export {
 } from './account.api.js';
 export { asSessionEndReason, forgetSessionEnd, peekSessionEnd, rememberSessionEnd, type SessionEnd } from './session-end.js';
 export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early.js';
-export { clientId, createHttpClient, http } from './http.js';
+export { clientId, createHttpClient, http, newIdempotencyKey } from './http.js';
 export { openTodoStream, cursorAfter } from './todo-stream.js';
 export {
   addTodo,

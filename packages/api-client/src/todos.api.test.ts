@@ -1,6 +1,7 @@
-import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN } from '@tm/contracts';
+import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN, IDEMPOTENCY_KEY_HEADER, ROUTES } from '@tm/contracts';
 import { signUpNewUser } from '@tm/web-test-support';
-import { addTodo, clearCompleted, clientId, completeAll, deleteTodo, fetchTodoList, fetchTodos, http, restoreTodo, updateTodo } from './index.js';
+import { call } from './http.js';
+import { addTodo, clearCompleted, clientId, completeAll, deleteTodo, fetchTodoList, fetchTodos, http, newIdempotencyKey, restoreBulk, restoreTodo, updateTodo } from './index.js';
 
 describe('the page\'s client id', () => {
   it('is random, one per page, within the pattern, and goes with every request as X-Client-Id', async () => {
@@ -54,5 +55,63 @@ describe('the task calls beyond the spec (docs/PRODUCT.md §10.11), against the 
     expect(cleared).toEqual({ message: expect.any(String), count: 2, undoToken: expect.any(String) });
     expect((await fetchTodos()).map((todo) => todo._id)).toEqual([first!._id]);
     expect((await completeAll(false)).count).toBe(0);
+  });
+});
+
+describe('the Idempotency-Key of task writes (docs/PRODUCT.md §7), against the real gateway', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  let sent: Array<{ method: string; url: string; key: unknown }>;
+  let interceptor: number;
+
+  beforeEach(async () => {
+    await signUpNewUser('Client Test');
+    sent = [];
+    interceptor = http.interceptors.request.use((config) => {
+      sent.push({ method: String(config.method).toUpperCase(), url: String(config.url), key: config.headers.get(IDEMPOTENCY_KEY_HEADER) });
+      return config;
+    });
+  });
+  afterEach(() => {
+    http.interceptors.request.eject(interceptor);
+  });
+
+  it('goes with every task write, a new random UUID per call; reads and account calls carry none', async () => {
+    const { todo } = await addTodo('Keyed');
+    await updateTodo(todo._id, { completed: true });
+    const { undoToken } = await clearCompleted();
+    await restoreBulk(undoToken ?? '');
+    await completeAll(false);
+    await deleteTodo(todo._id);
+    await restoreTodo(todo._id);
+    await fetchTodos();
+    const writes = sent.filter((request) => request.method !== 'GET');
+    expect(writes.map((request) => request.method)).toEqual(['POST', 'PUT', 'DELETE', 'POST', 'PUT', 'DELETE', 'POST']);
+    for (const { key } of writes) expect(key).toMatch(UUID);
+    expect(new Set(writes.map((request) => request.key)).size).toBe(writes.length);
+    expect(sent.filter((request) => request.method === 'GET').map((request) => request.key)).toEqual([undefined]);
+  });
+
+  it('a retry with the key of the first attempt is applied once and answered the same', async () => {
+    const idempotencyKey = newIdempotencyKey();
+    const first = await call(ROUTES.addTodo, { body: { title: 'Once' }, idempotencyKey });
+    expect(await call(ROUTES.addTodo, { body: { title: 'Once' }, idempotencyKey })).toEqual(first);
+    expect(await fetchTodos()).toEqual([first.todo]);
+    expect(sent.map((request) => request.key)).toEqual([idempotencyKey, idempotencyKey, undefined]);
+    await expect(call(ROUTES.addTodo, { body: { title: 'Another action' }, idempotencyKey })).rejects.toMatchObject({
+      response: { status: 422, data: { code: 'TODO.IDEMPOTENCY_KEY_REUSED' } },
+    });
+  });
+
+  it('is a version-4 UUID from getRandomValues where randomUUID is missing (no secure context)', () => {
+    const own = Object.getOwnPropertyDescriptor(globalThis.crypto, 'randomUUID');
+    Object.defineProperty(globalThis.crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const keys = [newIdempotencyKey(), newIdempotencyKey()];
+      for (const key of keys) expect(key).toMatch(UUID);
+      expect(keys[0]).not.toBe(keys[1]);
+    } finally {
+      if (own) Object.defineProperty(globalThis.crypto, 'randomUUID', own);
+      else Reflect.deleteProperty(globalThis.crypto, 'randomUUID');
+    }
   });
 });

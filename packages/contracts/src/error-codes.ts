@@ -26,6 +26,11 @@ export const ErrorCode = {
   todoNotFound: 'TODO.NOT_FOUND',
   /** Undo came after the server's restore window closed, or the task was never deleted (docs/PRODUCT.md §10.11.4). */
   todoNotRestorable: 'TODO.NOT_RESTORABLE',
+  /**
+   * 422: an `Idempotency-Key` this user already sent with another request (another call, task or body) within
+   * 24 h (docs/PRODUCT.md §7); nothing was written.
+   */
+  idempotencyKeyReused: 'TODO.IDEMPOTENCY_KEY_REUSED',
   /** Too many open live streams for this session (429) or this gateway process (503). */
   tooManyStreams: 'EVENTS.TOO_MANY_STREAMS',
   /** A request head over the gateway's size or count limit (431). */

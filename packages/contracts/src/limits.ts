@@ -28,6 +28,14 @@ export const API_BASE = '/api';
 export const CLIENT_ID_HEADER = 'X-Client-Id';
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * Header a client may send with a task write so that a retry is applied once (docs/PRODUCT.md §7): a unique
+ * string per user action, 1–255 printable ASCII characters (SECURITY.md "Limits and timeouts"). The same key
+ * from the same user within 24 h is answered as the first call was; with another request it is refused (422).
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
+
 /** Query parameter of GET /todo/events giving the cursor to start after (first connect; `Last-Event-ID` wins). */
 export const EVENTS_AFTER_PARAM = 'after';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import * as contracts from './index.js';
-import { API, ErrorCode, LIMITS, RUM_LIMITS, TodoChangeEvent, Todo, type ApiName } from './index.js';
+import { API, ErrorCode, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, LIMITS, RUM_LIMITS, TodoChangeEvent, Todo, type ApiName } from './index.js';
 import { createOpenApiDocument, openApiPath, type OpenApiOperation } from './openapi.js';
 
 describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
@@ -60,7 +60,7 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
     expect(schemas.RestoreBulkResponse?.required).toEqual(['message', 'count', 'todos']);
     const restore = doc.paths['/todo/restore-bulk']?.post;
     expect(restore?.operationId).toBe('restoreBulk');
-    expect(Object.keys(restore?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '413', '415', '4XX', '5XX']);
+    expect(Object.keys(restore?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '4XX', '5XX']);
     expect(restore?.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/RestoreBulkRequest' } } } });
     expect(schemas.TodoTitle?.description).toMatch(/U\+202A–U\+202E, U\+2066–U\+2069/);
   });
@@ -140,6 +140,22 @@ describe('every error a call can answer, declared under its status with its code
     expect(createOpenApiDocument().components.headers.RetryAfter).toEqual(expect.objectContaining({ required: true, schema: { type: 'integer', minimum: 1 } }));
     expect((all.get('todoEvents')?.responses['429'] as { headers?: unknown }).headers).toBeUndefined();
     for (const name of ['addTodo', 'fetchTodos', 'me']) expect(all.get(name)?.responses['429']).toBeUndefined();
+  });
+
+  it('declares the Idempotency-Key header and its 422 on every task write, and on nothing else', () => {
+    const taskWrites = writes.filter((name) => API[name].path.startsWith('/todo/'));
+    expect(taskWrites.sort()).toEqual(['addTodo', 'clearCompleted', 'completeAll', 'deleteTodo', 'restoreBulk', 'restoreTodo', 'updateTodo']);
+    for (const [name, operation] of all) {
+      const header = operation.parameters?.find((parameter) => (parameter as { name?: string }).name === IDEMPOTENCY_KEY_HEADER);
+      const keyed = (taskWrites as string[]).includes(name);
+      expect([name, declaredCodes(operation, 422)]).toEqual([name, keyed ? [ErrorCode.idempotencyKeyReused] : undefined]);
+      expect([name, header]).toEqual([
+        name,
+        keyed ? expect.objectContaining({ in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source } }) : undefined,
+      ]);
+    }
+    expect(IDEMPOTENCY_KEY_PATTERN.test('x'.repeat(255))).toBe(true);
+    for (const key of ['', 'x'.repeat(256), 'caf\u00e9', 'tab\there']) expect([key, IDEMPOTENCY_KEY_PATTERN.test(key)]).toEqual([key, false]);
   });
 
   it('names only real error codes, and keeps the 4XX and 5XX ranges for the rest', () => {

@@ -17,7 +17,7 @@ import { API, type ApiName } from './api.js';
 import { ObjectIdString } from './common.js';
 import { ErrorBody, ErrorCode } from './errors.js';
 import * as contracts from './index.js';
-import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, LIMITS, XSRF_COOKIE, XSRF_HEADER } from './limits.js';
+import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, LIMITS, XSRF_COOKIE, XSRF_HEADER } from './limits.js';
 import { RUM_LIMITS, RUM_PATH } from './rum-limits.js';
 import { EventCursor, StreamPosition, TodoChangeEvent } from './todos.js';
 
@@ -80,13 +80,16 @@ const SUMMARIES: Record<ApiName, string> = {
 const ANONYMOUS: ReadonlySet<ApiName> = new Set(['signup', 'login', 'logout', 'forgotPassword', 'resetPassword']);
 
 /** The statuses under which an operation names the error codes it can answer. */
-type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 /** What a call can answer besides success: the error codes, by status. */
 type Refusals = Partial<Record<RefusalStatus, readonly ErrorCode[]>>;
 
 /** A JSON body read whole: its shape or syntax (400), its media type (415). */
 const JSON_BODY = { 400: [ErrorCode.validation, ErrorCode.malformedJson], 415: [ErrorCode.unsupportedMediaType] } as const satisfies Refusals;
+
+/** A task write's `Idempotency-Key` sent before with another request (422; a malformed one is a 400 VALIDATION_FAILED). */
+const KEYED = { 422: [ErrorCode.idempotencyKeyReused] } as const satisfies Refusals;
 
 /**
  * Every error each call can answer, by status, besides those every call of its kind shares, which
@@ -115,14 +118,14 @@ const REFUSALS: Record<ApiName, Refusals> = {
     429: [ErrorCode.rateLimited],
   },
   fetchTodos: {},
-  addTodo: JSON_BODY,
-  updateTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotFound] },
-  deleteTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotFound] },
-  restoreTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotRestorable] },
-  completeAll: JSON_BODY,
-  // svc-todos reads the body of every write, even one it does not need.
-  clearCompleted: { 400: [ErrorCode.malformedJson], 415: [ErrorCode.unsupportedMediaType] },
-  restoreBulk: { ...JSON_BODY, 404: [ErrorCode.todoNotRestorable] },
+  addTodo: { ...JSON_BODY, ...KEYED },
+  updateTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotFound], ...KEYED },
+  deleteTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotFound], ...KEYED },
+  restoreTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotRestorable], ...KEYED },
+  completeAll: { ...JSON_BODY, ...KEYED },
+  // svc-todos reads the body of every write, even one it does not need; 400 VALIDATION_FAILED: a malformed Idempotency-Key.
+  clearCompleted: { ...JSON_BODY, ...KEYED },
+  restoreBulk: { ...JSON_BODY, 404: [ErrorCode.todoNotRestorable], ...KEYED },
   todoEvents: { 400: [ErrorCode.validation], 429: [ErrorCode.tooManyStreams], 503: [ErrorCode.tooManyStreams, ErrorCode.unavailable] },
 };
 
@@ -270,6 +273,7 @@ const STATUS_MEANING: Record<RefusalStatus, string> = {
   409: 'Conflict',
   413: 'The body is too large',
   415: 'The body is not JSON',
+  422: 'The request cannot be applied',
   429: 'Too many requests',
   503: 'Unavailable for now',
 };
@@ -290,6 +294,7 @@ const CODE_MEANING: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.resetLinkInvalid]: 'the reset link is unknown, already used or expired',
   [ErrorCode.todoNotFound]: 'no such task for this user',
   [ErrorCode.todoNotRestorable]: 'the task, or the tasks of the undo token, can no longer be restored',
+  [ErrorCode.idempotencyKeyReused]: 'this `Idempotency-Key` came with another request (call, task or body) in the last 24 h; nothing was written',
   [ErrorCode.rateLimited]: 'wait the `Retry-After` seconds',
   [ErrorCode.tooManyStreams]: '429: this session, user or address holds the most live streams allowed; 503: this gateway does',
   [ErrorCode.unavailable]: 'shutting down, or its session store is unreachable: reconnect later',
@@ -339,6 +344,18 @@ const CLIENT_ID_PARAMETER = {
   schema: { type: 'string', pattern: CLIENT_ID_PATTERN.source },
 };
 
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'A unique string per user action (a random UUID), sent again unchanged when the same call is retried. Within 24 h a ' +
+    'retry with the same key by the same user is applied once and answered exactly as the first call was (same status ' +
+    'and body, a refusal included); the same key with another call, task or body answers 422 `TODO.IDEMPOTENCY_KEY_REUSED`. ' +
+    'Without it, the call behaves as ever.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+};
+
 const STREAM_PARAMETERS = [
   {
     name: EVENTS_AFTER_PARAM,
@@ -382,7 +399,9 @@ function streamEvent(event: string, data: string, description: string): Json {
 function callDescription(name: ApiName, write: boolean, isTodo: boolean): string {
   const who = ANONYMOUS.has(name) ? 'Needs no session.' : 'Needs a signed-in session (its cookie).';
   const writes = write ? ` A write: send the \`${XSRF_HEADER}\` header (the \`${XSRF_COOKIE}\` cookie's value).` : '';
-  const page = isTodo && write ? ` The \`${CLIENT_ID_HEADER}\` header marks the page that made the change in its live event.` : '';
+  const page = isTodo && write
+    ? ` The \`${CLIENT_ID_HEADER}\` header marks the page that made the change in its live event; with an \`${IDEMPOTENCY_KEY_HEADER}\` a retry is applied once.`
+    : '';
   return `${SUMMARIES[name]}. ${who}${writes}${page} Every refusal it can answer is listed under its status.`;
 }
 
@@ -398,7 +417,7 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   const isTodo = endpoint.path.startsWith('/todo/');
   const parameters: Json[] = [];
   if (endpoint.path.includes(':todoId')) parameters.push(TODO_ID_PARAMETER);
-  if (isTodo && write) parameters.push(CLIENT_ID_PARAMETER);
+  if (isTodo && write) parameters.push(CLIENT_ID_PARAMETER, IDEMPOTENCY_KEY_PARAMETER);
   const stream = 'stream' in endpoint && endpoint.stream;
   if (stream) parameters.push(...STREAM_PARAMETERS);
 
