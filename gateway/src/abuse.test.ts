@@ -104,7 +104,7 @@ describe('sockets held by a client (SECURITY.md "Limits and timeouts")', () => {
   const HEADERS_TIMEOUT_MS = CLIENT_REQUEST_LIMITS.headersTimeoutMs;
   const PER_ADDRESS = CONNECTIONS_PER_ADDRESS;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ env: { MAX_CONNECTIONS: '10000' } });
   });
   afterAll(async () => {
     await stack.stop();

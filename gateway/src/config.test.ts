@@ -53,6 +53,7 @@ describe("the gateway's settings", () => {
     expect(config.clients.maxConnections).toBe(20_000);
     expect(config.events.maxStreams).toBe(9000);
     expect(config.ops).toEqual({ host: '0.0.0.0', port: 9300 });
+    expect(readGatewayConfig({ ...base, MAX_CONNECTIONS: '0' }).clients).toMatchObject({ maxConnections: 0, maxConnectionsPerAddress: 0 });
     expect(() => readGatewayConfig({ ...base, MAX_CONNECTIONS: 'many', EVENTS_MAX_STREAMS: '0' })).toThrow(/MAX_CONNECTIONS: [\s\S]*EVENTS_MAX_STREAMS: /);
   });
 });

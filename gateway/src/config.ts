@@ -252,7 +252,8 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     clients: {
       ...CLIENT_REQUEST_LIMITS,
       maxConnections: parsed.MAX_CONNECTIONS,
-      maxConnectionsPerAddress: trustProxy ? 0 : CONNECTIONS_PER_ADDRESS,
+      // MAX_CONNECTIONS=0 lifts both caps (a test stack: every client is this machine).
+      maxConnectionsPerAddress: trustProxy || parsed.MAX_CONNECTIONS === 0 ? 0 : CONNECTIONS_PER_ADDRESS,
       keepAliveTimeoutMs: trustProxy ? KEEP_ALIVE_MS.behindProxy : KEEP_ALIVE_MS.direct,
     },
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,

@@ -112,7 +112,7 @@ export async function startServices(options: Pick<StackOptions, 'env' | 'keepLog
  * The app as `npm start` runs it: {@link startServices} and the gateway in front of them, by default as
  * its built process too, for component tests, browser tests and benchmarks. Sign-in and sign-up rate limits
  * are off: these callers sign many users up from one address on purpose (a test of those limits sets its
- * own). They stay under the gateway's fixed cap of connections per address.
+ * own).
  */
 /**
  * `REMOTES` for every built remote under `root`, found by the same pattern as `npm start`
@@ -133,6 +133,8 @@ export async function startStack<G extends StackGateway = RunningProcess>(option
   const env = {
     SESSION_KEYS: 'stack-session-key-0123456789abcdef0123456789',
     AUTH_RATE_LIMIT: '0',
+    // No connection caps: every client of a test stack is this machine, on one address (a test of the caps sets its own).
+    MAX_CONNECTIONS: '0',
     ...extra,
   };
   const services = await startServices({ ...options, env });
