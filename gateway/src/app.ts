@@ -10,7 +10,7 @@ import {
   requestLogger,
   type Logger,
 } from '@tm/service-kit';
-import { ErrorCode, LIMITS } from '@tm/contracts';
+import { bodyLimitOf, ErrorCode } from '@tm/contracts';
 import Koa, { type Middleware } from 'koa';
 import compress from 'koa-compress';
 import type { Registry } from 'prom-client';
@@ -102,9 +102,10 @@ function onlyUnderApi(middleware: Middleware): Middleware {
  * found by the fuzzer; docs/ARCHITECTURE.md "Testing"). Browsers and load tools always send a length. OPTIONS is answered
  * here: the API serves only its own origin, so there is no CORS preflight to forward.
  */
-function framedRequests(limitBytes: number): Middleware {
+function framedRequests(limitOf: (path: string) => number): Middleware {
   return (ctx, next) => {
     if (ctx.get('transfer-encoding')) throw new LengthRequiredError();
+    const limitBytes = limitOf(ctx.path);
     if (ctx.request.length && ctx.request.length > limitBytes) throw new PayloadTooLargeError(limitBytes);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Allow', 'GET, HEAD, POST, PUT, DELETE');
@@ -215,7 +216,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(aliveOnly());
   app.use(staticSite(web));
   app.use(onlyUnderApi(noStore));
-  app.use(onlyUnderApi(framedRequests(LIMITS.bodyBytes)));
+  app.use(onlyUnderApi(framedRequests(bodyLimitOf)));
   app.use(openApiRoutes().routes());
   // Before the session and XSRF checks: a beacon cannot carry the XSRF header (rum.routes.ts).
   const { catalog, remotes } = web;

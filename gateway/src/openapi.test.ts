@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
-import { API, API_BASE, ErrorBody, ErrorCode, type TodoResponse, type UserResponse } from '@tm/contracts';
+import { API, API_BASE, bodyLimitOf, ErrorBody, ErrorCode, ROUTES, type TodoResponse, type UserResponse } from '@tm/contracts';
 import { openApiPath, type OpenApiDocument } from '@tm/contracts/openapi';
 import { createLogger } from '@tm/service-kit';
 import { ApiClient, newUser, openRawEventStream, REPO_ROOT, type RunningStack, startStack, tempDir } from '@tm/test-support';
@@ -138,9 +138,14 @@ describe('GET /api/openapi.json', () => {
     const forwarded = new Set<string>();
     for (const file of ['svc-users/src/users.routes.ts', 'svc-todos/src/todos.routes.ts']) {
       let prefix = '';
-      for (const match of readFileSync(path.join(REPO_ROOT, file), 'utf8').matchAll(/apiRouter\((?:'([^']*)')?\)|\brouter\.(get|post|put|delete|patch|all)\(\s*'([^']+)'/g)) {
+      const source = readFileSync(path.join(REPO_ROOT, file), 'utf8');
+      for (const match of source.matchAll(/apiRouter\((?:'([^']*)')?\)|\brouter\.(get|post|put|delete|patch|all)\(\s*'([^']+)'/g)) {
         if (match[0].startsWith('apiRouter')) prefix = match[1] ?? '';
         else forwarded.add(`${match[2]?.toUpperCase()} ${prefix}${match[3]}`);
+      }
+      // The task writes, registered from one table (WRITE_ROUTES) by their contract routes.
+      for (const match of source.matchAll(/\bwriteRoute\('(\w+)', ROUTES\.(\w+)\.path/g)) {
+        forwarded.add(`${match[1]} ${ROUTES[match[2] as keyof typeof ROUTES].path}`);
       }
     }
     const reachable = [...forwarded].filter((route) => /^\w+ \/(user|todo)\//.test(route));
@@ -181,6 +186,7 @@ describe('GET /api/openapi.json', () => {
       resetPassword: () => ({ token: 'not-a-link-token', newPassword: 'another good pass phrase 9' }),
       addTodo: () => ({ title: 'documented' }),
       updateTodo: () => ({ updateData: { completed: true } }),
+      syncTodos: () => ({ commands: [{ id: 'documented-1', method: 'POST', path: '/todo/add-todo', body: { title: 'documented' } }] }),
       completeAll: () => ({ completed: true }),
       reportWebVitals: () => ({ route: '/', metrics: [{ name: 'LCP', value: 1200 }] }),
     };
@@ -201,7 +207,7 @@ describe('GET /api/openapi.json', () => {
           await client.put(`/api/todo/update-todo/${task._id}`, { updateData: { completed: true } });
           undoToken = (await client.delete<{ undoToken?: string }>('/api/todo/clear-completed')).body.undoToken;
         }
-        const concrete = API_BASE + route.replace('{todoId}', task._id);
+        const concrete = API_BASE + route.replace('{todoId}', task._id) + (operation.operationId === 'todoChanges' ? '?after=0' : '');
         let status: number;
         let code: unknown;
         if (operation.operationId === 'todoEvents') {
@@ -298,7 +304,7 @@ describe('every refusal a call really answers is declared under it, with its cod
       if (method === 'GET') continue;
       expectDeclared(name, 'no XSRF token', await caller.request(method, route, { body: {}, xsrf: false }), 403, ErrorCode.xsrf);
       expectDeclared(name, 'another site', await caller.request(method, route, { body: {}, headers: { origin: 'https://elsewhere.example' } }), 403, ErrorCode.crossSite);
-      const large = await caller.request(method, route, { rawBody: JSON.stringify({ title: 'x'.repeat(17 * 1024) }), headers: { 'content-type': 'application/json' } });
+      const large = await caller.request(method, route, { rawBody: JSON.stringify({ title: 'x'.repeat(bodyLimitOf(route) + 1024) }), headers: { 'content-type': 'application/json' } });
       expectDeclared(name, 'too large', large, 413, ErrorCode.bodyTooLarge);
       // logout and logout-all read no body (and would end the session): they have nothing of this to refuse.
       if (name === 'logout' || name === 'logoutAll') continue;

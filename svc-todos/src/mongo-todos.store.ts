@@ -1,8 +1,18 @@
-import { ObjectIdString, type TodoChangeEvent } from '@tm/contracts';
+import { FieldValue, ObjectIdString, TODO_PATCH_FIELDS, type HistoryEntry, type TodoChangeEvent, type TodoPatchField } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
 import { MongoClient, ObjectId, WriteConcern, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Document, type Filter, type UpdateFilter, type WithoutId } from 'mongodb';
 import { z } from 'zod';
-import { completedAtOf, LIST_ORDER, migratedFeedPosition, type IdempotencyRecord, type StoredTask, type SweepCutoffs, type UndoBatch, type Writes } from './todos.domain.js';
+import {
+  completedAtOf,
+  LIST_ORDER,
+  migratedFeedPosition,
+  type FieldChange,
+  type IdempotencyRecord,
+  type StoredTask,
+  type SweepCutoffs,
+  type UndoBatch,
+  type Writes,
+} from './todos.domain.js';
 import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type Snapshot, type TaskRead } from './todos.store-base.js';
 import type { ChangeNotice, FeedPosition, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
@@ -17,6 +27,11 @@ export const UNDO_COLLECTION = 'todoUndoBatches';
  * it answers; `_id` is `{ userId, key }`, so two writes with one key conflict on it and the later one retries.
  */
 export const IDEMPOTENCY_COLLECTION = 'todoIdempotencyKeys';
+/**
+ * The change history (docs/PRODUCT.md §10.4): one document per field a write changed, written in the write's
+ * transaction and only with its event, numbered as the event is (`seq`) and carrying its origin.
+ */
+export const HISTORY_COLLECTION = 'todoHistory';
 /**
  * Of a database with one global event sequence: the global counter documents (the last event id handed out,
  * and the highest one trimmed for age), in this collection. Only {@link migrateGlobalFeed} reads them, to remove them.
@@ -69,6 +84,24 @@ interface IdempotencyDocument {
 }
 
 /**
+ * One value a write replaced: field `field` of task `todoId` went from `before` to `after` (JSON scalars, stored
+ * as they are) at `at`, in the write numbered `seq` in the user's feed; `conflict` when `before` was not the
+ * change's base. Kept for deleted tasks too; removed by the sweep after 30 days and with the account.
+ */
+interface HistoryDocument {
+  _id: ObjectId;
+  userId: UserKey;
+  todoId: ObjectId;
+  seq: number;
+  field: TodoPatchField;
+  before: FieldValue;
+  after: FieldValue;
+  at: Date;
+  origin: string | null;
+  conflict: boolean;
+}
+
+/**
  * One committed write (the outbox): `seq` is the user's own event number, from the user's feed document,
  * so a user's numbers only grow, one per write of that user. `_id` is an ObjectId (a number on an event of
  * a database with one global sequence; the migration gave it that number as its `seq`) and means nothing.
@@ -98,6 +131,16 @@ interface MigrationDocument {
 
 const StoredEvent = z.object({ seq: z.number().int().positive(), origin: z.string().nullable(), saved: StoredEventTodos, removed: z.array(ObjectIdString) });
 const StoredFeed = z.object({ seq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
+const StoredHistory = z.object({
+  todoId: z.instanceof(ObjectId),
+  seq: z.number().int().positive(),
+  field: z.enum(TODO_PATCH_FIELDS),
+  before: FieldValue,
+  after: FieldValue,
+  at: z.date(),
+  origin: z.string().nullable(),
+  conflict: z.boolean(),
+});
 
 const HEX_ID = /^[0-9a-f]{24}$/i;
 const isoOrNull = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
@@ -147,6 +190,19 @@ function toUndoDocument(userId: UserKey, { token, kind, completed, createdAt, it
     })),
   };
 }
+
+function toHistoryDocument(user: UserKey, seq: number, origin: string | null, { taskId, field, before, after, at, conflict }: FieldChange): HistoryDocument {
+  return { _id: new ObjectId(), userId: user, todoId: new ObjectId(taskId), seq, field, before, after, at: new Date(at), origin, conflict };
+}
+
+function toHistoryEntry(document: unknown): HistoryEntry {
+  const d = StoredHistory.parse(document);
+  return { todoId: d.todoId.toHexString(), field: d.field, before: d.before, after: d.after, at: d.at.toISOString(), version: String(d.seq), origin: d.origin, conflict: d.conflict };
+}
+
+/** Newest first (`seq` desc), the fields of one write in TODO_PATCH_FIELDS order. */
+const byHistoryOrder = (a: HistoryEntry, b: HistoryEntry): number =>
+  Number(b.version) - Number(a.version) || TODO_PATCH_FIELDS.indexOf(a.field) - TODO_PATCH_FIELDS.indexOf(b.field);
 
 function userKey(userId: string): UserKey {
   return HEX_ID.test(userId) ? new ObjectId(userId) : userId;
@@ -285,6 +341,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
   private readonly feeds: Collection<FeedDocument>;
   private readonly undos: Collection<UndoDocument>;
   private readonly idempotency: Collection<IdempotencyDocument>;
+  private readonly historyEntries: Collection<HistoryDocument>;
 
   private constructor(
     private readonly connection: MongoConnection,
@@ -296,6 +353,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     this.feeds = connection.db.collection<FeedDocument>(FEEDS_COLLECTION);
     this.undos = connection.db.collection<UndoDocument>(UNDO_COLLECTION);
     this.idempotency = connection.db.collection<IdempotencyDocument>(IDEMPOTENCY_COLLECTION);
+    this.historyEntries = connection.db.collection<HistoryDocument>(HISTORY_COLLECTION);
   }
 
   /**
@@ -330,6 +388,12 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
         [IDEMPOTENCY_COLLECTION]: [
           { key: { createdAt: 1 }, name: 'created_at' },
           { key: { userId: 1 }, name: 'user_id' },
+        ],
+        [HISTORY_COLLECTION]: [
+          // One user's task, newest first (the history's read; the account purge's by its userId prefix).
+          { key: { userId: 1, todoId: 1, seq: -1 }, name: 'user_todo_seq' },
+          // The sweep's expired entries.
+          { key: { at: 1 }, name: 'at' },
         ],
       },
       setup: async (db) => {
@@ -393,7 +457,13 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
   }
 
   /** Stores a decision's writes, in the write's transaction; appends its event as the user's next number. */
-  private async store(session: ClientSession, userId: string, origin: string | null, now: Date, { tasks, keepUndo, spendUndo, event, keepIdempotency }: Writes): Promise<ChangeNotice | null> {
+  private async store(
+    session: ClientSession,
+    userId: string,
+    origin: string | null,
+    now: Date,
+    { tasks, keepUndo, spendUndo, event, keepIdempotency, history = [] }: Writes,
+  ): Promise<ChangeNotice | null> {
     const user = userKey(userId);
     if (keepIdempotency) {
       const { key, fingerprint, answer, createdAt } = keepIdempotency;
@@ -414,6 +484,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     const feed = await this.feeds.findOneAndUpdate({ _id: user }, todoUpdates.nextEventSeq(), { session, upsert: true, returnDocument: 'after' });
     if (!feed) throw new Error("the user's feed document did not answer");
     await this.events.insertOne({ _id: new ObjectId(), userId: user, seq: feed.seq, origin, saved: event.saved, removed: event.removed, createdAt: now }, { session });
+    if (history.length > 0) await this.historyEntries.insertMany(history.map((change) => toHistoryDocument(user, feed.seq, origin, change)), { session });
     return { userId, id: String(feed.seq) };
   }
 
@@ -432,6 +503,19 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return JSON.stringify(await this.list(userId));
   }
 
+  async history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]> {
+    if (!HEX_ID.test(todoId)) return [];
+    // The index sorts by seq only. One write changes each field of a task once, so the entries of any one
+    // write are at most TODO_PATCH_FIELDS.length: the first `limit + length - 1` by seq hold every entry of
+    // every write among the newest `limit`, which are then put in field order and cut to `limit`.
+    const documents = await this.historyEntries
+      .find({ userId: userKey(userId), todoId: new ObjectId(todoId) })
+      .sort({ seq: -1 })
+      .limit(limit + TODO_PATCH_FIELDS.length - 1)
+      .toArray();
+    return documents.map(toHistoryEntry).sort(byHistoryOrder).slice(0, limit);
+  }
+
   async deleteAllForUser(userId: string): Promise<number> {
     const user = userKey(userId);
     return this.inTransaction(async (session) => {
@@ -441,6 +525,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
       await this.feeds.deleteOne({ _id: user }, { session });
       await this.undos.deleteMany({ userId: user }, { session });
       await this.idempotency.deleteMany({ userId: user }, { session });
+      await this.historyEntries.deleteMany({ userId: user }, { session });
       return count;
     });
   }
@@ -458,8 +543,9 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return toPosition(await this.feeds.findOne({ _id: userKey(userId) }));
   }
 
-  protected override async purgeExpired({ restoreClosed, eventsExpired }: SweepCutoffs, idempotencyExpired: Date): Promise<SweepResult> {
+  protected override async purgeExpired({ restoreClosed, eventsExpired, historyExpired }: SweepCutoffs, idempotencyExpired: Date): Promise<SweepResult> {
     await this.idempotency.deleteMany({ createdAt: { $lte: idempotencyExpired } });
+    const forgotten = await this.historyEntries.deleteMany({ at: { $lte: historyExpired } });
     const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: restoreClosed } });
     const undone = await this.undos.deleteMany({ createdAt: { $lte: restoreClosed } });
     // Per user, the newest number among the events past the retention (through the createdAt index).
@@ -474,7 +560,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
       await this.feeds.updateOne({ _id: user }, todoUpdates.raiseWatermark(last));
       trimmedEvents += (await this.events.deleteMany({ userId: user, seq: { $lte: last } })).deletedCount;
     }
-    return { purgedTodos: purged.deletedCount, trimmedEvents, purgedUndoBatches: undone.deletedCount };
+    return { purgedTodos: purged.deletedCount, trimmedEvents, purgedUndoBatches: undone.deletedCount, purgedHistory: forgotten.deletedCount };
   }
 
   async ping(): Promise<boolean> {

@@ -1,9 +1,19 @@
 import path from 'node:path';
 import { ObjectId } from 'bson';
-import { ObjectIdString, type TodoChangeEvent } from '@tm/contracts';
+import { FieldValue, ObjectIdString, TODO_PATCH_FIELDS, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
 import { closeSqlite, columnsOf, openSqlite, pingSqlite, type OpenSqliteOptions, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { z } from 'zod';
-import { completedAtOf, LIST_ORDER, migratedFeedPosition, type IdempotencyRecord, type StoredTask, type SweepCutoffs, type UndoBatch, type Writes } from './todos.domain.js';
+import {
+  completedAtOf,
+  LIST_ORDER,
+  migratedFeedPosition,
+  type FieldChange,
+  type IdempotencyRecord,
+  type StoredTask,
+  type SweepCutoffs,
+  type UndoBatch,
+  type Writes,
+} from './todos.domain.js';
 import { isoDate } from './iso-date.js';
 import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type Snapshot, type TaskRead } from './todos.store-base.js';
 import type { ChangeNotice, FeedPosition, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
@@ -74,6 +84,22 @@ const SCHEMA = `
     created_at INTEGER NOT NULL,
     PRIMARY KEY (user_id, key)
   ) STRICT, WITHOUT ROWID;
+  -- The change history (docs/PRODUCT.md §10.4): one row per field a write changed, in the write's
+  -- transaction and only with its event, numbered as the event is (seq) and carrying its origin: the value it
+  -- replaced and the one it set (JSON text of a scalar), when (at), and whether the replaced value had
+  -- changed since the change's base (conflict). Kept for deleted tasks too; removed by the sweep after 30 days
+  -- and with the account. field has no CHECK: a field added to TODO_PATCH_FIELDS needs no change of a file.
+  CREATE TABLE IF NOT EXISTS todo_history (
+    user_id TEXT NOT NULL,
+    todo_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    field TEXT NOT NULL,
+    before TEXT NOT NULL,
+    after TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    origin TEXT,
+    conflict INTEGER NOT NULL CHECK (conflict IN (0, 1))
+  ) STRICT;
 `;
 
 // Created after the migration below, which may first have to add deleted_at to an older file and rebuild
@@ -91,6 +117,11 @@ const INDEXES = `
   CREATE INDEX IF NOT EXISTS todo_undo_batches_user ON todo_undo_batches (user_id);
   -- The sweep's expired key records (the account purge's go by the primary key's user_id).
   CREATE INDEX IF NOT EXISTS todo_idempotency_keys_created ON todo_idempotency_keys (created_at);
+  -- One user's task, newest first (the history's read; also the account purge's, by user_id), and no field
+  -- twice for one write of one task.
+  CREATE UNIQUE INDEX IF NOT EXISTS todo_history_task ON todo_history (user_id, todo_id, seq, field);
+  -- The sweep's expired history entries.
+  CREATE INDEX IF NOT EXISTS todo_history_at ON todo_history (at);
 `;
 
 const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at, completed_at';
@@ -119,6 +150,19 @@ const NumberRow = z.object({ value: z.number().int().nullable() });
 const PositionRow = z.object({ lastSeq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
 const ExpiredRow = z.object({ userId: z.string(), last: z.number().int().positive() });
 const IdempotencyRow = z.object({ key: z.string(), fingerprint: z.string(), status: z.number().int(), body: z.string(), createdAt: z.number().int() });
+/** A history row; `before` and `after` are JSON text, parsed back to a scalar (FieldValue). */
+const HistoryRow = z.object({
+  todoId: ObjectIdString,
+  field: z.enum(TODO_PATCH_FIELDS),
+  before: z.string(),
+  after: z.string(),
+  at: z.number().int(),
+  seq: z.number().int().positive(),
+  origin: z.string().nullable(),
+  conflict: z.union([z.literal(0), z.literal(1)]),
+});
+/** Within one write, the fields in TODO_PATCH_FIELDS order (not their text order). */
+const FIELD_ORDER = `CASE field ${TODO_PATCH_FIELDS.map((field, index) => `WHEN '${field}' THEN ${index}`).join(' ')} END`;
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : isoDate(ms));
 const msOrNull = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
@@ -158,8 +202,27 @@ function toEvent(row: unknown): TodoChangeEvent {
   return { id: String(r.seq), origin: r.origin, saved: StoredEventTodos.parse(JSON.parse(r.saved)), removed: RemovedJson.parse(JSON.parse(r.removed)) };
 }
 
+function toHistoryEntry(row: unknown): HistoryEntry {
+  const r = HistoryRow.parse(row);
+  return {
+    todoId: r.todoId,
+    field: r.field,
+    before: FieldValue.parse(JSON.parse(r.before)),
+    after: FieldValue.parse(JSON.parse(r.after)),
+    at: isoDate(r.at),
+    version: String(r.seq),
+    origin: r.origin,
+    conflict: r.conflict === 1,
+  };
+}
+
 function numberOf(row: unknown): number {
   return NumberRow.parse(row ?? { value: null }).value ?? 0;
+}
+
+/** A history row of one value a write replaced, numbered with the write's event (`seq`) and carrying its origin. */
+function historyRow(userId: string, seq: number, origin: string | null, { taskId, field, before, after, at, conflict }: FieldChange) {
+  return { userId, todoId: taskId, seq, field, before: JSON.stringify(before), after: JSON.stringify(after), at: Date.parse(at), origin, conflict: bit(conflict) };
 }
 
 function prepareStatements(db: SqliteDatabase) {
@@ -210,6 +273,17 @@ function prepareStatements(db: SqliteDatabase) {
       'INSERT INTO todo_events (user_id, seq, origin, saved, removed, created_at) VALUES (@userId, @seq, @origin, @saved, @removed, @now)',
     ),
     eventsAfter: db.prepare('SELECT seq, origin, saved, removed FROM todo_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    appendHistory: db.prepare(
+      `INSERT INTO todo_history (user_id, todo_id, seq, field, before, after, at, origin, conflict)
+       VALUES (@userId, @todoId, @seq, @field, @before, @after, @at, @origin, @conflict)`,
+    ),
+    // Newest first through todo_history_task (seq DESC); the fields of one write in TODO_PATCH_FIELDS order.
+    history: db.prepare(
+      `SELECT todo_id AS todoId, field, before, after, at, seq, origin, conflict FROM todo_history
+       WHERE user_id = ? AND todo_id = ? ORDER BY seq DESC, ${FIELD_ORDER} LIMIT ?`,
+    ),
+    removeAllHistory: db.prepare('DELETE FROM todo_history WHERE user_id = ?'),
+    purgeExpiredHistory: db.prepare('DELETE FROM todo_history WHERE at <= ?'),
     purgeExpired: db.prepare('DELETE FROM todos WHERE deleted_at IS NOT NULL AND deleted_at <= ?'),
     // Per user, the newest number among the events past the retention (through the created_at index).
     lastExpiredEvents: db.prepare('SELECT user_id AS userId, max(seq) AS last FROM todo_events WHERE created_at <= ? GROUP BY user_id'),
@@ -253,7 +327,7 @@ function migrateCompletedAt(db: SqliteDatabase): void {
  * Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree (the
  * first migrates, the others find it done). Each step is keyed on the schema itself: `todos.deleted_at`
  * (soft delete), `todos.completed_at` (completion times), `todo_events.seq` (per-user event numbers). The
- * undo tables are new tables (SCHEMA creates them in any file).
+ * undo, key-record and history tables are new tables (SCHEMA creates them in any file).
  */
 function migrate(db: SqliteDatabase): void {
   if (!columnsOf(db, 'todos').includes('deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
@@ -349,7 +423,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
   }
 
   /** Stores a decision's writes, in the write's transaction; appends its event as the user's next number. */
-  private store(userId: string, origin: string | null, now: number, { tasks, keepUndo, spendUndo, event, keepIdempotency }: Writes): ChangeNotice | null {
+  private store(userId: string, origin: string | null, now: number, { tasks, keepUndo, spendUndo, event, keepIdempotency, history = [] }: Writes): ChangeNotice | null {
     const s = this.statements;
     if (keepIdempotency) {
       const { key, fingerprint, answer, createdAt } = keepIdempotency;
@@ -373,6 +447,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     if (event === null) return null;
     const seq = numberOf(s.nextSeq.get(userId));
     s.appendEvent.run({ userId, seq, origin, saved: JSON.stringify(event.saved), removed: JSON.stringify(event.removed), now });
+    for (const change of history) s.appendHistory.run(historyRow(userId, seq, origin, change));
     return { userId, id: String(seq) };
   }
 
@@ -389,11 +464,16 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return String(numberOf(this.statements.cursor.get(userId)));
   }
 
+  async history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]> {
+    return this.statements.history.all(userId, todoId, limit).map(toHistoryEntry);
+  }
+
   async deleteAllForUser(userId: string): Promise<number> {
     const s = this.statements;
     return this.db.transaction(() => {
       const count = numberOf(s.countLive.get(userId));
-      for (const statement of [s.removeAll, s.removeAllEvents, s.removePosition, s.removeAllUndoItems, s.removeAllUndoBatches, s.removeAllIdempotencyRecords]) statement.run(userId);
+      const statements = [s.removeAll, s.removeAllEvents, s.removePosition, s.removeAllUndoItems, s.removeAllUndoBatches, s.removeAllIdempotencyRecords, s.removeAllHistory];
+      for (const statement of statements) statement.run(userId);
       return count;
     }).immediate();
   }
@@ -409,10 +489,11 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return { cursor: String(lastSeq), trimmedThrough: String(trimmedThrough) };
   }
 
-  protected override async purgeExpired({ restoreClosed, eventsExpired }: SweepCutoffs, idempotencyExpired: Date): Promise<SweepResult> {
+  protected override async purgeExpired({ restoreClosed, eventsExpired, historyExpired }: SweepCutoffs, idempotencyExpired: Date): Promise<SweepResult> {
     const s = this.statements;
     return this.db.transaction(() => {
       s.purgeExpiredIdempotencyRecords.run(idempotencyExpired.getTime());
+      const purgedHistory = s.purgeExpiredHistory.run(historyExpired.getTime()).changes;
       const purgedTodos = s.purgeExpired.run(restoreClosed.getTime()).changes;
       s.purgeExpiredUndoItems.run(restoreClosed.getTime());
       const purgedUndoBatches = s.purgeExpiredUndoBatches.run(restoreClosed.getTime()).changes;
@@ -424,7 +505,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
         trimmedEvents += s.trimEvents.run(userId, last).changes;
         s.raiseWatermark.run({ userId, seq: last });
       }
-      return { purgedTodos, trimmedEvents, purgedUndoBatches };
+      return { purgedTodos, trimmedEvents, purgedUndoBatches, purgedHistory };
     }).immediate();
   }
 

@@ -1,3 +1,4 @@
+import { HISTORY_RETENTION_MS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS } from '@tm/contracts';
 import type { TodoRecord } from './todos.repository.js';
 import {
   addTodo,
@@ -8,6 +9,7 @@ import {
   decideOnce,
   deleteTodo,
   editTodo,
+  fieldChanges,
   IDEMPOTENCY_RETENTION_MS,
   idempotencyExpiry,
   idempotencyVerdict,
@@ -15,6 +17,7 @@ import {
   LIST_ORDER,
   migratedFeedPosition,
   requestFingerprint,
+  resolveTaskId,
   restoreTodo,
   stillAsLeft,
   sweepCutoffs,
@@ -67,13 +70,37 @@ describe('edit, tick and pin', () => {
     const { result, writes } = editTodo(live(open), { isPinned: true, title: 'Buy oat milk', completed: false }, at(1_000), null);
     expect(result?.changed).toEqual(['title', 'isPinned']);
     expect(result?.todo).toEqual({ ...open, title: 'Buy oat milk', isPinned: true, updatedAt: iso(1_000) });
-    expect(writes).toEqual({ tasks: [{ todo: result?.todo, deletedAt: null }], event: { saved: [result?.todo], removed: [] } });
+    expect(writes).toEqual({
+      tasks: [{ todo: result?.todo, deletedAt: null }],
+      event: { saved: [result?.todo], removed: [] },
+      // One history entry per changed field, in TODO_PATCH_FIELDS order; no base, so no conflict.
+      history: [
+        { taskId: open._id, field: 'title', before: 'Buy milk', after: 'Buy oat milk', at: iso(1_000), conflict: false },
+        { taskId: open._id, field: 'isPinned', before: false, after: true, at: iso(1_000), conflict: false },
+      ],
+    });
     expect(result?.undoToken).toBeNull();
+    expect(result?.conflicts).toEqual([]);
+  });
+
+  it('with a base: a changed field whose stored value is not its base is a conflict; the change wins all the same', () => {
+    // Renamed elsewhere to 'Buy milk' since this device saw 'Milk'; its pin was seen as it is.
+    const { result, writes } = editTodo(live(open), { title: 'Oat milk', isPinned: true }, at(1_000), null, { title: 'Milk', isPinned: false });
+    expect(result?.todo).toMatchObject({ title: 'Oat milk', isPinned: true });
+    expect(result?.conflicts).toEqual(['title']);
+    expect(writes?.history?.map(({ field, before, conflict }) => ({ field, before, conflict }))).toEqual([
+      { field: 'title', before: 'Buy milk', conflict: true },
+      { field: 'isPinned', before: false, conflict: false },
+    ]);
+    // A base that matches what is stored: no conflict.
+    expect(editTodo(live(open), { title: 'Oat milk' }, at(1_000), null, { title: 'Buy milk' }).result?.conflicts).toEqual([]);
+    // A no-op writes no history and has no conflict, whatever its base.
+    expect(editTodo(live(open), { title: 'Buy milk' }, at(1_000), null, { title: 'Milk' })).toEqual({ result: { todo: open, changed: [], undoToken: null, conflicts: [] }, writes: null });
   });
 
   it('a no-op (every value already so, or nothing set) writes nothing and keeps updatedAt', () => {
     for (const patch of [{ title: 'Buy milk' }, { completed: false, isPinned: false }, {}]) {
-      expect(editTodo(live(open), patch, at(1_000), 'token')).toEqual({ result: { todo: open, changed: [], undoToken: null }, writes: null });
+      expect(editTodo(live(open), patch, at(1_000), 'token')).toEqual({ result: { todo: open, changed: [], undoToken: null, conflicts: [] }, writes: null });
     }
   });
 
@@ -86,7 +113,7 @@ describe('edit, tick and pin', () => {
 
   it('pin and unpin change isPinned alone and keep the completion time', () => {
     const pinned = editTodo(live(done), { isPinned: true }, at(1_000), null).result;
-    expect(pinned).toEqual({ todo: { ...done, isPinned: true, updatedAt: iso(1_000) }, changed: ['isPinned'], undoToken: null });
+    expect(pinned).toEqual({ todo: { ...done, isPinned: true, updatedAt: iso(1_000) }, changed: ['isPinned'], undoToken: null, conflicts: [] });
     const unpinned = editTodo(live({ ...done, isPinned: true }), { isPinned: false }, at(2_000), null).result;
     expect(unpinned?.todo).toEqual({ ...done, isPinned: false, updatedAt: iso(2_000) });
   });
@@ -179,6 +206,7 @@ describe('bulk calls', () => {
         items: [older, newer].map((t) => ({ id: t._id, before: { completed: false, completedAt: null, updatedAt: t.updatedAt } })),
       },
       event: { saved: changed, removed: [] },
+      history: [older, newer].map((t) => ({ taskId: t._id, field: 'completed', before: false, after: true, at: iso(1_000), conflict: false })),
     });
   });
 
@@ -214,7 +242,12 @@ describe('bulk undo: only what is still as the call left it', () => {
   it('puts back completed, completedAt and updatedAt of every task still as left, in list order, spending the token', () => {
     expect(undoBulk(batch, [live(doneA), live(doneB)], at(2_000), WINDOW)).toEqual({
       result: [b, a],
-      writes: { tasks: [live(b), live(a)], spendUndo: 'bulk', event: { saved: [b, a], removed: [] } },
+      writes: {
+        tasks: [live(b), live(a)],
+        spendUndo: 'bulk',
+        event: { saved: [b, a], removed: [] },
+        history: [a, b].map((t) => ({ taskId: t._id, field: 'completed', before: true, after: false, at: iso(2_000), conflict: false })),
+      },
     });
   });
 
@@ -229,7 +262,7 @@ describe('bulk undo: only what is still as the call left it', () => {
   });
 
   it('nothing left to restore: [] with the token spent and no event', () => {
-    expect(undoBulk(batch, [deletedAt(doneA, 1_500)], at(2_000), WINDOW)).toEqual({ result: [], writes: { tasks: [], spendUndo: 'bulk', event: null } });
+    expect(undoBulk(batch, [deletedAt(doneA, 1_500)], at(2_000), WINDOW)).toEqual({ result: [], writes: { tasks: [], spendUndo: 'bulk', event: null, history: [] } });
   });
 
   it('no batch (unknown, spent, another user’s) or a late one: null, nothing written', () => {
@@ -253,7 +286,8 @@ describe('bulk undo: only what is still as the call left it', () => {
     // d was restored on its own since, and deleted again: no longer the clear's.
     expect(undoBulk(clear, [deletedAt(c, 1_000), deletedAt(d, 1_200)], at(1_500), WINDOW)).toEqual({
       result: [c],
-      writes: { tasks: [live(c)], spendUndo: 'clear', event: { saved: [c], removed: [] } },
+      // Undeleted as it was: no field changed, so nothing for the history.
+      writes: { tasks: [live(c)], spendUndo: 'clear', event: { saved: [c], removed: [] }, history: [] },
     });
     expect(undoBulk(clear, [live(c)], at(1_500), WINDOW).result).toEqual([]);
   });
@@ -290,7 +324,9 @@ describe('sweep', () => {
     expect(sweepCutoffs(at(600_000), { restoreWindowMs: WINDOW, eventRetentionMs: 300_000 })).toEqual({
       restoreClosed: at(600_000 - WINDOW),
       eventsExpired: at(300_000),
+      historyExpired: at(600_000 - HISTORY_RETENTION_MS),
     });
+    expect(HISTORY_RETENTION_MS).toBe(30 * 24 * 60 * 60_000);
     // The sweep's boundary is exactly where restore stops.
     expect(withinRestoreWindow(iso(600_000 - WINDOW), at(600_000), WINDOW)).toBe(false);
   });
@@ -351,5 +387,70 @@ describe('Idempotency-Key (docs/PRODUCT.md §7)', () => {
     };
     expect(decideOnce(record(0), { key: 'k', fingerprint }, at(1), never, never)).toEqual({ result: { kind: 'answered', answer, replayed: true }, writes: null });
     expect(decideOnce(record(0), { key: 'k', fingerprint: 'another' }, at(1), never, never)).toEqual({ result: { kind: 'reused' }, writes: null });
+  });
+});
+
+describe('change history (docs/PRODUCT.md §10.4)', () => {
+  const before = todo({ title: 'Milk', completed: false, isPinned: false });
+  const other = { title: 'Oat milk', completed: true, isPinned: true } as const;
+
+  it('covers every patchable field: one entry per field that differs, in TODO_PATCH_FIELDS order', () => {
+    const after: TodoRecord = { ...before, ...other, completedAt: iso(9), updatedAt: iso(9) };
+    expect(fieldChanges(before, after, iso(9)).map((change) => change.field)).toEqual([...TODO_PATCH_FIELDS]);
+    for (const field of TODO_PATCH_FIELDS) {
+      const changes = fieldChanges(before, { ...before, [field]: other[field] }, iso(9));
+      expect(changes).toEqual([{ taskId: before._id, field, before: before[field], after: other[field], at: iso(9), conflict: false }]);
+    }
+    // updatedAt and completedAt are not patch fields: they are not history.
+    expect(fieldChanges(before, { ...before, updatedAt: iso(9), completedAt: iso(9) }, iso(9))).toEqual([]);
+  });
+
+  it('marks a conflict only for a field present in the base whose stored value is not it', () => {
+    const after: TodoRecord = { ...before, ...other };
+    const conflicts = (base: Parameters<typeof fieldChanges>[3]) => fieldChanges(before, after, iso(9), base).filter((change) => change.conflict).map((change) => change.field);
+    expect(conflicts(undefined)).toEqual([]);
+    expect(conflicts({})).toEqual([]);
+    expect(conflicts({ title: 'Milk', completed: false, isPinned: false })).toEqual([]);
+    expect(conflicts({ title: 'Old milk' })).toEqual(['title']);
+    expect(conflicts({ title: 'Old milk', completed: true, isPinned: false })).toEqual(['title', 'completed']);
+    // A base of null is a value like any other: it differs from false.
+    expect(conflicts({ isPinned: null })).toEqual(['isPinned']);
+    // A base for a field that did not change makes no entry at all.
+    expect(fieldChanges(before, { ...before, title: 'Oat milk' }, iso(9), { completed: true })).toEqual([
+      { taskId: before._id, field: 'title', before: 'Milk', after: 'Oat milk', at: iso(9), conflict: false },
+    ]);
+  });
+});
+
+describe('sync: temporary task ids (docs/PRODUCT.md §10.4)', () => {
+  const added = (status: number, body: unknown): IdempotencyRecord => ({ key: 'add-1', fingerprint: 'f', answer: { status, body }, createdAt: iso(0) });
+  const taskId = 'a'.repeat(24);
+
+  it('a temporary id is the task its add command answered (201)', () => {
+    const records = new Map([['add-1', added(201, { message: 'Task added successfully', todo: { _id: taskId, title: 'Milk' } })]]);
+    const asked: string[] = [];
+    const lookup = (commandId: string) => {
+      asked.push(commandId);
+      return records.get(commandId);
+    };
+    expect(TEMP_ID_PREFIX).toBe('tmp-');
+    expect(resolveTaskId(`${TEMP_ID_PREFIX}add-1`, lookup)).toBe(taskId);
+    expect(asked).toEqual(['add-1']);
+  });
+
+  it('null when the add was never applied, was refused, or answered no task', () => {
+    expect(resolveTaskId(`${TEMP_ID_PREFIX}add-1`, () => undefined)).toBeNull();
+    expect(resolveTaskId(`${TEMP_ID_PREFIX}add-1`, () => added(400, { message: 'Title is required', code: 'VALIDATION_FAILED' }))).toBeNull();
+    expect(resolveTaskId(`${TEMP_ID_PREFIX}add-1`, () => added(200, { todo: { _id: taskId } }))).toBeNull();
+    expect(resolveTaskId(`${TEMP_ID_PREFIX}add-1`, () => added(201, null))).toBeNull();
+    expect(resolveTaskId(`${TEMP_ID_PREFIX}add-1`, () => added(201, { todo: { _id: 42 } }))).toBeNull();
+  });
+
+  it('any other id is itself, without a look-up', () => {
+    const never = () => {
+      throw new Error('a plain id needs no record');
+    };
+    expect(resolveTaskId(taskId, never)).toBe(taskId);
+    expect(resolveTaskId('add-1', never)).toBe('add-1');
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { TodoPatch } from '@tm/contracts';
-import type { BulkChange, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, TodoField, TodoRecord, TodoUpdate } from './todos.repository.js';
+import { HISTORY_RETENTION_MS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, type ChangeBase, type ChangesResponse, type FieldValue, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
+import type { BulkChange, FeedPosition, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, TodoField, TodoRecord, TodoUpdate } from './todos.repository.js';
 
 export type { IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer } from './todos.repository.js';
 
@@ -41,6 +41,20 @@ export interface EventBody {
   removed: string[];
 }
 
+/**
+ * One value a write replaced (docs/PRODUCT.md §10.4): `field` of task `taskId` went from `before` to `after`
+ * at `at`; `conflict` when `before` was not the value the change was made on (its base). The store adds the
+ * user, the number of the write's event and its origin.
+ */
+export interface FieldChange {
+  taskId: string;
+  field: TodoField;
+  before: FieldValue;
+  after: FieldValue;
+  at: string;
+  conflict: boolean;
+}
+
 /** What one write stores, all in one transaction. */
 export interface Writes {
   /** Tasks to store exactly as given (a new one is inserted; `createdAt` never changes). */
@@ -53,6 +67,8 @@ export interface Writes {
   event: EventBody | null;
   /** The record of an `Idempotency-Key` to keep (replacing an expired one of the same user and key). */
   keepIdempotency?: IdempotencyRecord;
+  /** The values the write replaced, for the task's history; stored only with an event (numbered as it is). */
+  history?: FieldChange[];
 }
 
 /** A rule's answer: what the call resolves, and what to store (`null`: nothing changes). */
@@ -121,6 +137,22 @@ export function withinRestoreWindow(at: string, now: Date, restoreWindowMs: numb
 
 const live = (task: StoredTask | undefined): task is StoredTask => task !== undefined && task.deletedAt === null;
 
+/**
+ * The values a write replaced in one task (§10.4), over every patchable field (TODO_PATCH_FIELDS), so a new
+ * field is kept in the history with no new code. A field whose stored value (`before`) is not its `base` was
+ * changed elsewhere since the change was made: a conflict (the change still wins, by server order).
+ */
+export function fieldChanges(before: TodoRecord, after: TodoRecord, at: string, base: ChangeBase = {}): FieldChange[] {
+  return TODO_PATCH_FIELDS.filter((field) => before[field] !== after[field]).map((field) => ({
+    taskId: before._id,
+    field,
+    before: before[field],
+    after: after[field],
+    at,
+    conflict: field in base && base[field] !== before[field],
+  }));
+}
+
 /** Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`. */
 export function addTodo(id: string, title: string, now: Date): Decision<TodoRecord> {
   const at = iso(now);
@@ -131,17 +163,17 @@ export function addTodo(id: string, title: string, now: Date): Decision<TodoReco
 /**
  * Edit, tick and pin (§7, §10.6, §10.11.1): sets the given title and flags. Only the fields whose value
  * differs change (`changed`, in the order title, completed, isPinned); none: a no-op that leaves `updatedAt`.
+ * Each value replaced goes to the history (§10.4); with a `base`, those changed elsewhere since it are the
+ * `conflicts` (the change wins all the same: later by server order).
  * Otherwise `updatedAt` moves to now, and `completedAt` follows `completed`: now when ticked, `null` when
  * reopened, kept when `completed` stays. With `undoToken` (a tick, {@link isTick}) a change of `completed`
  * keeps an undo batch of the one task with the values it replaced. `null` for no live task.
  */
-export function editTodo(task: StoredTask | undefined, patch: TodoPatch, now: Date, undoToken: string | null): Decision<TodoUpdate | null> {
+export function editTodo(task: StoredTask | undefined, patch: TodoPatch, now: Date, undoToken: string | null, base?: ChangeBase): Decision<TodoUpdate | null> {
   if (!live(task)) return unchanged(null);
   const current = task.todo;
-  const changed = (['title', 'completed', 'isPinned'] as const).filter(
-    (field): field is TodoField => patch[field] !== undefined && patch[field] !== current[field],
-  );
-  if (changed.length === 0) return unchanged({ todo: current, changed, undoToken: null });
+  const changed = TODO_PATCH_FIELDS.filter((field): field is TodoField => patch[field] !== undefined && patch[field] !== current[field]);
+  if (changed.length === 0) return unchanged({ todo: current, changed, undoToken: null, conflicts: [] });
   const at = iso(now);
   const completed = patch.completed ?? current.completed;
   const completedAt = completed === current.completed ? current.completedAt : completed ? at : null;
@@ -149,7 +181,12 @@ export function editTodo(task: StoredTask | undefined, patch: TodoPatch, now: Da
   const token = undoToken !== null && changed.includes('completed') ? undoToken : null;
   const keepUndo: UndoBatch | undefined =
     token === null ? undefined : { token, kind: 'complete-all', completed, createdAt: at, items: [{ id: current._id, before: completionOf(current) }] };
-  return { result: { todo, changed, undoToken: token }, writes: { tasks: [{ todo, deletedAt: null }], keepUndo, event: { saved: [todo], removed: [] } } };
+  const history = fieldChanges(current, todo, at, base);
+  const conflicts = history.filter((change) => change.conflict).map((change) => change.field);
+  return {
+    result: { todo, changed, undoToken: token, conflicts },
+    writes: { tasks: [{ todo, deletedAt: null }], keepUndo, event: { saved: [todo], removed: [] }, history },
+  };
 }
 
 const completionOf = ({ completed, completedAt, updatedAt }: TodoRecord): CompletionState => ({ completed, completedAt, updatedAt });
@@ -178,7 +215,8 @@ export function completeAll(tasks: StoredTask[], completed: boolean, now: Date, 
   const targets = tasks.filter((task) => live(task) && task.todo.completed !== completed).map((task) => task.todo);
   if (targets.length === 0) return unchanged({ todos: [], undoToken: null });
   const at = iso(now);
-  const todos = targets.map((todo) => ({ ...todo, completed, completedAt: completed ? at : null, updatedAt: at })).sort(byListOrder);
+  const changes = targets.map((todo) => ({ before: todo, after: { ...todo, completed, completedAt: completed ? at : null, updatedAt: at } }));
+  const todos = changes.map((change) => change.after).sort(byListOrder);
   const items = targets.map((todo) => ({ id: todo._id, before: completionOf(todo) }));
   return {
     result: { todos, undoToken },
@@ -186,6 +224,7 @@ export function completeAll(tasks: StoredTask[], completed: boolean, now: Date, 
       tasks: todos.map((todo) => ({ todo, deletedAt: null })),
       keepUndo: { token: undoToken, kind: 'complete-all', completed, createdAt: at, items },
       event: { saved: todos, removed: [] },
+      history: changes.flatMap((change) => fieldChanges(change.before, change.after, at)),
     },
   };
 }
@@ -232,16 +271,18 @@ export function stillAsLeft(batch: UndoBatch, task: StoredTask): boolean {
 export function undoBulk(batch: UndoBatch | undefined, tasks: StoredTask[], now: Date, restoreWindowMs: number): Decision<TodoRecord[] | null> {
   if (batch === undefined || !withinRestoreWindow(batch.createdAt, now, restoreWindowMs)) return unchanged(null);
   const before = new Map(batch.items.map((item) => [item.id, item.before]));
-  const restored = tasks
+  const changes = tasks
     .filter((task) => before.has(task.todo._id) && stillAsLeft(batch, task))
-    .map((task) => ({ ...task.todo, ...(batch.kind === 'complete-all' ? before.get(task.todo._id) : null) }))
-    .sort(byListOrder);
+    .map((task) => ({ before: task.todo, after: { ...task.todo, ...(batch.kind === 'complete-all' ? before.get(task.todo._id) : null) } }));
+  const restored = changes.map((change) => change.after).sort(byListOrder);
+  const at = iso(now);
   return {
     result: restored,
     writes: {
       tasks: restored.map((todo) => ({ todo, deletedAt: null })),
       spendUndo: batch.token,
       event: restored.length === 0 ? null : { saved: restored, removed: [] },
+      history: changes.flatMap((change) => fieldChanges(change.before, change.after, at)),
     },
   };
 }
@@ -252,11 +293,14 @@ export interface SweepCutoffs {
   restoreClosed: Date;
   /** Change events older than the retention (§10.11.5): per user, every number up to the newest of them. */
   eventsExpired: Date;
+  /** History entries older than the history's retention (§10.4, HISTORY_RETENTION_MS). */
+  historyExpired: Date;
 }
 
 /** The sweep's boundaries at `now`. */
 export function sweepCutoffs(now: Date, { restoreWindowMs, eventRetentionMs }: { restoreWindowMs: number; eventRetentionMs: number }): SweepCutoffs {
-  return { restoreClosed: new Date(now.getTime() - restoreWindowMs), eventsExpired: new Date(now.getTime() - eventRetentionMs) };
+  const before = (ms: number) => new Date(now.getTime() - ms);
+  return { restoreClosed: before(restoreWindowMs), eventsExpired: before(eventRetentionMs), historyExpired: before(HISTORY_RETENTION_MS) };
 }
 
 /**
@@ -321,4 +365,36 @@ export function decideOnce<R>(
   const { result, writes } = decide();
   const kept: IdempotencyRecord = { key: request.key, fingerprint: request.fingerprint, answer: answer(result), createdAt: iso(now) };
   return { result: { kind: 'answered', answer: kept.answer, replayed: false }, writes: { tasks: [], event: null, ...writes, keepIdempotency: kept } };
+}
+
+/**
+ * Sync (docs/PRODUCT.md §10.4): a command may name a task by a temporary id, `tmp-` and the id of the add
+ * command that made it; that add's command id is its `Idempotency-Key`, so its record says which task it
+ * made. Resolves the task id a temporary id stands for: the id of the task the add answered (201); `null`
+ * when the add was never applied, or was refused (the command that names it fails too). Any other id is
+ * itself.
+ */
+export function resolveTaskId(id: string, addRecord: (commandId: string) => IdempotencyRecord | undefined): string | null {
+  if (!id.startsWith(TEMP_ID_PREFIX)) return id;
+  const answer = addRecord(id.slice(TEMP_ID_PREFIX.length))?.answer;
+  if (answer === undefined || answer.status !== 201) return null;
+  const body = answer.body as { todo?: { _id?: unknown } } | null;
+  return typeof body?.todo?._id === 'string' ? body.todo._id : null;
+}
+
+/** Whether feed number `a` is below `b` (decimal strings of up to 16 digits). */
+const below = (a: string, b: string): boolean => BigInt(a) < BigInt(b);
+
+/**
+ * Catching up (docs/PRODUCT.md §10.4): the answer to "what changed after `after`", given the events read
+ * after it (at most `limit`) and the feed's position read after them. A position the feed no longer covers
+ * (below the trim watermark: some of its changes are gone) or ahead of the feed (from before an account
+ * purge or another server) is a reset: no changes, the current cursor, and the device reads the whole list.
+ * Otherwise the events, the cursor of the last one (or `after` itself), and `more` when a full page came
+ * back. Never a failure: a device any distance behind gets its changes or a reset.
+ */
+export function catchUp(after: string, events: TodoChangeEvent[], feed: FeedPosition, limit: number): ChangesResponse {
+  if (below(after, feed.trimmedThrough) || below(feed.cursor, after)) return { changes: [], cursor: feed.cursor, more: false, reset: true };
+  const last = events.at(-1);
+  return { changes: events, cursor: last?.id ?? after, more: events.length >= limit, reset: false };
 }

@@ -4,12 +4,13 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 // The driver's ObjectId, so `toBeInstanceOf` compares against the class the driver deserialises into.
 import { MongoClient, ObjectId } from 'mongodb';
-import { Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
+import { HISTORY_RETENTION_MS, HistoryEntry, Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
 import { tempDir } from '@tm/test-support';
 import {
   COMPLETED_AT_MIGRATION,
   EVENTS_COLLECTION,
   FEEDS_COLLECTION,
+  HISTORY_COLLECTION,
   LEGACY_COUNTER_IDS,
   LEGACY_COUNTERS_COLLECTION,
   MIGRATIONS_COLLECTION,
@@ -940,6 +941,152 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     });
   });
 
+  describe('change history (docs/PRODUCT.md §10.4)', () => {
+    const historyOf = (userId: string, todoId: string, limit = 100) => store.history(userId, todoId, limit);
+    /** The user's feed position: the number the user's last write's event got. */
+    const version = async (userId: string) => (await store.feedPosition(userId)).cursor;
+
+    test('an edit records one entry per changed field, with before, after, version and origin; a repeat records nothing', async () => {
+      const t = clock.start;
+      const todo = await store.create(alice, 'Milk', 'page-1');
+      expect(await historyOf(alice, todo._id)).toEqual([]);
+      clock.set(t + 1_000);
+      await store.update(alice, todo._id, { isPinned: true, title: 'Oat milk' }, 'page-1');
+      const first = await version(alice);
+      const edit = { todoId: todo._id, at: clock.iso(t + 1_000), version: first, origin: 'page-1', conflict: false };
+      const entries = [
+        { ...edit, field: 'title', before: 'Milk', after: 'Oat milk' },
+        { ...edit, field: 'isPinned', before: false, after: true },
+      ];
+      expect(await historyOf(alice, todo._id)).toEqual(entries);
+      // A repeat changes nothing, so it replaces no value.
+      clock.set(t + 2_000);
+      expect(await store.update(alice, todo._id, { isPinned: true, title: 'Oat milk' }, 'page-2')).toMatchObject({ changed: [] });
+      expect(await historyOf(alice, todo._id)).toEqual(entries);
+      // Newest first: the later write's entries before the earlier one's, each write's in field order.
+      clock.set(t + 3_000);
+      await store.update(alice, todo._id, { completed: true }, null);
+      const second = await version(alice);
+      expect(BigInt(second)).toBe(BigInt(first) + 1n);
+      const tick = { todoId: todo._id, field: 'completed', before: false, after: true, at: clock.iso(t + 3_000), version: second, origin: null, conflict: false };
+      const all = await historyOf(alice, todo._id);
+      expect(all).toEqual([tick, ...entries]);
+      all.forEach((entry) => expect(HistoryEntry.parse(entry)).toEqual(entry));
+      // At most `limit`, cut in that same order (inside one write too).
+      expect(await historyOf(alice, todo._id, 2)).toEqual([tick, entries[0]]);
+      expect(await historyOf(alice, todo._id, 1)).toEqual([tick]);
+      // The entries are numbered as the events: the event of that number carries the change.
+      const [event] = await store.eventsAfter(alice, String(BigInt(first) - 1n), 1);
+      expect(event).toMatchObject({ id: first, origin: 'page-1', saved: [{ _id: todo._id, title: 'Oat milk', isPinned: true }] });
+    });
+
+    test('with a base: a value changed elsewhere since is a conflict, the update names it, and still wins', async () => {
+      const todo = await store.create(alice, 'Milk');
+      clock.set(clock.start + 1_000);
+      // Another device renames it, made on what it saw ('Milk'): no conflict.
+      expect(await store.update(alice, todo._id, { title: 'Buy milk' }, 'phone', { base: { title: 'Milk' } })).toMatchObject({ conflicts: [] });
+      clock.set(clock.start + 2_000);
+      // This device, still on 'Milk', renames it and pins it (its pin base is right).
+      const late = await store.update(alice, todo._id, { title: 'Oat milk', isPinned: true }, 'laptop', { base: { title: 'Milk', isPinned: false } });
+      expect(late).toMatchObject({ conflicts: ['title'], changed: ['title', 'isPinned'], todo: { title: 'Oat milk', isPinned: true } });
+      expect(await todosOf(store, alice)).toEqual([late?.todo]);
+      const [title, pin, renamed] = await historyOf(alice, todo._id);
+      expect(title).toMatchObject({ field: 'title', before: 'Buy milk', after: 'Oat milk', origin: 'laptop', conflict: true });
+      expect(pin).toMatchObject({ field: 'isPinned', before: false, after: true, origin: 'laptop', conflict: false });
+      expect(renamed).toMatchObject({ field: 'title', before: 'Milk', after: 'Buy milk', origin: 'phone', conflict: false });
+      // Without a base nothing is a conflict.
+      expect(await store.update(alice, todo._id, { title: 'Milk again' })).toMatchObject({ conflicts: [] });
+      expect((await historyOf(alice, todo._id, 1))[0]).toMatchObject({ before: 'Oat milk', conflict: false });
+    });
+
+    test('complete-all and its undo record completed entries, numbered with their events; clear and delete change no field', async () => {
+      const t = clock.start;
+      const a = await store.create(alice, 'a');
+      const b = await store.create(alice, 'b');
+      clock.set(t + 1_000);
+      const { undoToken } = await store.setAllCompleted(alice, true, 'page-1');
+      const done = await version(alice);
+      clock.set(t + 2_000);
+      await store.restoreBulk(alice, undoToken ?? '', 'page-2');
+      const undone = await version(alice);
+      for (const todo of [a, b]) {
+        expect(await historyOf(alice, todo._id)).toEqual([
+          { todoId: todo._id, field: 'completed', before: true, after: false, at: clock.iso(t + 2_000), version: undone, origin: 'page-2', conflict: false },
+          { todoId: todo._id, field: 'completed', before: false, after: true, at: clock.iso(t + 1_000), version: done, origin: 'page-1', conflict: false },
+        ]);
+      }
+      const before = await historyOf(alice, a._id);
+      await store.update(alice, b._id, { completed: true });
+      const cleared = await store.clearCompleted(alice);
+      await store.restoreBulk(alice, cleared.undoToken ?? '');
+      await store.remove(alice, a._id);
+      await store.restore(alice, a._id);
+      expect(await historyOf(alice, a._id)).toEqual(before);
+      expect(await historyOf(alice, b._id)).toHaveLength(3);
+    });
+
+    test("a deleted task's history is still readable; another user's task and unknown ids have none", async () => {
+      const todo = await store.create(alice, 'Milk');
+      await store.update(alice, todo._id, { title: 'Oat milk' });
+      const entries = await historyOf(alice, todo._id);
+      expect(entries).toHaveLength(1);
+      await store.remove(alice, todo._id);
+      expect(await historyOf(alice, todo._id)).toEqual(entries);
+      expect(await historyOf(bob, todo._id)).toEqual([]);
+      expect(await historyOf(alice, unknownId())).toEqual([]);
+      expect(await historyOf(alice, 'not-an-id')).toEqual([]);
+      // Another user's attempt to change it records nothing.
+      await store.restore(alice, todo._id);
+      await store.update(bob, todo._id, { title: 'hijacked' });
+      expect(await historyOf(alice, todo._id)).toEqual(entries);
+    });
+
+    test('a write under an Idempotency-Key records its history once; its replay records nothing', async () => {
+      const todo = await store.create(alice, 'Milk');
+      const write = { call: 'update', id: todo._id, patch: { title: 'Oat milk' }, keepUndo: false } as const;
+      const answer = () => ({ status: 200, body: {} });
+      await store.applyOnce(alice, 'page', write, { key: 'rename', fingerprint: 'f' }, answer);
+      await store.applyOnce(alice, 'page', write, { key: 'rename', fingerprint: 'f' }, answer);
+      expect(await historyOf(alice, todo._id)).toEqual([expect.objectContaining({ field: 'title', before: 'Milk', after: 'Oat milk', origin: 'page' })]);
+    });
+
+    test('the sweep forgets the entries 30 days old or older, and counts them', async () => {
+      const t = clock.start;
+      const todo = await store.create(alice, 'Milk');
+      clock.set(t + 1_000);
+      await store.update(alice, todo._id, { title: 'Oat milk' });
+      clock.set(t + 2_000);
+      await store.update(alice, todo._id, { title: 'Soy milk', isPinned: true });
+      const bobs = await store.create(bob, "bob's");
+      await store.update(bob, bobs._id, { completed: true });
+      clock.set(t + 1_000 + HISTORY_RETENTION_MS - 1);
+      expect(await store.sweep()).toMatchObject({ purgedHistory: 0 });
+      expect(await historyOf(alice, todo._id)).toHaveLength(3);
+      // Exactly 30 days after the first edit: that entry goes, the later ones stay.
+      clock.set(t + 1_000 + HISTORY_RETENTION_MS);
+      expect(await store.sweep()).toMatchObject({ purgedHistory: 1 });
+      expect((await historyOf(alice, todo._id)).map((entry) => entry.after)).toEqual(['Soy milk', true]);
+      clock.set(t + 2_000 + HISTORY_RETENTION_MS);
+      expect(await store.sweep()).toMatchObject({ purgedHistory: 3 });
+      expect(await historyOf(alice, todo._id)).toEqual([]);
+      expect(await historyOf(bob, bobs._id)).toEqual([]);
+      expect(await store.sweep()).toMatchObject({ purgedHistory: 0 });
+    });
+
+    test("deleteAllForUser removes the user's history, and only the user's", async () => {
+      const mine = await store.create(alice, 'Milk');
+      await store.update(alice, mine._id, { title: 'Oat milk' });
+      const bobs = await store.create(bob, 'Bread');
+      await store.update(bob, bobs._id, { title: 'Rye bread' });
+      await store.deleteAllForUser(alice);
+      expect(await historyOf(alice, mine._id)).toEqual([]);
+      expect(await historyOf(bob, bobs._id)).toHaveLength(1);
+      // Gone for good, not merely hidden: 30 days later the sweep finds only bob's entry.
+      clock.set(clock.start + HISTORY_RETENTION_MS);
+      expect(await store.sweep()).toMatchObject({ purgedHistory: 1 });
+    });
+  });
+
   test('ping answers while open', async () => {
     await expect(store.ping()).resolves.toBe(true);
   });
@@ -978,6 +1125,8 @@ describe('SqliteTodosStore', () => {
         { name: 'todo_events_created' },
         { name: 'todo_undo_batches_created' },
         { name: 'todo_undo_batches_user' },
+        { name: 'todo_history_task' },
+        { name: 'todo_history_at' },
       ]));
       // The sweep finds expired deleted tasks through the partial index, not by reading every task.
       const plan = db.prepare('EXPLAIN QUERY PLAN DELETE FROM todos WHERE deleted_at IS NOT NULL AND deleted_at <= 0').all();
@@ -1058,6 +1207,8 @@ describe('SqliteTodosStore', () => {
       await expect(store.restoreBulk(userId, undoToken ?? '')).rejects.toMatchObject(failure);
       expect(await store.list(userId)).toEqual(before);
       expect(await store.eventsAfter(userId, '0', 100)).toEqual(eventsBefore);
+      // The failed edits and complete-alls left no history.
+      expect(await store.history(userId, open._id, 100)).toEqual([]);
       // No undo batch of the failed bulk calls was kept, and the clear's own is still there.
       expect(undoBatches()).toEqual({ batches: 1, items: 1 });
       // The user's counter rolled back with the event: the next number is still the one after the last event.
@@ -1074,6 +1225,73 @@ describe('SqliteTodosStore', () => {
     }
   });
 
+  test('a write whose history cannot be stored changes nothing: the history commits with its write and event', async () => {
+    const dataDir = freshDir();
+    const clock = fakeClock();
+    const store = SqliteTodosStore.open({ dataDir, now: clock.now });
+    const userId = newUserId();
+    const db = new Database(path.join(dataDir, SQLITE_FILE));
+    try {
+      const todo = await store.create(userId, 'Milk');
+      await store.update(userId, todo._id, { title: 'Oat milk' });
+      const before = await store.list(userId);
+      const history = await store.history(userId, todo._id, 100);
+      const position = await store.feedPosition(userId);
+      db.exec("CREATE TRIGGER fail_history BEFORE INSERT ON todo_history BEGIN SELECT RAISE(ABORT, 'history insert failed'); END");
+      clock.set(clock.start + 1_000);
+      const failure = { message: 'history insert failed' };
+      await expect(store.update(userId, todo._id, { title: 'Soy milk' })).rejects.toMatchObject(failure);
+      await expect(store.setAllCompleted(userId, true)).rejects.toMatchObject(failure);
+      const write = { call: 'update', id: todo._id, patch: { isPinned: true }, keepUndo: false } as const;
+      await expect(store.applyOnce(userId, null, write, { key: 'pin', fingerprint: 'f' }, () => ({ status: 200, body: {} }))).rejects.toMatchObject(failure);
+      expect(await store.list(userId)).toEqual(before);
+      expect(await store.history(userId, todo._id, 100)).toEqual(history);
+      expect(await store.feedPosition(userId)).toEqual(position);
+      expect(await store.idempotencyRecord(userId, 'pin')).toBeNull();
+      // A write with no field to record does not touch the history table: it still goes through.
+      expect(await store.remove(userId, todo._id)).toBe(true);
+      db.exec('DROP TRIGGER fail_history');
+      await store.restore(userId, todo._id);
+      expect(await store.update(userId, todo._id, { title: 'Soy milk' })).toMatchObject({ changed: ['title'] });
+      expect(await store.history(userId, todo._id, 100)).toHaveLength(2);
+    } finally {
+      db.close();
+      await store.close();
+    }
+  });
+
+  test('opens a file from before the change history: the history table and its indexes are added', async () => {
+    const dataDir = freshDir();
+    const userId = newUserId();
+    const first = SqliteTodosStore.open({ dataDir });
+    const todo = await first.create(userId, 'Milk');
+    await first.close();
+    // As a file of the previous version: no history table (nor its indexes).
+    const db = new Database(path.join(dataDir, SQLITE_FILE));
+    db.exec('DROP TABLE todo_history');
+    db.close();
+    const store = SqliteTodosStore.open({ dataDir });
+    try {
+      expect(await store.history(userId, todo._id, 100)).toEqual([]);
+      await store.update(userId, todo._id, { title: 'Oat milk' });
+      expect(await store.history(userId, todo._id, 100)).toMatchObject([{ field: 'title', before: 'Milk', after: 'Oat milk' }]);
+    } finally {
+      await store.close();
+    }
+    const check = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+    try {
+      const names = check.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'todo_history' AND type = 'index'").all();
+      expect(names).toEqual(expect.arrayContaining([{ name: 'todo_history_task' }, { name: 'todo_history_at' }]));
+      // The history's read and the sweep go through them, not through every row.
+      const read = check.prepare(`EXPLAIN QUERY PLAN SELECT * FROM todo_history WHERE user_id = 'u' AND todo_id = 't' ORDER BY seq DESC LIMIT 5`).all();
+      expect(JSON.stringify(read)).toContain('todo_history_task');
+      const sweep = check.prepare('EXPLAIN QUERY PLAN DELETE FROM todo_history WHERE at <= 0').all();
+      expect(JSON.stringify(sweep)).toContain('todo_history_at');
+    } finally {
+      check.close();
+    }
+  });
+
   test('sweep deletes expired rows from the file, so deleted tasks and old events do not pile up', async () => {
     const dataDir = freshDir();
     const clock = fakeClock();
@@ -1083,8 +1301,8 @@ describe('SqliteTodosStore', () => {
       for (let i = 0; i < 5; i += 1) await store.remove(userId, (await store.create(userId, `t${i}`))._id);
       const kept = await store.create(userId, 'kept');
       clock.set(clock.start + 10 * 60_000);
-      expect(await store.sweep()).toEqual({ purgedTodos: 5, trimmedEvents: 11, purgedUndoBatches: 0 });
-      expect(await store.sweep()).toEqual({ purgedTodos: 0, trimmedEvents: 0, purgedUndoBatches: 0 });
+      expect(await store.sweep()).toEqual({ purgedTodos: 5, trimmedEvents: 11, purgedUndoBatches: 0, purgedHistory: 0 });
+      expect(await store.sweep()).toEqual({ purgedTodos: 0, trimmedEvents: 0, purgedUndoBatches: 0, purgedHistory: 0 });
       const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
       try {
         expect(db.prepare('SELECT count(*) AS n FROM todos').get()).toEqual({ n: 1 });
@@ -1378,6 +1596,22 @@ describeMongo('MongoTodosStore', () => {
       expect(event?.userId).toBeInstanceOf(ObjectId);
       // The user's own feed document, keyed like the tasks: no counter shared by every user.
       expect(await admin.db(dbName).collection(FEEDS_COLLECTION).findOne({ _id: new ObjectId(userId) })).toEqual({ _id: new ObjectId(userId), seq: 1, trimmedThrough: 0 });
+      // The history: one document per changed field, keyed like the tasks, its values stored as they are.
+      const historyIndexes = await admin.db(dbName).collection(HISTORY_COLLECTION).indexes();
+      expect(historyIndexes.map((index) => index.key)).toEqual(expect.arrayContaining([{ userId: 1, todoId: 1, seq: -1 }, { at: 1 }]));
+      await store.update(userId, todo._id, { title: 'typed again', isPinned: true }, 'page');
+      const entries = await admin.db(dbName).collection(HISTORY_COLLECTION).find({ todoId: new ObjectId(todo._id) }).toArray();
+      expect(entries).toHaveLength(2);
+      expect(entries.find((entry) => entry.field === 'title')).toMatchObject({
+        userId: new ObjectId(userId),
+        seq: 2,
+        before: 'typed',
+        after: 'typed again',
+        origin: 'page',
+        conflict: false,
+        at: expect.any(Date),
+      });
+      expect(entries.find((entry) => entry.field === 'isPinned')).toMatchObject({ seq: 2, before: false, after: true });
     } finally {
       await store.close();
     }
@@ -1510,11 +1744,37 @@ describeMongo('MongoTodosStore', () => {
       }
       expect(await store.list(userId)).toEqual(before);
       expect(await events.countDocuments({ userId: new ObjectId(userId) })).toBe(6);
+      // The failed edit and complete-all left no history.
+      expect(await store.history(userId, open._id, 100)).toEqual([]);
       // No undo batch of the failed calls was kept; the clear's own is still there, and still works.
       expect(await undos.countDocuments({ userId: new ObjectId(userId) })).toBe(1);
       // The user's feed document rolled back with the event.
       expect(await store.feedPosition(userId)).toEqual({ cursor: '6', trimmedThrough: '0' });
       expect(await store.restoreBulk(userId, undoToken ?? '')).toEqual([done]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a write whose history cannot be stored changes nothing: the history commits with its write and event', async () => {
+    const store = await MongoTodosStore.open({ url: mongoUrl ?? '', dbName });
+    const userId = newUserId();
+    try {
+      const todo = await store.create(userId, 'Milk');
+      await store.update(userId, todo._id, { title: 'Oat milk' });
+      const before = await store.list(userId);
+      const history = await store.history(userId, todo._id, 100);
+      // A validator no history entry can pass: the insert fails after the task and its event inside the transaction.
+      await admin.db(dbName).command({ collMod: HISTORY_COLLECTION, validator: { userId: { $exists: false } }, validationAction: 'error' });
+      try {
+        await expect(store.update(userId, todo._id, { title: 'Soy milk' })).rejects.toThrow();
+        await expect(store.setAllCompleted(userId, true)).rejects.toThrow();
+      } finally {
+        await admin.db(dbName).command({ collMod: HISTORY_COLLECTION, validator: {}, validationLevel: 'off' });
+      }
+      expect(await store.list(userId)).toEqual(before);
+      expect(await store.history(userId, todo._id, 100)).toEqual(history);
+      expect(await store.feedPosition(userId)).toEqual({ cursor: '2', trimmedThrough: '0' });
     } finally {
       await store.close();
     }

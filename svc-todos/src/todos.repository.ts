@@ -1,4 +1,4 @@
-import type { Todo, TodoChangeEvent, TodoPatch } from '@tm/contracts';
+import type { ChangeBase, HistoryEntry, Todo, TodoChangeEvent, TodoPatch } from '@tm/contracts';
 
 // The port of svc-todos' storage: the contract only. The rules behind it are in todos.domain.ts; what the
 // store adapters share (the calls built from those rules, commit listeners, settings) is in todos.store-base.ts.
@@ -54,6 +54,8 @@ export interface SweepResult {
   trimmedEvents: number;
   /** Undo batches (see {@link TodosRepository.restoreBulk}) whose restore window had closed. */
   purgedUndoBatches: number;
+  /** History entries past the history's retention (docs/PRODUCT.md §10.4). */
+  purgedHistory: number;
 }
 
 /** What a bulk call did, and how to undo it. */
@@ -81,6 +83,8 @@ export interface TodoUpdate {
    * puts back the task's previous `completed`, `completedAt` and `updatedAt`. Otherwise `null`.
    */
   undoToken: string | null;
+  /** The fields changed elsewhere since the update's base (docs/PRODUCT.md §10.4); `[]` without a base. */
+  conflicts: TodoField[];
 }
 
 /** Options of {@link TodosRepository.update}. */
@@ -90,12 +94,14 @@ export interface UpdateOptions {
    * patch of `completed` alone: a tick, docs/PRODUCT.md §10.11.4).
    */
   keepUndo?: boolean;
+  /** The values the changed fields had where the change was made (docs/PRODUCT.md §10.4). */
+  base?: ChangeBase;
 }
 
 /** One task write as data: the call of the repository it stands for, and that call's arguments ({@link TodosRepository.applyOnce}). */
 export type TodoWrite =
   | { call: 'create'; title: string }
-  | { call: 'update'; id: string; patch: TodoPatch; keepUndo: boolean }
+  | { call: 'update'; id: string; patch: TodoPatch; keepUndo: boolean; base?: ChangeBase }
   | { call: 'remove'; id: string }
   | { call: 'restore'; id: string }
   | { call: 'setAllCompleted'; completed: boolean }
@@ -215,8 +221,15 @@ export interface TodosRepository {
   /** The user's record of `key`, whatever its age (the sweep removes the expired ones); `null` when none. */
   idempotencyRecord(userId: string, key: string): Promise<IdempotencyRecord | null>;
   /**
-   * Removes every task of the user for good, deleted or not, the user's change events, undo batches and
-   * records of idempotency keys (account deletion); resolves how many (undeleted) tasks there were.
+   * The change history of one of the user's tasks (docs/PRODUCT.md §10.4), live or deleted: every value a
+   * write replaced, newest first (highest `version`, then field order), at most `limit`; `[]` for an unknown
+   * id or another user's. Each write that changed fields stored them in its own transaction, numbered with
+   * its event (`version`) and carrying its `origin`.
+   */
+  history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]>;
+  /**
+   * Removes every task of the user for good, deleted or not, the user's change events, undo batches,
+   * records of idempotency keys and history (account deletion); resolves how many (undeleted) tasks there were.
    */
   deleteAllForUser(userId: string): Promise<number>;
   /** The user's change events numbered above `afterId`, in number order, at most `limit`. */
@@ -226,7 +239,8 @@ export interface TodosRepository {
   /**
    * Removes deleted tasks and undo batches past the restore window and trims events past the retention: for
    * each user, the events up to the user's newest expired one, raising that user's `trimmedThrough` to it.
-   * Also removes the records of idempotency keys past their retention (todos.domain.ts idempotencyExpiry).
+   * Also removes the records of idempotency keys past their retention (todos.domain.ts idempotencyExpiry) and
+   * history entries past theirs (SweepCutoffs.historyExpired).
    */
   sweep(): Promise<SweepResult>;
   /** Calls `listener` after each committed write that appended an event; returns the unsubscribe. */

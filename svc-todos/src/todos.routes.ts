@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import {
   AddTodoRequest,
+  ChangesQuery,
   CLIENT_ID_HEADER,
   CLIENT_ID_PATTERN,
   CompleteAllRequest,
@@ -10,9 +11,16 @@ import {
   EventCursor,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
+  LIMITS,
   RestoreBulkRequest,
+  ROUTES,
+  SyncRequest,
+  TEMP_ID_PREFIX,
   TodoIdParams,
   UpdateTodoRequest,
+  type HistoryResponse,
+  type SyncCommand,
+  type SyncResponse,
   type BulkTodosResponse,
   type DeleteTodoResponse,
   type PurgeTodosResponse,
@@ -21,8 +29,8 @@ import {
   type TodoResponse,
   type UpdateTodoResponse,
 } from '@tm/contracts';
-import { isTick, requestFingerprint, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
-import type { BulkChange, ResultOf, TodoUpdate, TodoWrite } from './todos.repository.js';
+import { isTick, requestFingerprint, resolveTaskId, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
+import type { BulkChange, ResultOf, TodoRecord, TodoUpdate, TodoWrite } from './todos.repository.js';
 import { apiRouter, HttpError, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -130,18 +138,162 @@ function idempotencyOf(ctx: Context): IdempotentRequest | null {
 }
 
 /**
- * Runs one write for the request's user and sends its answer (the kept one, for a retry under the same key).
- * A refusal is thrown as its error, so the error handler writes it and the request's span records its code.
+ * Runs one write for the request's user and resolves its answer (the kept one, for a retry under the same key).
  */
-async function answerWrite<W extends TodoWrite>(ctx: Context, service: TodosService, write: W, answer: (result: ResultOf<W>) => StoredAnswer): Promise<void> {
-  const request = idempotencyOf(ctx);
-  const { status, body } = await service.write(userIdOf(ctx), originOf(ctx), write, answer, request);
-  if (status >= 400) {
-    const refusal = ErrorBody.parse(body);
-    throw new HttpError(status, refusal.message, refusal.code ?? ErrorCode.internal);
+function runWrite<W extends TodoWrite>(ctx: Context, service: TodosService, { write, answer }: PlannedWrite<W>, request: IdempotentRequest | null): Promise<StoredAnswer> {
+  return service.write(userIdOf(ctx), originOf(ctx), write, answer, request);
+}
+
+/** A refusal as an error (so the error handler writes it and the request's span records its code). */
+function refusalOf({ status, body }: StoredAnswer): HttpError {
+  const refusal = ErrorBody.parse(body);
+  return new HttpError(status, refusal.message, refusal.code ?? ErrorCode.internal, refusal.issues);
+}
+
+/** One task write ready to run: the write and how its result is answered. */
+interface PlannedWrite<W extends TodoWrite = TodoWrite> {
+  write: W;
+  answer: (result: ResultOf<W>) => StoredAnswer;
+}
+
+/** A planned write, run for the request's user under an `Idempotency-Key` (or none). */
+type RunWrite = (ctx: Context, service: TodosService, request: IdempotentRequest | null) => Promise<StoredAnswer>;
+
+/** A task write route: its method, its path (under /todo) and how a request's params and body become a write. */
+interface WriteRoute {
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** Parses the request (throws a 400 on bad input, before anything is written) and plans its write. */
+  plan: (params: Record<string, string>, body: unknown) => RunWrite;
+}
+
+const writeRoute = <W extends TodoWrite>(method: WriteRoute['method'], path: string, plan: (params: Record<string, string>, body: unknown) => PlannedWrite<W>): WriteRoute => ({
+  method,
+  path,
+  plan: (params, body) => {
+    const planned = plan(params, body);
+    return (ctx, service, request) => runWrite(ctx, service, planned, request);
+  },
+});
+
+const todoIdOf = (params: Record<string, string>): string => parseOr400(TodoIdParams, params).todoId;
+
+/**
+ * Every task write, once: the HTTP routes and the commands of a sync call (docs/PRODUCT.md §10.4) are both
+ * made from this table, so a command answers exactly what its call would.
+ */
+const WRITE_ROUTES: readonly WriteRoute[] = [
+  writeRoute('POST', ROUTES.addTodo.path, (_, body) => {
+    const { title } = parseOr400(AddTodoRequest, body);
+    return { write: { call: 'create', title }, answer: (todo: TodoRecord) => ok({ message: TODO_MESSAGES.added, todo } satisfies TodoResponse, 201) };
+  }),
+  // Only a tick (isTick: a patch of `completed` alone, docs/PRODUCT.md §10.11.4) keeps an undo; an edit, a pin or several fields do not.
+  writeRoute('PUT', ROUTES.updateTodo.path, (params, body) => {
+    const id = todoIdOf(params);
+    const { updateData, base } = parseOr400(UpdateTodoRequest, body);
+    return {
+      write: { call: 'update', id, patch: updateData, keepUndo: isTick(updateData), base },
+      answer: (update: TodoUpdate | null) => {
+        if (update === null) return notFound();
+        const answer: UpdateTodoResponse = { message: updateMessage(updateData, update), todo: update.todo };
+        if (update.undoToken !== null) answer.undoToken = update.undoToken;
+        if (update.conflicts.length > 0) answer.conflicts = update.conflicts;
+        return ok(answer);
+      },
+    };
+  }),
+  writeRoute('DELETE', ROUTES.deleteTodo.path, (params) => ({
+    write: { call: 'remove', id: todoIdOf(params) },
+    answer: (removed: boolean) => (removed ? ok({ message: TODO_MESSAGES.deleted } satisfies DeleteTodoResponse) : notFound()),
+  })),
+  writeRoute('POST', ROUTES.restoreTodo.path, (params) => ({
+    write: { call: 'restore', id: todoIdOf(params) },
+    answer: (todo: TodoRecord | null) =>
+      todo === null ? notRestorable(TODO_NOT_RESTORABLE_MESSAGE) : ok({ message: TODO_MESSAGES.restored, todo } satisfies TodoResponse),
+  })),
+  writeRoute('PUT', ROUTES.completeAll.path, (_, body) => {
+    const { completed } = parseOr400(CompleteAllRequest, body);
+    return {
+      write: { call: 'setAllCompleted', completed },
+      answer: (change: BulkChange) => {
+        const changed = change.todos.length;
+        const message = completed
+          ? changed === 0 ? TODO_MESSAGES.allAlreadyComplete : TODO_MESSAGES.markedComplete(changed)
+          : changed === 0 ? TODO_MESSAGES.allAlreadyActive : TODO_MESSAGES.markedActive(changed);
+        return ok(bulkAnswer(message, change));
+      },
+    };
+  }),
+  writeRoute('DELETE', ROUTES.clearCompleted.path, () => ({
+    write: { call: 'clearCompleted' },
+    answer: (change: BulkChange) => {
+      const cleared = change.todos.length;
+      return ok(bulkAnswer(cleared === 0 ? TODO_MESSAGES.nothingToClear : TODO_MESSAGES.cleared(cleared), change));
+    },
+  })),
+  // Undo of complete-all or clear-completed, by the token their answer carried (docs/PRODUCT.md §10.11.3).
+  writeRoute('POST', ROUTES.restoreBulk.path, (_, body) => {
+    const { undoToken } = parseOr400(RestoreBulkRequest, body);
+    return {
+      write: { call: 'restoreBulk', undoToken },
+      answer: (todos: TodoRecord[] | null) =>
+        todos === null || todos.length === 0
+          ? notRestorable(TODOS_NOT_RESTORABLE_MESSAGE)
+          : ok({ message: TODO_MESSAGES.bulkRestored(todos.length), count: todos.length, todos } satisfies RestoreBulkResponse),
+    };
+  }),
+];
+
+/** A route path with `:name` parameters as a matcher of concrete paths (a parameter is one path segment). */
+function pathMatcher(path: string): (candidate: string) => Record<string, string> | null {
+  const names: string[] = [];
+  const pattern = new RegExp(`^${path.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`);
+  return (candidate) => {
+    const match = pattern.exec(candidate);
+    if (!match) return null;
+    return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
+  };
+}
+
+const COMMAND_ROUTES = WRITE_ROUTES.map((route) => ({ route, match: pathMatcher(route.path) }));
+
+const SYNC_MESSAGES = {
+  unknownCall: 'This command names no task write (method and path of add, update, delete, restore, complete-all, clear-completed or restore-bulk).',
+  dependencyFailed: 'The task this change names was never added: the change that added it was refused or not sent.',
+} as const;
+
+const commandRefusal = (status: number, message: string, code: string): StoredAnswer => ({ status, body: { message, code } });
+
+/**
+ * One command of a sync call (docs/PRODUCT.md §10.4), answered as its call would answer on its own: its id
+ * is its `Idempotency-Key`, and its fingerprint is the call's (method, path as sent, body), so a command
+ * retried by itself or in another sync call is applied once. A temporary id in the path stands for the task
+ * its add made (resolveTaskId); an add never applied makes it a 424. A refusal (4xx) is the command's
+ * answer; any other failure (a store that is down) fails the whole call, which the client sends again.
+ */
+async function runCommand(ctx: Context, service: TodosService, command: SyncCommand): Promise<StoredAnswer> {
+  const found = COMMAND_ROUTES.map(({ route, match }) => ({ route, params: route.method === command.method ? match(command.path) : null })).find(
+    ({ params }) => params !== null,
+  );
+  if (found?.params == null) return commandRefusal(400, SYNC_MESSAGES.unknownCall, ErrorCode.validation);
+  const { route, params } = found;
+  const userId = userIdOf(ctx);
+  const resolved: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    const record = value.startsWith(TEMP_ID_PREFIX) ? await service.idempotencyRecord(userId, value.slice(TEMP_ID_PREFIX.length)) : null;
+    const id = resolveTaskId(value, () => record ?? undefined);
+    if (id === null) return commandRefusal(424, SYNC_MESSAGES.dependencyFailed, ErrorCode.dependencyFailed);
+    resolved[name] = id;
   }
-  ctx.status = status;
-  ctx.body = body;
+  try {
+    const run = route.plan(resolved, command.body ?? {});
+    return await run(ctx, service, { key: command.id, fingerprint: requestFingerprint(command.method, command.path, command.body) });
+  } catch (error) {
+    if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
+      return { status: error.status, body: error.issues ? { message: error.message, code: error.code, issues: error.issues } : { message: error.message, code: error.code } };
+    }
+    throw error;
+  }
 }
 
 const LastEventIdHeader = z.object({ 'Last-Event-ID': EventCursor });
@@ -153,6 +305,9 @@ function resumePointOf(ctx: Context): string | null {
   if (lastEventId !== '') return parseOr400(LastEventIdHeader, { 'Last-Event-ID': lastEventId })['Last-Event-ID'];
   return parseOr400(EventsQuery, ctx.query)[EVENTS_AFTER_PARAM] ?? null;
 }
+
+/** How many history entries one answer holds at most: a month of a busy task. */
+const HISTORY_PAGE = 200;
 
 /**
  * The task routes as the gateway forwards them (its `/api` prefix stripped). Every input is parsed with
@@ -169,62 +324,37 @@ export function todosRoutes(service: TodosService, streams: TodoEventStreams): R
     ctx.body = Buffer.from(await service.listJson(userIdOf(ctx)));
   });
 
-  router.post('/add-todo', async (ctx) => {
-    const { title } = parseOr400(AddTodoRequest, ctx.request.body);
-    await answerWrite(ctx, service, { call: 'create', title }, (todo) => ok({ message: TODO_MESSAGES.added, todo } satisfies TodoResponse, 201));
-  });
-
-  // Only a tick (isTick: a patch of `completed` alone, docs/PRODUCT.md §10.11.4) keeps an undo; an edit, a pin or several fields do not.
-  router.put('/update-todo/:todoId', async (ctx) => {
-    const { todoId } = parseOr400(TodoIdParams, ctx.params);
-    const { updateData } = parseOr400(UpdateTodoRequest, ctx.request.body);
-    await answerWrite(ctx, service, { call: 'update', id: todoId, patch: updateData, keepUndo: isTick(updateData) }, (update) => {
-      if (update === null) return notFound();
-      const message = updateMessage(updateData, update);
-      const body: UpdateTodoResponse =
-        update.undoToken === null ? { message, todo: update.todo } : { message, todo: update.todo, undoToken: update.undoToken };
-      return ok(body);
+  for (const route of WRITE_ROUTES) {
+    const method = route.method === 'POST' ? 'post' : route.method === 'PUT' ? 'put' : 'delete';
+    router[method](route.path.slice('/todo'.length), async (ctx) => {
+      const run = route.plan(ctx.params, ctx.request.body);
+      const { status, body } = await run(ctx, service, idempotencyOf(ctx));
+      if (status >= 400) throw refusalOf({ status, body });
+      ctx.status = status;
+      ctx.body = body;
     });
+  }
+
+  // Queued changes of a device, in order, each once (docs/PRODUCT.md §10.4).
+  router.post('/sync', async (ctx) => {
+    const { commands } = parseOr400(SyncRequest, ctx.request.body);
+    const results: SyncResponse['results'] = [];
+    for (const command of commands) {
+      const { status, body } = await runCommand(ctx, service, command);
+      results.push({ id: command.id, status, body });
+    }
+    ctx.body = { results } satisfies SyncResponse;
   });
 
-  router.delete('/delete-todo/:todoId', async (ctx) => {
+  // The changes after a feed position, as JSON (docs/PRODUCT.md §10.4), or a reset.
+  router.get('/changes', async (ctx) => {
+    const { after } = parseOr400(ChangesQuery, ctx.query);
+    ctx.body = await service.changesSince(userIdOf(ctx), after, LIMITS.changesPage);
+  });
+
+  router.get('/history/:todoId', async (ctx) => {
     const { todoId } = parseOr400(TodoIdParams, ctx.params);
-    await answerWrite(ctx, service, { call: 'remove', id: todoId }, (removed) => (removed ? ok({ message: TODO_MESSAGES.deleted } satisfies DeleteTodoResponse) : notFound()));
-  });
-
-  router.post('/restore-todo/:todoId', async (ctx) => {
-    const { todoId } = parseOr400(TodoIdParams, ctx.params);
-    await answerWrite(ctx, service, { call: 'restore', id: todoId }, (todo) =>
-      todo === null ? notRestorable(TODO_NOT_RESTORABLE_MESSAGE) : ok({ message: TODO_MESSAGES.restored, todo } satisfies TodoResponse),
-    );
-  });
-
-  router.put('/complete-all', async (ctx) => {
-    const { completed } = parseOr400(CompleteAllRequest, ctx.request.body);
-    await answerWrite(ctx, service, { call: 'setAllCompleted', completed }, (change) => {
-      const changed = change.todos.length;
-      const message = completed
-        ? changed === 0 ? TODO_MESSAGES.allAlreadyComplete : TODO_MESSAGES.markedComplete(changed)
-        : changed === 0 ? TODO_MESSAGES.allAlreadyActive : TODO_MESSAGES.markedActive(changed);
-      return ok(bulkAnswer(message, change));
-    });
-  });
-
-  router.delete('/clear-completed', async (ctx) => {
-    await answerWrite(ctx, service, { call: 'clearCompleted' }, (change) => {
-      const cleared = change.todos.length;
-      return ok(bulkAnswer(cleared === 0 ? TODO_MESSAGES.nothingToClear : TODO_MESSAGES.cleared(cleared), change));
-    });
-  });
-
-  // Undo of complete-all or clear-completed, by the token their answer carried (docs/PRODUCT.md §10.11.3).
-  router.post('/restore-bulk', async (ctx) => {
-    const { undoToken } = parseOr400(RestoreBulkRequest, ctx.request.body);
-    await answerWrite(ctx, service, { call: 'restoreBulk', undoToken }, (todos) =>
-      todos === null || todos.length === 0
-        ? notRestorable(TODOS_NOT_RESTORABLE_MESSAGE)
-        : ok({ message: TODO_MESSAGES.bulkRestored(todos.length), count: todos.length, todos } satisfies RestoreBulkResponse),
-    );
+    ctx.body = { entries: await service.history(userIdOf(ctx), todoId, HISTORY_PAGE) } satisfies HistoryResponse;
   });
 
   // Server-Sent Events: see TodoEventStreams for the wire format (docs/PRODUCT.md §10.11.5).

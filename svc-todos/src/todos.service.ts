@@ -1,6 +1,6 @@
-import { ErrorCode, type TodoChangeEvent } from '@tm/contracts';
+import { ErrorCode, type ChangesResponse, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
 import { HttpError } from '@tm/service-kit/errors';
-import type { IdempotentRequest, StoredAnswer } from './todos.domain.js';
+import { catchUp, type IdempotencyRecord, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
 import type { FeedPosition, ResultOf, TodoList, TodosRepository, TodoWrite, TodoWriteResults } from './todos.repository.js';
 
 /** Message of the 422 for an `Idempotency-Key` sent before with another request (docs/PRODUCT.md §7). */
@@ -46,7 +46,7 @@ export class TodosService {
       case 'create':
         return r.create(userId, write.title, origin);
       case 'update':
-        return r.update(userId, write.id, write.patch, origin, { keepUndo: write.keepUndo });
+        return r.update(userId, write.id, write.patch, origin, { keepUndo: write.keepUndo, base: write.base });
       case 'remove':
         return r.remove(userId, write.id, origin);
       case 'restore':
@@ -68,6 +68,26 @@ export class TodosService {
   /** The user's changes after `afterId`, oldest first, at most `limit`. */
   changesAfter(userId: string, afterId: string, limit: number): Promise<TodoChangeEvent[]> {
     return this.repository.eventsAfter(userId, afterId, limit);
+  }
+
+  /**
+   * The changes after `after` for a device catching up (docs/PRODUCT.md §10.4): at most `limit` events, or
+   * a reset when the feed no longer holds them all (catchUp). The position is read after the events, so a
+   * trim racing the read is seen.
+   */
+  async changesSince(userId: string, after: string, limit: number): Promise<ChangesResponse> {
+    const events = await this.repository.eventsAfter(userId, after, limit);
+    return catchUp(after, events, await this.repository.feedPosition(userId), limit);
+  }
+
+  /** The change history of one of the user's tasks, newest first (docs/PRODUCT.md §10.4). */
+  history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]> {
+    return this.repository.history(userId, todoId, limit);
+  }
+
+  /** The user's record of an `Idempotency-Key` (a sync command's id), or null. */
+  async idempotencyRecord(userId: string, key: string): Promise<IdempotencyRecord | null> {
+    return this.repository.idempotencyRecord(userId, key);
   }
 
   /** Where the user's own change feed stands (per-user numbers: another user's writes never move it). */

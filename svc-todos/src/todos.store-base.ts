@@ -101,7 +101,7 @@ interface Plan<R> {
  * holds no task rule of its own.
  */
 export abstract class TodosStoreBase
-  implements Omit<TodosRepository, 'list' | 'listJson' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'ping' | 'close'>
+  implements Omit<TodosRepository, 'list' | 'listJson' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'history' | 'ping' | 'close'>
 {
   private readonly listeners = new CommitListeners();
 
@@ -143,7 +143,7 @@ export abstract class TodosStoreBase
       }
       case 'update': {
         const token = write.keepUndo ? newUndoToken() : null;
-        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.editTodo(tasks[0], write.patch, now, token) };
+        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.editTodo(tasks[0], write.patch, now, token, write.base) };
       }
       case 'remove':
         return { read: { task: write.id }, decide: ({ tasks }, now) => rules.deleteTodo(tasks[0], now) };
@@ -182,8 +182,8 @@ export abstract class TodosStoreBase
     return this.apply(userId, origin, { call: 'create', title });
   }
 
-  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false }: UpdateOptions = {}): Promise<TodoUpdate | null> {
-    return this.apply(userId, origin, { call: 'update', id, patch, keepUndo });
+  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false, base }: UpdateOptions = {}): Promise<TodoUpdate | null> {
+    return this.apply(userId, origin, { call: 'update', id, patch, keepUndo, base });
   }
 
   async remove(userId: string, id: string, origin: string | null = null): Promise<boolean> {

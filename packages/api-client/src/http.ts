@@ -117,7 +117,9 @@ export async function call<R extends JsonRoute>(
   // from there instead of asked again; its answer and its errors are the same as through axios.
   const early = method === 'GET' ? takeEarlyResponse(`${API_BASE}${url}`) : undefined;
   if (early) return earlyAnswer<ApiResponse<NameOf<R>>>(early, `${API_BASE}${url}`, silenceMs);
-  const headers = method !== 'GET' && path.startsWith('/todo/') ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey ?? newIdempotencyKey() } : undefined;
+  // A sync call's commands carry their own keys (PRODUCT §10.4): the call itself needs none.
+  const keyed = method !== 'GET' && path.startsWith('/todo/') && path !== '/todo/sync';
+  const headers = keyed ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey ?? newIdempotencyKey() } : undefined;
   // A call's own `timeout` is its length of silence (silence.ts).
   return (await http.request<ApiResponse<NameOf<R>>>({ method, url, data: body, signal, timeout: silenceMs, headers })).data;
 }

@@ -36,6 +36,8 @@ export {
   clearCompleted,
   completeAll,
   deleteTodo,
+  fetchChanges,
+  fetchTodoHistory,
   fetchTodoList,
   fetchTodos,
   LIST_DATA_MARK,
@@ -43,6 +45,7 @@ export {
   restoreBulk,
   restoreTodo,
   silenceAfter,
+  syncTodos,
   todosQuery,
   updateTodo,
 } from './todos.api.js';

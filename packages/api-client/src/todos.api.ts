@@ -1,6 +1,10 @@
 import {
   ROUTES,
   type BulkTodosResponse,
+  type ChangesResponse,
+  type HistoryResponse,
+  type SyncCommand,
+  type SyncResponse,
   type DeleteTodoResponse,
   type RestoreBulkResponse,
   type Todo,
@@ -11,7 +15,7 @@ import {
 } from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { isTimeout } from './errors.js';
-import { call } from './http.js';
+import { call, http } from './http.js';
 
 /** Marked when the list's answer has arrived and been parsed: the start of the page's `tm:list-render`. */
 export const LIST_DATA_MARK = 'tm:list-data';
@@ -92,4 +96,23 @@ export async function clearCompleted(): Promise<BulkTodosResponse> {
  */
 export async function restoreBulk(undoToken: string): Promise<RestoreBulkResponse> {
   return call(ROUTES.restoreBulk, { body: { undoToken } });
+}
+
+/**
+ * Sends queued task writes in one call (PRODUCT §10.4): applied in order, each once by its command id; one
+ * result per command, a refusal included. The call failing as a whole (offline, timeout, 5xx) means: send
+ * them again later.
+ */
+export async function syncTodos(commands: SyncCommand[], { signal }: { signal?: AbortSignal } = {}): Promise<SyncResponse> {
+  return call(ROUTES.syncTodos, { body: { commands }, signal });
+}
+
+/** The changes after feed position `after`, or a reset (PRODUCT §10.4). */
+export async function fetchChanges(after: string, { signal }: { signal?: AbortSignal } = {}): Promise<ChangesResponse> {
+  return (await http.get<ChangesResponse>(ROUTES.todoChanges.path, { params: { after }, signal })).data;
+}
+
+/** A task's changes of the last 30 days, newest first, each with the value it replaced (PRODUCT §10.4). */
+export async function fetchTodoHistory(todoId: string, { signal }: { signal?: AbortSignal } = {}): Promise<HistoryResponse> {
+  return call(ROUTES.todoHistory, { todoId, signal });
 }

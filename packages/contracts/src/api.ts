@@ -3,6 +3,10 @@ import { MessageResponse } from './common.js';
 import {
   AddTodoRequest,
   BulkTodosResponse,
+  ChangesResponse,
+  HistoryResponse,
+  SyncRequest,
+  SyncResponse,
   CompleteAllRequest,
   DeleteTodoResponse,
   RestoreBulkRequest,
@@ -76,6 +80,12 @@ export const API = {
   restoreBulk: { ...ROUTES.restoreBulk, request: RestoreBulkRequest, response: RestoreBulkResponse, status: 200 },
   /** Live changes of the session's user (PRODUCT §10.11.5): Server-Sent Events, resumable with `Last-Event-ID`. */
   todoEvents: { ...ROUTES.todoEvents, response: TodoChangeEvent, status: 200, stream: true },
+  /** The changes since a feed position, as JSON (PRODUCT §10.4): a device catching up after being away. */
+  todoChanges: { ...ROUTES.todoChanges, response: ChangesResponse, status: 200 },
+  /** A task's changes of the last 30 days, each with the value it replaced (PRODUCT §10.4). */
+  todoHistory: { ...ROUTES.todoHistory, response: HistoryResponse, status: 200 },
+  /** Queued task writes in one call, applied in order, each once (PRODUCT §10.4). */
+  syncTodos: { ...ROUTES.syncTodos, request: SyncRequest, response: SyncResponse, status: 200 },
 } as const satisfies { [N in keyof typeof ROUTES]: Endpoint };
 
 export type ApiName = keyof typeof API;

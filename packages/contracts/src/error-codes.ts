@@ -31,6 +31,11 @@ export const ErrorCode = {
    * 24 h (docs/PRODUCT.md §7); nothing was written.
    */
   idempotencyKeyReused: 'TODO.IDEMPOTENCY_KEY_REUSED',
+  /**
+   * 424 (a sync command, docs/PRODUCT.md §10.4): the command names a temporary id whose add was never applied
+   * (refused, or not sent); nothing was written.
+   */
+  dependencyFailed: 'TODO.DEPENDENCY_FAILED',
   /** Too many open live streams for this session (429) or this gateway process (503). */
   tooManyStreams: 'EVENTS.TOO_MANY_STREAMS',
   /** A request head over the gateway's size or count limit (431). */

@@ -7,9 +7,35 @@ export const LIMITS = {
   email: { max: 254 },
   password: { min: 8, max: 128 },
   todoTitle: { min: 1, max: 500 },
-  /** Largest JSON request body the gateway and the services accept. */
+  /** Largest JSON request body the gateway and the services accept, but for a sync call's. */
   bodyBytes: 16 * 1024,
+  /**
+   * A sync call (POST /todo/sync, docs/PRODUCT.md §10.4): at most `commands` queued changes in one call, in a
+   * body of at most `bodyBytes` (200 edits of 500-character titles fit).
+   */
+  sync: { commands: 200, bodyBytes: 256 * 1024 },
+  /** Change events in one answer of GET /todo/changes; `more` says when there are others after them. */
+  changesPage: 500,
 } as const;
+
+/**
+ * How long a task's change history keeps the values each change replaced (docs/PRODUCT.md §10.4): 30 days,
+ * then the sweep forgets them.
+ */
+export const HISTORY_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * A task id a sync command may name before the server has answered the add that makes it: `tmp-` and the id
+ * of that add command (docs/PRODUCT.md §10.4). The server reads it as the task that command added.
+ */
+export const TEMP_ID_PREFIX = 'tmp-';
+/** A sync command's id: its `Idempotency-Key`, also the tail of the temporary id of the task an add makes. */
+export const COMMAND_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The largest request body at `path` (under /api or not): a sync call's limit for POST …/todo/sync, else LIMITS.bodyBytes. */
+export function bodyLimitOf(path: string): number {
+  return path.endsWith('/todo/sync') ? LIMITS.sync.bodyBytes : LIMITS.bodyBytes;
+}
 
 /** Browser-side request timeout (docs/PRODUCT.md §9); the gateway answers 504 before it. */
 export const CLIENT_TIMEOUT_MS = 10_000;

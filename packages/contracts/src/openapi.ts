@@ -74,6 +74,9 @@ const SUMMARIES: Record<ApiName, string> = {
   clearCompleted: 'Delete every completed task (undoable with restoreBulk)',
   restoreBulk: 'Undo a complete-all, a clear-completed or a tick: the tasks it changed come back as they were',
   todoEvents: "Live changes of the user's tasks (Server-Sent Events)",
+  todoChanges: "The user's changes after a feed position, as JSON, or a reset (a device catching up)",
+  todoHistory: "A task's changes of the last 30 days, each with the value it replaced",
+  syncTodos: "A device's queued task writes, applied in order, each once (by its command id)",
 };
 
 /** Calls that work without a signed-in session (sign-in itself, and a logout that is always fine). */
@@ -127,6 +130,10 @@ const REFUSALS: Record<ApiName, Refusals> = {
   clearCompleted: { ...JSON_BODY, ...KEYED },
   restoreBulk: { ...JSON_BODY, 404: [ErrorCode.todoNotRestorable], ...KEYED },
   todoEvents: { 400: [ErrorCode.validation], 429: [ErrorCode.tooManyStreams], 503: [ErrorCode.tooManyStreams, ErrorCode.unavailable] },
+  todoChanges: { 400: [ErrorCode.validation] },
+  todoHistory: { 400: [ErrorCode.validation] },
+  // A refused command is answered in its own result (status and error body); the call itself refuses only a malformed batch.
+  syncTodos: { ...JSON_BODY },
 };
 
 /** The refusals every call of its kind can answer: not signed in (a signed-in call); XSRF, cross-site, too large (a write). */
@@ -356,6 +363,16 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };
 
+const CHANGES_PARAMETERS = [
+  {
+    name: 'after',
+    in: 'query',
+    required: true,
+    description: "The device's feed position: the cursor of its list, or of the last answer it applied.",
+    schema: ref('EventCursor'),
+  },
+];
+
 const STREAM_PARAMETERS = [
   {
     name: EVENTS_AFTER_PARAM,
@@ -417,7 +434,9 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   const isTodo = endpoint.path.startsWith('/todo/');
   const parameters: Json[] = [];
   if (endpoint.path.includes(':todoId')) parameters.push(TODO_ID_PARAMETER);
-  if (isTodo && write) parameters.push(CLIENT_ID_PARAMETER, IDEMPOTENCY_KEY_PARAMETER);
+  // A sync call's commands carry their own ids (their keys), so the call itself takes none.
+  if (isTodo && write) parameters.push(...(name === 'syncTodos' ? [CLIENT_ID_PARAMETER] : [CLIENT_ID_PARAMETER, IDEMPOTENCY_KEY_PARAMETER]));
+  if (name === 'todoChanges') parameters.push(...CHANGES_PARAMETERS);
   const stream = 'stream' in endpoint && endpoint.stream;
   if (stream) parameters.push(...STREAM_PARAMETERS);
 

@@ -21,3 +21,6 @@ export const completeAll = { method: 'PUT', path: '/todo/complete-all' } as cons
 export const clearCompleted = { method: 'DELETE', path: '/todo/clear-completed' } as const satisfies Route;
 export const restoreBulk = { method: 'POST', path: '/todo/restore-bulk' } as const satisfies Route;
 export const todoEvents = { method: 'GET', path: '/todo/events' } as const satisfies Route;
+export const todoChanges = { method: 'GET', path: '/todo/changes' } as const satisfies Route;
+export const todoHistory = { method: 'GET', path: '/todo/history/:todoId' } as const satisfies Route;
+export const syncTodos = { method: 'POST', path: '/todo/sync' } as const satisfies Route;

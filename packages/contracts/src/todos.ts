@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
+import { COMMAND_ID_PATTERN, LIMITS } from './limits.js';
 import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
 
 export const Todo = z.object({
@@ -77,7 +78,28 @@ export const TodoPatch = z
     message: 'updateData must set title, completed and/or isPinned',
   });
 export type TodoPatch = z.infer<typeof TodoPatch>;
-export const UpdateTodoRequest = z.object({ updateData: TodoPatch });
+
+/**
+ * The fields a patch sets, in the order messages name them: the outbox, the merge and the change history
+ * (docs/PRODUCT.md §10.4) work over this list, so a field added here syncs with no new sync code.
+ */
+export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned'] as const;
+export type TodoPatchField = (typeof TODO_PATCH_FIELDS)[number];
+
+/** A task field's value as the history keeps it: a JSON scalar. */
+export const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type FieldValue = z.infer<typeof FieldValue>;
+
+/**
+ * What a change was made on (docs/PRODUCT.md §10.4): the values the changed fields had on the device when
+ * the person changed them. A field whose stored value differs from its base was changed elsewhere meanwhile:
+ * the later change (this one, by server order) still wins, and the history marks the value it replaced as a
+ * conflict. Fields without a base are never marked.
+ */
+export const ChangeBase = z.partialRecord(z.enum(TODO_PATCH_FIELDS), FieldValue);
+export type ChangeBase = z.infer<typeof ChangeBase>;
+
+export const UpdateTodoRequest = z.object({ updateData: TodoPatch, base: ChangeBase.optional() });
 export type UpdateTodoRequest = z.infer<typeof UpdateTodoRequest>;
 
 /** POST /todo/add-todo (201) and POST /todo/restore-todo/:todoId (200); update-todo adds an undo token (UpdateTodoResponse). */
@@ -112,7 +134,14 @@ export type UndoToken = z.infer<typeof UndoToken>;
  * and carried nothing else (a tick or an untick, docs/PRODUCT.md §10.11.4): sent to POST /todo/restore-bulk,
  * it puts back the task's previous `completed`, `completedAt` and `updatedAt`, while nobody changed it since.
  */
-export const UpdateTodoResponse = TodoResponse.extend({ undoToken: UndoToken.optional() });
+export const UpdateTodoResponse = TodoResponse.extend({
+  undoToken: UndoToken.optional(),
+  /**
+   * With a `base`: the fields this change overwrote although they had changed elsewhere since the base (their
+   * replaced values are in the task's history, marked as conflicts). Absent when there were none.
+   */
+  conflicts: z.array(z.enum(TODO_PATCH_FIELDS)).optional(),
+});
 export type UpdateTodoResponse = z.infer<typeof UpdateTodoResponse>;
 
 /**
@@ -154,3 +183,63 @@ export type TodoChangeEvent = z.infer<typeof TodoChangeEvent>;
 /** Data of the stream's `ready` and `reset` events: where the stream now stands. */
 export const StreamPosition = z.object({ cursor: EventCursor });
 export type StreamPosition = z.infer<typeof StreamPosition>;
+
+/**
+ * GET /todo/changes?after=N (docs/PRODUCT.md §10.4): the user's change events numbered above `after`, in
+ * order, at most LIMITS.changesPage; `more` when others follow (ask again after `cursor`). `cursor` is the
+ * number of the last event sent (or `after` when none). `reset`: the server no longer holds every change
+ * after `after` (trimmed for age, or `after` is ahead of the feed); `changes` is then empty and the client
+ * fetches the whole list (GET /todo/fetch-todo), whose cursor it goes on from.
+ */
+export const ChangesResponse = z.object({ changes: z.array(TodoChangeEvent), cursor: EventCursor, more: z.boolean(), reset: z.boolean() });
+export type ChangesResponse = z.infer<typeof ChangesResponse>;
+export const ChangesQuery = z.object({ after: EventCursor });
+
+/**
+ * One value a change replaced (docs/PRODUCT.md §10.4): on task `todoId`, the change numbered `version` in the
+ * user's feed set `field` from `before` to `after` at `at`, sent by page `origin`. `conflict`: `before` had
+ * been written after the value the change was made on (its base), on another device or tab.
+ */
+export const HistoryEntry = z.object({
+  todoId: ObjectIdString,
+  field: z.enum(TODO_PATCH_FIELDS),
+  before: FieldValue,
+  after: FieldValue,
+  at: IsoDateString,
+  version: EventCursor,
+  origin: z.string().nullable(),
+  conflict: z.boolean(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/** GET /todo/history/:todoId: the task's changes of the last 30 days, newest first (none for an unknown id). */
+export const HistoryResponse = z.object({ entries: z.array(HistoryEntry) });
+export type HistoryResponse = z.infer<typeof HistoryResponse>;
+
+/**
+ * One queued change in a sync call (docs/PRODUCT.md §10.4): a task write exactly as it would be sent on its
+ * own (method, path under /todo, JSON body), and its id, which is its `Idempotency-Key`. A path may name a
+ * task by the temporary id of a task added by an earlier command (TEMP_ID_PREFIX + that command's id).
+ */
+export const SyncCommand = z.strictObject({
+  id: z.string().regex(COMMAND_ID_PATTERN, 'A command id is 1 to 64 letters, digits, _ or -'),
+  method: z.enum(['POST', 'PUT', 'DELETE']),
+  path: z.string().min(1).max(200),
+  body: z.unknown().optional(),
+});
+export type SyncCommand = z.infer<typeof SyncCommand>;
+
+/** POST /todo/sync: the commands, applied in order, each once (a retried command answers as it first did). */
+export const SyncRequest = z.strictObject({ commands: z.array(SyncCommand).min(1).max(LIMITS.sync.commands) });
+export type SyncRequest = z.infer<typeof SyncRequest>;
+
+/**
+ * What one command answered: the status and body the write would have answered on its own (a refusal's
+ * body is an error body: message, code, issues).
+ */
+export const SyncResult = z.object({ id: z.string(), status: z.number().int(), body: z.unknown() });
+export type SyncResult = z.infer<typeof SyncResult>;
+
+/** Answer of POST /todo/sync: one result per command, in the order sent. */
+export const SyncResponse = z.object({ results: z.array(SyncResult) });
+export type SyncResponse = z.infer<typeof SyncResponse>;

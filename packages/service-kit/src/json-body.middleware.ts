@@ -1,5 +1,5 @@
 import { bodyParser } from '@koa/bodyparser';
-import { LIMITS } from '@tm/contracts';
+import { bodyLimitOf } from '@tm/contracts';
 import type { Middleware } from 'koa';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 
@@ -13,19 +13,29 @@ declare module 'koa' {
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Parses JSON bodies (strict: an object or array at the top) up to `limitBytes`, and refuses a body of any
- * other media type with 415. A request without a body passes with `ctx.request.body` set to `{}`.
+ * Parses JSON bodies (strict: an object or array at the top) up to the path's limit (`limitOf`: a sync
+ * call's is larger, contracts bodyLimitOf), and refuses a body of any other media type with 415. A request
+ * without a body passes with `ctx.request.body` set to `{}`.
  */
-export function jsonBody(limitBytes: number = LIMITS.bodyBytes): Middleware {
-  const parse = bodyParser({
-    enableTypes: ['json'],
-    // The default leaves DELETE bodies unread; DELETE /api/user/account carries the password.
-    parsedMethods: [...METHODS_WITH_BODY],
-    jsonLimit: limitBytes,
-    jsonStrict: true,
-    encoding: 'utf-8',
-  });
+export function jsonBody(limitOf: (path: string) => number = bodyLimitOf): Middleware {
+  const parsers = new Map<number, Middleware>();
+  const parserFor = (limitBytes: number): Middleware => {
+    let parse = parsers.get(limitBytes);
+    if (!parse) {
+      parse = bodyParser({
+        enableTypes: ['json'],
+        // The default leaves DELETE bodies unread; DELETE /api/user/account carries the password.
+        parsedMethods: [...METHODS_WITH_BODY],
+        jsonLimit: limitBytes,
+        jsonStrict: true,
+        encoding: 'utf-8',
+      });
+      parsers.set(limitBytes, parse);
+    }
+    return parse;
+  };
   return async (ctx, next) => {
+    const limitBytes = limitOf(ctx.path);
     if (!METHODS_WITH_BODY.has(ctx.method) || !ctx.request.length && !ctx.get('transfer-encoding')) {
       ctx.request.body = {};
       await next();
@@ -37,6 +47,6 @@ export function jsonBody(limitBytes: number = LIMITS.bodyBytes): Middleware {
     // also keeps a body that only claims to be gzip from failing deep in the parser.
     const encoding = ctx.get('content-encoding').trim().toLowerCase();
     if (encoding && encoding !== 'identity') throw new UnsupportedMediaTypeError('Request bodies must not be compressed (Content-Encoding)');
-    await parse(ctx, next);
+    await parserFor(limitBytes)(ctx, next);
   };
 }
