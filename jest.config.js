@@ -22,7 +22,7 @@ const swc = (tsx) => [
 ];
 
 const moduleNameMapper = {
-  '^@tm/(contracts|service-kit|test-support|password-policy)$': path.join(__dirname, 'packages/$1/src/index.ts'),
+  '^@tm/(contracts|service-kit|test-support|password-policy|sync)$': path.join(__dirname, 'packages/$1/src/index.ts'),
   '^@tm/service-kit/(errors|sqlite|mongo)$': path.join(__dirname, 'packages/service-kit/src/$1.ts'),
   '^@tm/contracts/openapi$': path.join(__dirname, 'packages/contracts/src/openapi.ts'),
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
@@ -88,7 +88,7 @@ const remotes = readdirSync(__dirname, { withFileTypes: true })
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    ...['packages/contracts', 'packages/service-kit', 'packages/password-policy', 'packages/build-config', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
+    ...['packages/contracts', 'packages/service-kit', 'packages/password-policy', 'packages/sync', 'packages/build-config', 'svc-users', 'svc-todos', 'gateway'].map(nodeProject),
     ...['packages/api-client', 'packages/web-platform', 'packages/remote-kit', 'shell', ...remotes].map(webProject),
     deployProject,
   ],
