@@ -1,5 +1,5 @@
 import { ErrorCode, type SessionEndReason, type ValidationIssue } from '@tm/contracts';
-import axios, { AxiosError } from 'axios';
+import axios, { AxiosError, AxiosHeaders } from 'axios';
 import { asSessionEndReason } from './session-end.js';
 
 /** docs/PRODUCT.md §8: what the user reads when the browser is offline, or the server is too slow. */
@@ -144,4 +144,20 @@ export function logFailure(what: string, error: unknown): void {
   const status = statusOf(error);
   if ((status !== undefined && status >= 400 && status < 500) || isOffline(error)) console.info(`${what}: ${status ?? OFFLINE_MESSAGE}`);
   else console.error(what, error);
+}
+
+/**
+ * The error of a write answered inside a sync call (PRODUCT §10.4) with a refusal: the same AxiosError the
+ * call alone would have thrown (its status and body), so every check above reads it alike.
+ */
+export function answerError(status: number, body: unknown): AxiosError {
+  const message = typeof (body as ApiErrorBody | null)?.message === 'string' ? String((body as ApiErrorBody).message) : `Request failed with status code ${status}`;
+  const config = { headers: new AxiosHeaders() };
+  return new AxiosError(message, status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST, config, undefined, {
+    status,
+    statusText: '',
+    data: body,
+    headers: {},
+    config,
+  });
 }

@@ -1,5 +1,6 @@
 export {
   OFFLINE_MESSAGE,
+  answerError,
   TIMEOUT_MESSAGE,
   describeError,
   errorMessage,
@@ -30,6 +31,7 @@ export {
 export { asSessionEndReason, forgetSessionEnd, peekSessionEnd, rememberSessionEnd, type SessionEnd } from './session-end.js';
 export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early.js';
 export { clientId, createHttpClient, http, newIdempotencyKey } from './http.js';
+export { DEVICE_USER_KEY, deviceUser, forgetDeviceUser, rememberDeviceUser, userFromDevice } from './device-user.js';
 export { openTodoStream, cursorAfter } from './todo-stream.js';
 export {
   addTodo,

@@ -1,6 +1,7 @@
 import { ROUTES, type LoginRequest, type LogoutResponse, type PublicUser, type SignupRequest, type UserResponse } from '@tm/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { logFailure, sessionEndReason, statusOf } from './errors.js';
+import { deviceUser, markUserFromDevice } from './device-user.js';
+import { isOffline, logFailure, sessionEndReason, statusOf } from './errors.js';
 import { call } from './http.js';
 import { rememberSessionEnd } from './session-end.js';
 
@@ -13,12 +14,21 @@ import { rememberSessionEnd } from './session-end.js';
  */
 export async function fetchCurrentUser({ signal }: { signal?: AbortSignal } = {}): Promise<PublicUser | null> {
   try {
-    return (await call(ROUTES.me, { signal })).user;
+    const { user } = await call(ROUTES.me, { signal });
+    markUserFromDevice(false);
+    return user;
   } catch (error) {
     if (statusOf(error) === 401) {
       const reason = sessionEndReason(error);
       if (reason) rememberSessionEnd(reason);
       return null;
+    }
+    // No answer at all (offline, a network that does not carry): the person whose tasks this device keeps
+    // goes on with them (PRODUCT §10.4); the server is asked again once the network is back.
+    const kept = isOffline(error) || (statusOf(error) === undefined && !signal?.aborted) ? deviceUser() : null;
+    if (kept) {
+      markUserFromDevice(true);
+      return kept;
     }
     logFailure('Could not check the current user', error);
     throw error;

@@ -71,6 +71,9 @@ const ID_MAP_KEEP_MS = 24 * 60 * 60_000;
 
 type Listener = () => void;
 
+/** Told of each command the server answered (acknowledged or refused), with its answer. */
+export type ResultListener = (command: SyncCommand, result: SyncResult) => void;
+
 /**
  * Holds the confirmed list (the server's, as last pulled) and the outbox, and moves changes between the
  * device and the server (docs/PRODUCT.md §10.4). `view()` and `status()` return the same object until
@@ -101,6 +104,7 @@ export class SyncEngine {
   /** Sends and pulls, one at a time. */
   private network: Promise<unknown> = Promise.resolve();
   private listeners = new Set<Listener>();
+  private resultListeners = new Set<ResultListener>();
   private viewCache: Todo[] | null = null;
   private statusCache: SyncStatus | null = null;
   private unlisten: (() => void) | null = null;
@@ -181,6 +185,56 @@ export class SyncEngine {
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The change feed position of the confirmed list (null before the first list). */
+  position(): string | null {
+    return this.cursor;
+  }
+
+  /** Calls `listener` with each command's answer as it arrives (a page resolving the action that made it). */
+  onResult(listener: ResultListener): () => void {
+    this.resultListeners.add(listener);
+    return () => this.resultListeners.delete(listener);
+  }
+
+  /**
+   * A whole list read from the server elsewhere (the page's own fetch): it becomes the confirmed list when it is
+   * at or after the cursor, and the commands acknowledged before it leave the outbox (their effect is in it).
+   */
+  async adopt(list: { todos: Todo[]; cursor: string }): Promise<void> {
+    let adopted = false;
+    await this.serial(async () => {
+      if (this.stopped || !this.loaded) return;
+      if (this.cursor !== null && compareCursors(list.cursor, this.cursor) < 0) return;
+      const covered = this.commands.filter((entry) => entry.state === 'acknowledged').map((entry) => entry.seq);
+      const lastSyncAt = new Date(this.now()).toISOString();
+      await this.open().write({ snapshot: { todos: list.todos, cursor: list.cursor, lastSyncAt }, remove: covered });
+      this.confirmed = list.todos;
+      this.cursor = list.cursor;
+      this.lastSyncAt = lastSyncAt;
+      this.commands = this.commands.filter((entry) => !covered.includes(entry.seq));
+      this.fresh = true;
+      adopted = true;
+    });
+    if (adopted) this.changed();
+  }
+
+  /**
+   * Takes back a change not sent yet (docs/PRODUCT.md §10.4: an Undo while offline): it leaves the outbox and
+   * the view at once. False when it was sent already (the caller undoes it on the server instead) or unknown.
+   */
+  async cancel(commandId: string): Promise<boolean> {
+    let cancelled = false;
+    await this.serial(async () => {
+      const entry = this.commands.find((candidate) => candidate.command.id === commandId);
+      if (!entry || entry.state !== 'queued' || this.syncing) return;
+      await this.open().write({ remove: [entry.seq] });
+      this.commands = this.commands.filter((candidate) => candidate.seq !== entry.seq);
+      cancelled = true;
+    });
+    if (cancelled) this.changed();
+    return cancelled;
   }
 
   /** The id the server gave a task added on this device (its temp id until then), or `id` itself. */
@@ -379,6 +433,11 @@ export class SyncEngine {
     this.commands = [...commands.values()].sort((a, b) => a.seq - b.seq);
     this.refused = [...this.refused, ...write.refuse].sort((a, b) => a.seq - b.seq);
     for (const entry of write.ids) this.ids.set(entry.tempId, entry);
+    for (const [index, entry] of sent.entries()) {
+      const result = results[index];
+      if (result?.id !== entry.command.id || outcomeOf(entry.command, result.status) === 'retry') break;
+      for (const listener of [...this.resultListeners]) listener(entry.command, result);
+    }
     // A call answered in part is no success: the backoff goes on growing while the server cannot finish.
     if (complete) this.succeeded();
     return complete;

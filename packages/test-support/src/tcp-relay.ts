@@ -13,6 +13,11 @@ export interface TcpRelay {
    */
   delay(ms: number): void;
   /**
+   * Random faults on every connection from now on (`null`: none, the default): chunks cut off, held back or
+   * passed, each decided by `plan.random` as it arrives. {@link delay} still applies as the least hold.
+   */
+  faults(plan: RelayFaults | null): void;
+  /**
    * The target becomes unreachable: every open connection is cut (both sides destroyed) and the relay stops
    * listening, so new connections are refused (ECONNREFUSED).
    */
@@ -22,8 +27,32 @@ export interface TcpRelay {
   close(): Promise<void>;
 }
 
-/** One direction of a relayed connection, holding data for the current delay. */
-function forward(from: Socket, to: Socket, delayMs: () => number, timers: Set<NodeJS.Timeout>): void {
+/**
+ * Faults a relay injects at random (the convergence test of docs/PRODUCT.md §10.4), decided per chunk of bytes
+ * as it arrives; with a seeded `random` a run's faults follow its seed as far as the timing of chunks allows.
+ */
+export interface RelayFaults {
+  /** Source of every decision, in [0, 1). */
+  random: () => number;
+  /**
+   * Chance per chunk from the client that the connection is cut there: half of the chunk gets through, the rest
+   * and everything after is lost (a request lost, whole or in part; an earlier one on the connection stands).
+   */
+  cutRequest?: number;
+  /**
+   * Chance per chunk from the target that the connection is cut there, after half of the chunk got through: the
+   * request was applied but its answer is lost, cut off mid-way.
+   */
+  cutAnswer?: number;
+  /** How long to hold each chunk (ms), drawn per chunk, either way; order is kept. Absent: not held. */
+  hold?: () => number;
+}
+
+/**
+ * One direction of a relayed connection, holding data for the current delay; `cutHere` (asked per chunk) cuts
+ * the connection after passing half of the chunk.
+ */
+function forward(from: Socket, to: Socket, delayMs: () => number, timers: Set<NodeJS.Timeout>, cutHere: () => boolean = () => false): void {
   const held: { chunk: Buffer; at: number }[] = [];
   let ended = false;
   let timer: NodeJS.Timeout | undefined;
@@ -44,6 +73,12 @@ function forward(from: Socket, to: Socket, delayMs: () => number, timers: Set<No
     }
   };
   from.on('data', (chunk: Buffer) => {
+    if (cutHere()) {
+      if (held.length === 0 && !to.destroyed) to.write(chunk.subarray(0, chunk.length >> 1));
+      // The 'close' handler takes the other side down too.
+      from.destroy();
+      return;
+    }
     const ms = delayMs();
     if (ms <= 0 && held.length === 0) {
       to.write(chunk);
@@ -74,7 +109,10 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let delayMs = 0;
+  let faults: RelayFaults | null = null;
   let listening = false;
+  const holdMs = (): number => Math.max(delayMs, faults?.hold?.() ?? 0);
+  const cuts = (chanceOf: (plan: RelayFaults) => number | undefined) => (): boolean => faults !== null && faults.random() < (chanceOf(faults) ?? 0);
 
   const server = createServer((client) => {
     const upstream = connect(target.port, target.host);
@@ -89,18 +127,24 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
         upstream.destroy();
       });
     }
-    forward(client, upstream, () => delayMs, timers);
-    forward(upstream, client, () => delayMs, timers);
+    forward(client, upstream, holdMs, timers, cuts((plan) => plan.cutRequest));
+    forward(upstream, client, holdMs, timers, cuts((plan) => plan.cutAnswer));
   });
 
   const listen = async (port: number): Promise<void> => {
     server.listen(port, host);
-    await Promise.race([
-      once(server, 'listening'),
-      once(server, 'error').then(([error]) => {
-        throw error instanceof Error ? error : new Error(String(error));
-      }),
-    ]);
+    // The listener that loses the race is removed: a relay cut and restored many times keeps no stale ones.
+    const settled = new AbortController();
+    try {
+      await Promise.race([
+        once(server, 'listening', { signal: settled.signal }),
+        once(server, 'error', { signal: settled.signal }).then(([error]) => {
+          throw error instanceof Error ? error : new Error(String(error));
+        }),
+      ]);
+    } finally {
+      settled.abort();
+    }
     listening = true;
   };
   const stopListening = async (): Promise<void> => {
@@ -127,12 +171,16 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     delay: (ms) => {
       delayMs = ms;
     },
+    faults: (plan) => {
+      faults = plan;
+    },
     cut: stopListening,
     restore: async () => {
       if (!listening) await listen(port);
     },
     close: async () => {
       delayMs = 0;
+      faults = null;
       await stopListening();
     },
   };

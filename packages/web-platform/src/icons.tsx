@@ -115,3 +115,14 @@ export function InfoIcon() {
     </svg>
   );
 }
+
+/** A clock with an arrow turning back: a task's change history (docs/PRODUCT.md §10.4). */
+export function HistoryIcon() {
+  return (
+    <svg {...base}>
+      <path d="M3 12a9 9 0 1 0 2.64-6.36L3 8.3" />
+      <path d="M3 3v5.3h5.3" />
+      <path d="M12 7v5l3.5 2" />
+    </svg>
+  );
+}

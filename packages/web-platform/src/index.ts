@@ -1,6 +1,6 @@
 export { AFTER_SIGN_IN_STATE, isAfterSignIn } from './after-sign-in.js';
 export { ConnectionProblem } from './connection-problem.js';
-export { CheckIcon, EditIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
+export { CheckIcon, EditIcon, HistoryIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
 export { DRAFT_MAX_AGE_MS, forgetDrafts, hasDraft, keepDraft, keepOnlyDraftsOf, readDraft } from './drafts.js';
 export { notifyError, notifySuccess } from './notify.js';
 export { isLiveSyncConnected, setLiveSyncConnected } from './live-sync.js';
@@ -13,3 +13,15 @@ export { TAB_CHANNEL } from './tab-sync.js';
 export { useLogout, useSessionEndingMutation } from './use-logout.js';
 export { ModalDialog } from './modal-dialog.js';
 export { DEFAULT_PREFERENCES, readPreferences, savePreferences, usePreferences, type Preferences } from './preferences.js';
+export {
+  cancelTaskWrite,
+  forgetDeviceTasks,
+  pendingTaskChanges,
+  runningTaskSync,
+  sendTaskWrite,
+  TASK_SYNC_STATUS_KEY,
+  taskSync,
+  useTaskSync,
+  type CommandBuilder,
+  type TaskWriteOutcome,
+} from './task-sync.js';

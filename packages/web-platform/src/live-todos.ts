@@ -2,6 +2,7 @@ import { clientId, cursorAfter, openTodoStream, todosQuery, type TodoChangeEvent
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { setLiveSyncConnected } from './live-sync.js';
+import { runningTaskSync } from './task-sync.js';
 
 const todosKey = todosQuery().queryKey;
 
@@ -52,10 +53,17 @@ export function useLiveTodos(): void {
       {
         onChange: (change) => {
           recent = [...recent.slice(1 - RECENT_CHANGES), change];
-          queryClient.setQueryData(todosKey, (current) => {
-            if (!current || !cursorAfter(change.id, current.cursor)) return current;
-            return change.origin === me ? { ...current, cursor: change.id } : applyChange(current, change);
-          });
+          const applyToCache = (): void => {
+            queryClient.setQueryData(todosKey, (current) => {
+              if (!current || !cursorAfter(change.id, current.cursor)) return current;
+              return change.origin === me ? { ...current, cursor: change.id } : applyChange(current, change);
+            });
+          };
+          // With the device's sync engine (PRODUCT §10.4) the change goes to it, own changes included (they
+          // confirm what it has sent); its list is the cache. Without one, straight to the cache.
+          const engine = runningTaskSync(queryClient);
+          if (engine) void engine.then((running) => (running ? running.applyRemote(change) : applyToCache()));
+          else applyToCache();
         },
         onReset: () => {
           recent = [];

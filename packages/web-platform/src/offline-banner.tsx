@@ -2,7 +2,7 @@ import { OfflineIcon } from './icons.js';
 import { useOnline } from './use-online.js';
 import './platform.css';
 
-export const OFFLINE_BANNER_TEXT = "You're offline. Your tasks stay on screen, but changes can't be saved until you're back online.";
+export const OFFLINE_BANNER_TEXT = "You're offline. Your changes are kept on this device and sync when you're back online.";
 
 /**
  * A calm notice while the browser is offline (docs/PRODUCT.md §10.4). The live region is always in the

@@ -1,6 +1,7 @@
 import { currentUserQuery, dropEarlyResponses, rememberSessionEnd, todosQuery, type SessionEndReason } from '@tm/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { forgetDrafts } from './drafts.js';
+import { forgetDeviceTasks } from './task-sync.js';
 
 /**
  * Why the session is ending, on the QueryClient while its user is set to "signed out" (endSession), so that
@@ -29,6 +30,8 @@ export function isSignedIn(queryClient: QueryClient): boolean {
 export function endSession(queryClient: QueryClient, reason?: SessionEndReason): void {
   // Answers the page's HTML fetched for the session that ended are never handed to a later one.
   dropEarlyResponses();
+  // Nor the tasks and queued changes kept on the device (SECURITY.md "What is kept on the device").
+  void forgetDeviceTasks(queryClient);
   const { queryKey } = todosQuery();
   void queryClient.cancelQueries({ queryKey });
   const client = queryClient as EndingClient;

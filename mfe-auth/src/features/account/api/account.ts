@@ -11,7 +11,7 @@ import {
   updateProfile,
 } from '@tm/api-client';
 import type { ChangePasswordRequest, DeleteAccountRequest, UpdateProfileRequest } from '@tm/contracts';
-import { notifyError, notifySuccess, useSessionEndingMutation } from '@tm/web-platform';
+import { forgetDeviceTasks, notifyError, notifySuccess, useSessionEndingMutation } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { formErrors, type FormErrors } from '../../../common/forms/form-errors';
 
@@ -86,6 +86,8 @@ export function useChangePassword() {
     mutationFn: changePassword,
     onSuccess: async ({ message }) => {
       notifySuccess(message);
+      // A new password starts the device afresh: the tasks kept on it go (SECURITY.md "What is kept on the device").
+      await forgetDeviceTasks(queryClient);
       await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });
     },
     // Changed elsewhere a moment before: if that ended this session, the current-user check finds out and

@@ -2,6 +2,7 @@ import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTime
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
+import { isQueued, writeTask } from './task-writes';
 
 /** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
 const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
@@ -23,8 +24,14 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'add'],
-    mutationFn: (title: string) => addTodo(title),
-    onSuccess: async ({ message, todo }, title) => {
+    mutationFn: (title: string) => writeTask(queryClient, (sync) => sync.addTaskCommand(title).command, () => addTodo(title)),
+    onSuccess: async (answer, title) => {
+      // Kept on the device (PRODUCT §10.4): the task shows already, under its temporary id, and syncs later.
+      if (isQueued(answer)) {
+        onAdded?.(title);
+        return;
+      }
+      const { message, todo } = answer;
       await queryClient.cancelQueries({ queryKey: todosKey });
       updateCachedTodos(queryClient, (todos) => (todos.some((t) => t._id === todo._id) ? todos : [todo, ...todos]));
       notifySuccess(message);

@@ -5,6 +5,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRestoreBulk } from './restore-bulk';
 import { completionOf } from './update-todo';
 import { cachedTodos, refetchTodosAfterLastMutation, removeCachedTodos, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
+import { isQueued, writeTask, type Queued } from './task-writes';
+import { QUEUED_UNDO_PREFIX } from './update-todo';
 import { offerUndo } from '../components/undo-toast';
 
 const BULK_FAILED_MESSAGE = 'Could not update your tasks. Please try again.';
@@ -15,9 +17,15 @@ const tasks = (count: number) => `${count} ${count === 1 ? 'task' : 'tasks'}`;
  * A bulk action the server took: its message, with Undo when it changed something (it then sends an undo
  * token, PRODUCT §10.11.4), else the message alone ("No completed tasks to clear").
  */
-function useBulkOutcome(action: string) {
+function useBulkOutcome(action: string, queuedMessage: string) {
   const { mutate: restore } = useRestoreBulk();
-  return ({ message, count, undoToken }: BulkTodosResponse) => {
+  return (answer: BulkTodosResponse | Queued) => {
+    // Kept on the device (PRODUCT §10.4): its Undo takes it back while it waits.
+    if (isQueued(answer)) {
+      offerUndo({ key: `undo-bulk:${answer.commandId}`, message: queuedMessage, what: queuedMessage, showWhat: false, action, undo: () => restore(QUEUED_UNDO_PREFIX + answer.commandId) });
+      return;
+    }
+    const { message, count, undoToken } = answer;
     if (!undoToken) notifySuccess(message);
     // The message says the count ("34 tasks marked complete"): the toast does not say it again.
     else offerUndo({ key: `undo-bulk:${undoToken}`, message, what: tasks(count), showWhat: false, action, undo: () => restore(undoToken) });
@@ -31,11 +39,11 @@ function useBulkOutcome(action: string) {
  */
 export function useCompleteAll() {
   const queryClient = useQueryClient();
-  const completedOutcome = useBulkOutcome('marking complete');
-  const activeOutcome = useBulkOutcome('marking active');
+  const completedOutcome = useBulkOutcome('marking complete', 'All tasks marked complete');
+  const activeOutcome = useBulkOutcome('marking active', 'All tasks marked active');
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'complete-all'],
-    mutationFn: (completed: boolean) => completeAll(completed),
+    mutationFn: (completed: boolean) => writeTask(queryClient, (sync) => sync.completeAllCommand(completed), () => completeAll(completed)),
     onMutate: async (completed) => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const changed = new Set((cachedTodos(queryClient) ?? []).filter((todo) => todo.completed !== completed).map((todo) => todo._id));
@@ -64,10 +72,10 @@ export function useCompleteAll() {
  */
 export function useClearCompleted() {
   const queryClient = useQueryClient();
-  const outcome = useBulkOutcome('clearing');
+  const outcome = useBulkOutcome('clearing', 'Completed tasks cleared');
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'clear-completed'],
-    mutationFn: () => clearCompleted(),
+    mutationFn: () => writeTask(queryClient, (sync) => sync.clearCompletedCommand(), () => clearCompleted()),
     onMutate: async () => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const removed: Todo[] = (cachedTodos(queryClient) ?? []).filter((todo) => todo.completed);

@@ -2,13 +2,20 @@ import { deleteTodo, describeError, isSessionEnded, logFailure, type Todo } from
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cachedTodos, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
+import { isQueued, writeTask } from './task-writes';
 
 const DELETE_FAILED_MESSAGE = 'Could not delete the task. Please try again.';
 
 interface DeleteTodoCallbacks {
-  /** The server took the delete: `message` is its answer ("Task deleted successfully"). */
-  onDeleted?: (todo: Todo, message: string) => void;
+  /**
+   * The server took the delete: `message` is its answer ("Task deleted successfully"); or it is kept on the
+   * device (PRODUCT §10.4), under `queuedCommandId`, which an Undo takes back while it waits.
+   */
+  onDeleted?: (todo: Todo, message: string, queuedCommandId?: string) => void;
 }
+
+/** What a delete kept on the device says at once (PRODUCT §10.4). */
+const QUEUED_DELETE_MESSAGE = 'Task deleted';
 
 /**
  * Deletes a task optimistically, so its row starts its exit animation at once. Once the server took it, the
@@ -20,15 +27,16 @@ export function useDeleteTodo({ onDeleted }: DeleteTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'delete'],
-    mutationFn: (todoId: string) => deleteTodo(todoId),
+    mutationFn: (todoId: string) => writeTask(queryClient, (sync) => sync.deleteTaskCommand(todoId), () => deleteTodo(todoId)),
     onMutate: async (todoId) => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const removed = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
       removeCachedTodos(queryClient, [todoId]);
       return { removed };
     },
-    onSuccess: ({ message }, _todoId, context) => {
-      if (context?.removed && onDeleted) onDeleted(context.removed, message);
+    onSuccess: (answer, _todoId, context) => {
+      const message = isQueued(answer) ? QUEUED_DELETE_MESSAGE : answer.message;
+      if (context?.removed && onDeleted) onDeleted(context.removed, message, isQueued(answer) ? answer.commandId : undefined);
       else notifySuccess(message);
     },
     onError: (error, todoId, context) => {

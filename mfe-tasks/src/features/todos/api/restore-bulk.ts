@@ -1,7 +1,13 @@
-import { describeError, isSessionEnded, logFailure, restoreBulk, type Todo } from '@tm/api-client';
-import { notifyError, notifySuccess } from '@tm/web-platform';
+import { describeError, isSessionEnded, logFailure, restoreBulk, updateTodo, type Todo } from '@tm/api-client';
+import type { RestoreBulkResponse } from '@tm/contracts';
+import { cancelTaskWrite, notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cachedTodos, patchCachedTodo, TODO_MUTATION_KEY, todosKey, upsertCachedTodos } from './get-todos';
+import { isQueued, writeTask } from './task-writes';
+import { QUEUED_UNDO_PREFIX } from './update-todo';
+
+/** An Undo of a change that already left the device without its answer: the server has it, with no token yet. */
+const ALREADY_SENT_MESSAGE = 'This change was already sent; it can no longer be undone here.';
 
 const RESTORE_FAILED_MESSAGE = 'Could not bring the tasks back. Please try again.';
 const UNDO_TICK_FAILED_MESSAGE = 'Could not undo the change. Please try again.';
@@ -16,7 +22,15 @@ export function useRestoreBulk() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'restore-bulk'],
-    mutationFn: (undoToken: string) => restoreBulk(undoToken),
+    mutationFn: async (undoToken: string): Promise<RestoreBulkResponse> => {
+      // A bulk action still waiting on the device is taken back (PRODUCT §10.4); one already sent cannot be.
+      if (undoToken.startsWith(QUEUED_UNDO_PREFIX)) {
+        if (await cancelTaskWrite(queryClient, undoToken.slice(QUEUED_UNDO_PREFIX.length))) return { message: 'Change undone', count: 0, todos: [] };
+        throw new Error(ALREADY_SENT_MESSAGE);
+      }
+      const answer = await writeTask(queryClient, (sync) => sync.restoreBulkCommand(undoToken), () => restoreBulk(undoToken));
+      return isQueued(answer) ? { message: 'Undo saved on this device', count: 0, todos: [] } : answer;
+    },
     onMutate: () => queryClient.cancelQueries({ queryKey: todosKey }),
     onSuccess: ({ message, todos }) => {
       upsertCachedTodos(queryClient, todos);
@@ -53,7 +67,20 @@ export function useUndoTick({ onRestored }: UndoTickCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'undo-tick'],
-    mutationFn: ({ undoToken }: UndoTickVariables) => restoreBulk(undoToken),
+    mutationFn: async ({ undoToken, todoId, before }: UndoTickVariables): Promise<RestoreBulkResponse> => {
+      const task = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
+      const local = (message: string): RestoreBulkResponse => ({ message, count: 1, todos: task ? [{ ...task, ...before }] : [] });
+      if (undoToken.startsWith(QUEUED_UNDO_PREFIX)) {
+        // The tick still waits on the device: taken back (PRODUCT §10.4). Sent meanwhile: set back like any change.
+        if (await cancelTaskWrite(queryClient, undoToken.slice(QUEUED_UNDO_PREFIX.length))) return local('Change undone');
+        const answer = await writeTask(queryClient, (sync) => sync.updateTaskCommand({ _id: todoId } as Todo, { completed: before.completed }), () =>
+          updateTodo(todoId, { completed: before.completed }),
+        );
+        return isQueued(answer) ? local('Change undone') : { message: 'Change undone', count: 1, todos: [answer.todo] };
+      }
+      const answer = await writeTask(queryClient, (sync) => sync.restoreBulkCommand(undoToken), () => restoreBulk(undoToken));
+      return isQueued(answer) ? local('Change undone') : answer;
+    },
     onMutate: async ({ todoId, before }) => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const ticked = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);

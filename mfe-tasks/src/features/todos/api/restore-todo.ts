@@ -1,9 +1,18 @@
 import { describeError, isSessionEnded, logFailure, restoreTodo, type Todo } from '@tm/api-client';
-import { notifyError, notifySuccess } from '@tm/web-platform';
+import type { TodoResponse } from '@tm/contracts';
+import { cancelTaskWrite, notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { hasTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey, upsertCachedTodos } from './get-todos';
+import { isQueued, writeTask } from './task-writes';
 
 const RESTORE_FAILED_MESSAGE = 'Could not restore the task. Please try again.';
+
+interface RestoreVariables {
+  /** The task as the page last had it. */
+  todo: Todo;
+  /** The delete, when it is still waiting on the device: taken back instead of undone on the server. */
+  queuedCommandId?: string;
+}
 
 interface RestoreTodoCallbacks {
   /** The server brought the task back (the page may put the focus on it). */
@@ -21,8 +30,13 @@ export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'restore'],
-    mutationFn: (todo: Todo) => restoreTodo(todo._id),
-    onMutate: async (todo) => {
+    mutationFn: async ({ todo, queuedCommandId }: RestoreVariables): Promise<TodoResponse> => {
+      // A delete still waiting on the device is simply taken back (PRODUCT §10.4).
+      if (queuedCommandId !== undefined && (await cancelTaskWrite(queryClient, queuedCommandId))) return { message: 'Task restored', todo };
+      const answer = await writeTask(queryClient, (sync) => sync.restoreTaskCommand(todo._id), () => restoreTodo(todo._id));
+      return isQueued(answer) ? { message: 'Task restored', todo } : answer;
+    },
+    onMutate: async ({ todo }) => {
       await queryClient.cancelQueries({ queryKey: todosKey });
       const wasThere = hasTodo(queryClient, todo._id);
       if (!wasThere) upsertCachedTodos(queryClient, [todo]);
@@ -33,7 +47,7 @@ export function useRestoreTodo({ onRestored }: RestoreTodoCallbacks = {}) {
       notifySuccess(message);
       onRestored?.(todo);
     },
-    onError: (error, todo, context) => {
+    onError: (error, { todo }, context) => {
       logFailure('Restoring the task failed', error);
       if (isSessionEnded(error)) return;
       if (context && !context.wasThere) removeCachedTodos(queryClient, [todo._id]);

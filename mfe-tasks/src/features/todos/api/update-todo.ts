@@ -3,6 +3,9 @@ import type { UpdateTodoResponse } from '@tm/contracts';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { cachedTodos, hasTodo, patchCachedTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey } from './get-todos';
+import { isQueued, writeTask, type Queued } from './task-writes';
+
+const isTick = (patch: TodoPatch): boolean => patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined;
 
 const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
 
@@ -18,6 +21,20 @@ interface UpdateTodoVariables {
 type Fields = Pick<Todo, 'completed' | 'completedAt' | 'isPinned' | 'title'>;
 
 const UPDATE_KEY = [...TODO_MUTATION_KEY, 'update'] as const;
+
+/** The task as the person saw it when they changed it (before the optimistic change): the change's base (PRODUCT §10.4). */
+const seenBefore = new WeakMap<UpdateTodoVariables, Todo>();
+
+/** The server's words for a change of one field, said at once for a change kept on the device (PRODUCT §10.4). */
+export function queuedMessage(patch: TodoPatch): string {
+  if (patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined) return patch.completed ? 'Task completed' : 'Task marked active';
+  if (patch.isPinned !== undefined && patch.title === undefined && patch.completed === undefined) return patch.isPinned ? 'Task pinned' : 'Task unpinned';
+  if (patch.title !== undefined && patch.completed === undefined && patch.isPinned === undefined) return 'Title changed';
+  return 'Task updated';
+}
+
+/** The local undo handle of a change still on the device: its Undo takes the command back (PRODUCT §10.4). */
+export const QUEUED_UNDO_PREFIX = 'queued:';
 
 /** Updates of this task still waiting for the server, this one included. */
 function pendingUpdates(queryClient: QueryClient, todoId: string): number {
@@ -75,10 +92,25 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: UPDATE_KEY,
-    mutationFn: ({ todoId, patch }: UpdateTodoVariables): Promise<UpdateTodoResponse> => updateTodo(todoId, patch),
-    onMutate: async ({ todoId, patch }) => {
+    mutationFn: (variables: UpdateTodoVariables): Promise<UpdateTodoResponse | Queued> => {
+      const { todoId, patch } = variables;
+      const before = seenBefore.get(variables);
+      return writeTask(
+        queryClient,
+        (sync) => {
+          if (before) return sync.updateTaskCommand(before, patch);
+          // Not on screen (gone meanwhile): the change alone, with no base to compare.
+          const command = sync.updateTaskCommand({ _id: todoId } as Todo, patch);
+          return { ...command, body: { updateData: (command.body as { updateData: TodoPatch }).updateData } };
+        },
+        () => updateTodo(todoId, patch),
+      );
+    },
+    onMutate: async (variables) => {
+      const { todoId, patch } = variables;
       await queryClient.cancelQueries({ queryKey: todosKey });
       const before = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
+      if (before) seenBefore.set(variables, before);
       const previous: Partial<Fields> = {};
       if (before && patch.completed !== undefined) Object.assign(previous, { completed: before.completed, completedAt: before.completedAt });
       if (before && patch.isPinned !== undefined) previous.isPinned = before.isPinned;
@@ -86,8 +118,20 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
       patchCachedTodo(queryClient, todoId, { ...patch, ...completionOf(before, patch.completed) });
       return { previous, before };
     },
-    onSuccess: ({ message, todo, undoToken }, { todoId, patch }, context) => {
+    onSuccess: (answer, { todoId, patch }, context) => {
       if (!hasTodo(queryClient, todoId)) return;
+      if (isQueued(answer)) {
+        // Kept on the device (PRODUCT §10.4): shown already; a tick's Undo takes the change back while it waits.
+        const todo = cachedTodos(queryClient)?.find((task) => task._id === todoId);
+        const before = context?.before;
+        const message = queuedMessage(patch);
+        if (isTick(patch) && onTicked && todo && before) {
+          onTicked({ todo, message, undoToken: QUEUED_UNDO_PREFIX + answer.commandId, before: { completed: before.completed, completedAt: before.completedAt } });
+        } else notifySuccess(message);
+        if (patch.completed === true) onCompleted?.();
+        return;
+      }
+      const { message, todo, undoToken } = answer;
       // A later click on the same task is still on its way: its optimistic value stands until it answers.
       if (pendingUpdates(queryClient, todoId) <= 1) patchCachedTodo(queryClient, todoId, todo);
       const before = context?.before;

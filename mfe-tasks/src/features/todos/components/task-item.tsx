@@ -4,6 +4,7 @@ import { memo, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { completedAtFull, completedAtText } from '../completed-at';
 import { quoted as quotedTitle, TaskActions } from './task-actions';
 import type { DeletedElsewhere } from './task-title-editor';
+import { RowRefusal, type Refused } from './sync-status';
 import { onFirstAct } from '../hooks/first-act';
 import type { RowActions } from '../hooks/use-row-actions';
 import { useRowMotion } from '../hooks/use-row-motion';
@@ -21,6 +22,8 @@ if (typeof window !== 'undefined') onFirstAct(() => void preloadEditor());
 export interface RowHandlers extends RowActions {
   /** The title editor opened (`true`) or closed: the list keeps an edited task's text if it goes away. */
   onEditing: (todo: Todo, editing: boolean) => void;
+  /** Opens the task's change history (docs/PRODUCT.md §10.4). */
+  onShowHistory: (todo: Todo) => void;
 }
 
 interface TaskItemProps extends RowHandlers {
@@ -44,6 +47,9 @@ interface TaskItemProps extends RowHandlers {
    * stays, with the editor holding `draft` (or what was typed), and says so (PRODUCT §10.11.1).
    */
   deletedElsewhere?: DeletedElsewhere & { draft?: string };
+  /** A change to this task the server refused (docs/PRODUCT.md §10.4): shown on the row with its reason until dismissed. */
+  refusal?: Refused;
+  onDismissRefusal: (commandId: string) => void;
 }
 
 /**
@@ -66,7 +72,10 @@ export const TaskItem = memo(function TaskItem({
   onDelete,
   onFocusLost,
   onEditing,
+  onShowHistory,
   deletedElsewhere,
+  refusal,
+  onDismissRefusal,
 }: TaskItemProps) {
   const doneAtId = useId();
   const row = useRef<HTMLLIElement>(null);
@@ -147,6 +156,7 @@ export const TaskItem = memo(function TaskItem({
             {completedAtText(todo.completedAt)}
           </time>
         )}
+        {refusal && <RowRefusal refused={refusal} onDismiss={() => onDismissRefusal(refusal.id)} />}
       </div>
       {/* One pinned indicator per row: the pressed pin button on wide screens, this mark in the menu layout. */}
       {todo.isPinned && compact && (
@@ -163,6 +173,7 @@ export const TaskItem = memo(function TaskItem({
           onEdit={() => startEditing('control')}
           onTogglePinned={() => onTogglePinned(todo)}
           onDelete={() => onDelete(todo)}
+          onShowHistory={() => onShowHistory(todo)}
           onFocusLost={onFocusLost}
         />
       )}

@@ -1,6 +1,6 @@
 import { useReducedMotion } from 'framer-motion';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useLiveTodos, usePreferences } from '@tm/web-platform';
+import { useLiveTodos, usePreferences, useTaskSync } from '@tm/web-platform';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
 import { CONFETTI, SUCCESS_CUE_MS } from '../constants';
@@ -14,6 +14,7 @@ import { Celebration } from './celebration';
 import { Illustration } from './illustration';
 import { TaskList } from './task-list';
 import { countTodos } from './task-toolbar';
+import { SyncStatusLine } from './sync-status';
 import { preloadable } from './preloadable';
 import { closeUndoOffers } from './undo-toast';
 import './task-list-page.css';
@@ -52,6 +53,8 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   const page = useRef<HTMLDivElement>(null);
   const [showShortcuts, setShowShortcuts] = useState(false);
   useLiveTodos();
+  // The device's copy of the list and its queued changes (PRODUCT §10.4): undefined while it loads.
+  const sync = useTaskSync();
   useKeyboardOpen(page);
 
   // The Undo offers end with the page (PRODUCT §10.11.4): nothing is left to answer the key elsewhere.
@@ -72,13 +75,14 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
         <Illustration />
       </header>
       <AddTaskForm inputRef={input} />
+      {sync && <SyncStatusLine status={sync} todos={todos.data ?? []} />}
       {todos.isPending && (
         <p role="status" className="tasks-page__status">
           Loading your tasks…
         </p>
       )}
       {/* A failed refetch keeps the list on screen (offline, a hiccup): only a list never loaded is an error. */}
-      {todos.isError && !todos.data && (
+      {todos.isError && !todos.data && sync !== undefined && (
         <div role="alert" className="tasks-page__error">
           <p>We could not load your tasks.</p>
           <button type="button" className="tasks-button" onClick={() => void todos.refetch()}>

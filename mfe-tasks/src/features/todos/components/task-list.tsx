@@ -1,6 +1,7 @@
-import type { Todo } from '@tm/api-client';
-import { useId, useMemo, type RefObject } from 'react';
+import type { Todo, TodoPatch } from '@tm/api-client';
+import { Suspense, useCallback, useId, useMemo, useState, type RefObject } from 'react';
 import { SMALL_SCREEN_QUERY } from '../constants';
+import { onFirstAct } from '../hooks/first-act';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { useOrphanedEdits } from '../hooks/use-orphaned-edits';
 import { useRowActions } from '../hooks/use-row-actions';
@@ -9,6 +10,14 @@ import { EMPTY_FILTER_MESSAGES, inFilter, type TaskFilter } from '../hooks/use-t
 import { useTaskSounds } from '../hooks/use-task-sounds';
 import { TaskRows } from './task-rows';
 import { BulkActions, TaskFilters, type TaskCounts } from './task-toolbar';
+import { preloadable } from './preloadable';
+
+// A task's history is off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or
+// pointer press on the page, or when first opened.
+const { Component: TaskHistoryDialog, preload: preloadHistory } = preloadable(() =>
+  import('./task-history-dialog').then((module) => module.TaskHistoryDialog),
+);
+if (typeof window !== 'undefined') onFirstAct(() => void preloadHistory());
 
 interface TaskListProps {
   /** Every task, in the spec's order (the list shows those of `filter`). */
@@ -26,6 +35,7 @@ interface TaskListProps {
  * the filters and the bulk actions (docs/PRODUCT.md §10.11). Each concern is a part of its own: the rows'
  * actions (useRowActions), where the focus goes (useFocusAfterChange), the sounds (useTaskSounds), a title
  * edited while its task went away (useOrphanedEdits), and the windowed rows with their entrances (TaskRows).
+ * A row's History action opens the task's change history here, one dialog for the list (docs/PRODUCT.md §10.4).
  */
 export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef }: TaskListProps) {
   const headingId = useId();
@@ -38,6 +48,19 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
   const focus = useFocusAfterChange(visible, filter);
   // The same functions across renders, so a tick re-renders only its own row.
   const actions = useRowActions(focus, playSuccess, playDeleted, onCompleted, orphans.onSaveFoundGone);
+  const [historyOf, setHistoryOf] = useState<Todo | null>(null);
+  const showHistory = useCallback((todo: Todo) => setHistoryOf(todo), []);
+  // The task as it is now (its values decide what can be restored); the one shown last if it has gone.
+  const historyTodo = historyOf && (todos.find((todo) => todo._id === historyOf._id) ?? null);
+  // A restore is an ordinary edit, tick or pin of the row, with its usual message, Undo and focus (§10.11).
+  const restore = useCallback(
+    (todo: Todo, patch: TodoPatch) => {
+      if (patch.title !== undefined) actions.onRename(todo, patch.title);
+      if (patch.completed !== undefined) actions.onToggleCompleted(todo, patch.completed);
+      if (patch.isPinned !== undefined && patch.isPinned !== todo.isPinned) actions.onTogglePinned(todo);
+    },
+    [actions],
+  );
 
   let empty: string | undefined;
   if (counts.all === 0) empty = 'No tasks';
@@ -63,10 +86,16 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
         inputRef={inputRef}
         actions={actions}
         onEditing={orphans.onEditing}
+        onShowHistory={showHistory}
         goneId={orphans.goneId}
         deletedElsewhere={orphans.deletedElsewhere}
         handle={focus.rows}
       />
+      {historyOf && (
+        <Suspense fallback={null}>
+          <TaskHistoryDialog todo={historyTodo ?? historyOf} deleted={!historyTodo} onRestore={restore} onClose={() => setHistoryOf(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { Todo } from '@tm/api-client';
 import { AnimatePresence } from 'framer-motion';
-import { useRef, type RefObject } from 'react';
+import { useCallback, useRef, type RefObject } from 'react';
 import { useEntrances } from '../hooks/use-entrances';
 import type { RowActions } from '../hooks/use-row-actions';
 import { useRowFocus, useRowNavigation, type RowsHandle } from '../hooks/use-row-focus';
@@ -8,7 +8,9 @@ import { useStillListed } from '../hooks/use-row-motion';
 import { useRowWindow } from '../hooks/use-row-window';
 import type { TaskFilter } from '../hooks/use-task-filter';
 import { useListRenderTiming } from '../hooks/use-timing-marks';
+import { useQueryClient } from '@tanstack/react-query';
 import { TaskItem, type RowHandlers } from './task-item';
+import { dismissRefusal, useRefusalsByTask } from './sync-status';
 import type { DeletedElsewhere } from './task-title-editor';
 
 interface TaskRowsProps {
@@ -25,6 +27,8 @@ interface TaskRowsProps {
   actions: RowActions;
   /** A row's title editor opened or closed (see useOrphanedEdits). */
   onEditing: RowHandlers['onEditing'];
+  /** A row's History action (the list shows the dialog). */
+  onShowHistory: RowHandlers['onShowHistory'];
   goneId: string | undefined;
   deletedElsewhere: (DeletedElsewhere & { draft?: string }) | undefined;
   handle: RefObject<RowsHandle | null>;
@@ -37,7 +41,7 @@ interface TaskRowsProps {
  * in a list as tall as all of them; the list stays a list for screen readers (each row says its place and the
  * list's size, §10.5.3).
  */
-export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, goneId, deletedElsewhere, handle }: TaskRowsProps) {
+export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, onShowHistory, goneId, deletedElsewhere, handle }: TaskRowsProps) {
   const list = useRef<HTMLUListElement>(null);
   const { focusedIndex, focusRow } = useRowFocus(list, visible, inputRef);
   const { virtualizer, items, totalSize, offset } = useRowWindow(list, keys, focusedIndex);
@@ -46,6 +50,10 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
   useRowNavigation(handle, list, visible, focusRow, virtualizer);
   // Exiting rows ask, as they go, whether their task is still in the list (see useRowMotion's exit).
   const stillListed = useStillListed(keys);
+  // A change the server refused shows on its task, with the reason (docs/PRODUCT.md §10.4).
+  const refusals = useRefusalsByTask();
+  const queryClient = useQueryClient();
+  const onDismissRefusal = useCallback((commandId: string) => dismissRefusal(queryClient, commandId), [queryClient]);
 
   return (
     <ul ref={list} className="tasks-list__items" aria-labelledby={headingId} style={{ height: totalSize }}>
@@ -66,7 +74,10 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
               measureRef={virtualizer.measureElement}
               {...actions}
               onEditing={onEditing}
+              onShowHistory={onShowHistory}
               deletedElsewhere={todo._id === goneId ? deletedElsewhere : undefined}
+              refusal={refusals.get(todo._id)}
+              onDismissRefusal={onDismissRefusal}
             />
           );
         })}

@@ -37,7 +37,7 @@ export function useRowActions(
   const { mutate: restoreTask } = useRestoreTodo({ onRestored: restored });
   const { mutate: undoTick } = useUndoTick({ onRestored: restored });
   const onDeleted = useCallback(
-    (todo: Todo, message: string) => offerUndoDelete(todo.title, todo._id, message, () => restoreTask(todo)),
+    (todo: Todo, message: string, queuedCommandId?: string) => offerUndoDelete(todo.title, todo._id, message, () => restoreTask({ todo, queuedCommandId })),
     [restoreTask],
   );
   const onTicked = useCallback(

@@ -1,0 +1,256 @@
+import {
+  currentUserQuery,
+  describeError,
+  forgetDeviceUser,
+  rememberDeviceUser,
+  userFromDevice,
+  fetchChanges,
+  fetchTodoList,
+  logFailure,
+  statusOf,
+  syncTodos,
+  todosQuery,
+  type PublicUser,
+  type TodosResponse,
+} from '@tm/api-client';
+import type { SyncCommand, SyncResult } from '@tm/contracts';
+import type * as SyncModule from '@tm/sync';
+import type { SyncEngine, SyncStatus, SyncTransport } from '@tm/sync';
+import { hashKey, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+
+/**
+ * Offline-first tasks in the page (docs/PRODUCT.md §10.4): one sync engine (@tm/sync) per page and signed-in
+ * user, kept on the QueryClient the shell and its remotes share (each bundle carries its own copy of this
+ * package, so module state would not be shared). The engine's list is the task list's cache: every change of
+ * it (a queued action, an answer, a live change, the list read from the device at start) is written to
+ * `['todos']`, and a list the page fetches becomes the engine's. Its status is kept in `['task-sync']` for
+ * whatever shows it (the task screen, the shell's sign-out).
+ *
+ * The engine's code is loaded after the first paint (docs/PERFORMANCE.md "First-load budgets"): the first
+ * action or list waits for it. Where the browser has no IndexedDB (or refuses it), there is no engine and
+ * every action is sent on its own as before, failing when offline.
+ */
+
+const todosKey = todosQuery().queryKey;
+const todosHash = hashKey(todosKey);
+
+/** The status of the page's engine (null without one), for any bundle of the page. */
+export const TASK_SYNC_STATUS_KEY = ['task-sync', 'status'] as const;
+
+const SYNC = Symbol.for('@tm/web-platform/task-sync');
+
+interface PageSync {
+  userId: string;
+  engine: Promise<SyncEngine | null>;
+  stop: () => void;
+}
+
+type Holder = QueryClient & { [SYNC]?: PageSync };
+
+const userOf = (queryClient: QueryClient): PublicUser | null | undefined => queryClient.getQueryData(currentUserQuery().queryKey);
+
+/** The calls of the engine over the page's HTTP client, failures as SyncTransportError (null status: no answer). */
+function pageTransport(TransportError: typeof SyncModule.SyncTransportError): SyncTransport {
+  const wrap = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      const status = statusOf(error) ?? null;
+      const retryAfter = status === 429 || status === 503 ? retryAfterOf(error) : undefined;
+      throw new TransportError(describeError(error, 'Could not reach the server.'), status, retryAfter);
+    }
+  };
+  return {
+    sync: (commands) => wrap(() => syncTodos(commands)),
+    changes: (after) => wrap(() => fetchChanges(after)),
+    fetchList: () => wrap(() => fetchTodoList()),
+  };
+}
+
+function retryAfterOf(error: unknown): number | undefined {
+  const header = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers?.['retry-after'];
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+const hasIndexedDb = (): boolean => typeof indexedDB !== 'undefined';
+
+/**
+ * Starts the engine of the signed-in user and ties it to the cache: its list to `['todos']` (only once it
+ * has one: a first visit waits for the page's fetch), the page's fetched lists to it, its status to
+ * `['task-sync']`. Null when nobody is signed in or the device keeps nothing.
+ */
+async function startEngine(queryClient: QueryClient, userId: string, onStop: (stop: () => void) => void): Promise<SyncEngine | null> {
+  if (!hasIndexedDb()) return null;
+  const sync = await import('@tm/sync');
+  const engine = new sync.SyncEngine({
+    userId,
+    transport: pageTransport(sync.SyncTransportError),
+    // The server said 401: the current-user check that follows ends the session here (PRODUCT §10.3).
+    onSignedOut: () => void queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey }),
+  });
+  const user = userOf(queryClient);
+  if (user) rememberDeviceUser(user);
+  try {
+    // Other people's lists never stay on a device someone else signs in on (SECURITY.md "What is kept on the device").
+    for (const other of await sync.usersWithDeviceData()) if (other !== userId) await sync.deleteDeviceData(other);
+    await engine.start();
+  } catch (error) {
+    logFailure('This device cannot keep tasks; every action is sent on its own', error);
+    engine.stop();
+    return null;
+  }
+  queryClient.setQueryDefaults(TASK_SYNC_STATUS_KEY, { gcTime: Infinity, staleTime: Infinity });
+  let shown: unknown = null;
+  const mirror = () => {
+    const status = engine.status();
+    queryClient.setQueryData<SyncStatus | null>(TASK_SYNC_STATUS_KEY, status.stopped ? null : status);
+    const cursor = engine.position();
+    const view = engine.view();
+    if (status.stopped || cursor === null || view === shown) return;
+    shown = view;
+    queryClient.setQueryData<TodosResponse>(todosKey, { todos: view, cursor });
+  };
+  const unsubscribe = engine.subscribe(mirror);
+  // A list the page fetched (not one this mirror wrote) is the server's: it becomes the engine's.
+  const unwatch = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual || event.query.queryHash !== todosHash) return;
+    const fetched = queryClient.getQueryData(todosKey);
+    if (!fetched) return;
+    // Its own list again, with the changes still waiting laid over it (or the engine's, when that is newer).
+    void engine.adopt(fetched).then(() => {
+      shown = null;
+      mirror();
+    });
+  });
+  const fetched = queryClient.getQueryData(todosKey);
+  if (fetched && queryClient.getQueryState(todosKey)?.dataUpdatedAt) await engine.adopt(fetched);
+  mirror();
+  onStop(() => {
+    unsubscribe();
+    unwatch();
+    engine.stop();
+    queryClient.setQueryData(TASK_SYNC_STATUS_KEY, null);
+  });
+  return engine;
+}
+
+/**
+ * The sync engine of the page's signed-in user (started on first use, stopped when someone else signs in);
+ * null when nobody is signed in or the device keeps nothing (no IndexedDB).
+ */
+export function taskSync(queryClient: QueryClient): Promise<SyncEngine | null> {
+  const holder = queryClient as Holder;
+  const userId = userOf(queryClient)?._id;
+  const current = holder[SYNC];
+  if (current && current.userId === userId) return current.engine;
+  current?.stop();
+  holder[SYNC] = undefined;
+  if (!userId) return Promise.resolve(null);
+  let stopEngine: () => void = () => undefined;
+  let stopped = false;
+  const engine = startEngine(queryClient, userId, (stop) => {
+    stopEngine = stop;
+    if (stopped) stop();
+  });
+  holder[SYNC] = {
+    userId,
+    engine,
+    stop: () => {
+      stopped = true;
+      stopEngine();
+    },
+  };
+  return engine;
+}
+
+/** The page's engine if it is already running (no start): the live stream hands it its changes. */
+export function runningTaskSync(queryClient: QueryClient): Promise<SyncEngine | null> | null {
+  const current = (queryClient as Holder)[SYNC];
+  return current && current.userId === userOf(queryClient)?._id ? current.engine : null;
+}
+
+/**
+ * Stops the page's engine and removes every list and queued change kept on this device (PRODUCT §10.3,
+ * SECURITY.md "What is kept on the device"): at sign-out, a session ended here or elsewhere, a password change,
+ * an account deletion. Changes not sent yet are lost with them: a sign-out with changes waiting asks first.
+ */
+export async function forgetDeviceTasks(queryClient: QueryClient): Promise<void> {
+  const holder = queryClient as Holder;
+  holder[SYNC]?.stop();
+  holder[SYNC] = undefined;
+  forgetDeviceUser();
+  if (!hasIndexedDb()) return;
+  try {
+    const sync = await import('@tm/sync');
+    await sync.deleteAllDeviceData();
+  } catch (error) {
+    logFailure('Removing the tasks kept on this device failed', error);
+  }
+}
+
+/** How many changes of the page's engine wait for the server (0 without an engine). */
+export function pendingTaskChanges(queryClient: QueryClient): number {
+  return queryClient.getQueryData<SyncStatus | null>(TASK_SYNC_STATUS_KEY)?.pending ?? 0;
+}
+
+/** An action sent through the engine: the server's answer, or kept on the device for later (under `commandId`). */
+export type TaskWriteOutcome = { kind: 'answered'; result: SyncResult } | { kind: 'queued'; commandId: string };
+
+/** Makes an action's command with @tm/sync's builders (passed in: the package loads after the first paint). */
+export type CommandBuilder = (sync: typeof SyncModule) => SyncCommand;
+
+/**
+ * Sends one task action through the engine (PRODUCT §10.4): it is kept on the device first, shown at once, and
+ * sent now unless the engine is waiting out a failure; resolves the server's answer, or `queued` when none
+ * came (offline, no answer in time, the server down: it is sent again later, once). Null without an engine.
+ */
+export async function sendTaskWrite(queryClient: QueryClient, build: CommandBuilder): Promise<TaskWriteOutcome | null> {
+  const engine = await taskSync(queryClient);
+  if (!engine) return null;
+  const command = build(await import('@tm/sync'));
+  let answer: SyncResult | undefined;
+  const off = engine.onResult((sent, result) => {
+    if (sent.id === command.id) answer = result;
+  });
+  try {
+    await engine.enqueue(command);
+    // A failure is being waited out (offline, a server that is down): the change waits with the others.
+    if (engine.status().nextRetryAt === null) await engine.flush();
+  } finally {
+    off();
+  }
+  // Refused at once: the caller says so where the person acted; nothing is left to show later.
+  if (engine.status().refused.some((entry) => entry.id === command.id)) await engine.dismiss(command.id);
+  return answer ? { kind: 'answered', result: answer } : { kind: 'queued', commandId: command.id };
+}
+
+/** Takes back a change still waiting on the device (an Undo offline); false when it was sent already. */
+export async function cancelTaskWrite(queryClient: QueryClient, commandId: string): Promise<boolean> {
+  const engine = await runningTaskSync(queryClient);
+  return engine ? engine.cancel(commandId) : false;
+}
+
+/**
+ * Starts the page's engine once someone is signed in, and follows its status (null without one, undefined
+ * while it loads): the task screen shows it (PRODUCT §10.4).
+ */
+export function useTaskSync(): SyncStatus | null | undefined {
+  const queryClient = useQueryClient();
+  const userId = useQuery({ ...currentUserQuery(), enabled: false }).data?._id;
+  useEffect(() => {
+    if (userId) void taskSync(queryClient);
+  }, [queryClient, userId]);
+  // Started offline as the person the device keeps: the server's word is asked as soon as the network is back.
+  useEffect(() => {
+    const recheck = () => {
+      if (userFromDevice()) void queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey });
+    };
+    window.addEventListener('online', recheck);
+    return () => window.removeEventListener('online', recheck);
+  }, [queryClient]);
+  const status = useQuery<SyncStatus | null>({ queryKey: TASK_SYNC_STATUS_KEY, queryFn: () => null, enabled: false, staleTime: Infinity }).data;
+  if (!hasIndexedDb()) return null;
+  return status;
+}
