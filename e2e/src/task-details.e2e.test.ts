@@ -41,7 +41,7 @@ describeInBrowser('the details of a task row and its screen', () => {
     await page.reload();
     await row(page, 'Task 300').waitFor();
     await context.setOffline(true);
-    const notice = page.getByText("You're offline. Your tasks stay on screen");
+    const notice = page.getByText("You're offline. Your changes are kept on this device");
     await notice.waitFor();
     for (const y of [2000, 8000, 1_000_000]) {
       await page.evaluate((to) => window.scrollTo(0, to), y);

@@ -1,11 +1,12 @@
 import type { PublicUser } from '@tm/contracts';
+import EARLY_OPTIONS from './early-options.json';
 
 /**
  * The signed-in person as this device last saw them (docs/PRODUCT.md §10.4): kept while their tasks are kept on
  * the device, so a page opened offline starts as them, on the device's copy of their list, instead of saying
  * the server cannot be reached. Removed with the device's tasks (SECURITY.md "What is kept on the device").
  */
-export const DEVICE_USER_KEY = 'tm.device-user';
+export const DEVICE_USER_KEY = EARLY_OPTIONS.deviceUserKey;
 
 const FROM_DEVICE = Symbol.for('@tm/api-client/user-from-device');
 type Holder = typeof globalThis & { [FROM_DEVICE]?: boolean };

@@ -6,6 +6,7 @@ import {
   backoffMs,
   chunkCommands,
   compareCursors,
+  echoedAdds,
   outcomeOf,
   resolveCommand,
   rewriteCommand,
@@ -64,6 +65,8 @@ export interface SyncEngineOptions {
   random?: () => number;
   /** Called once when the server answers 401. */
   onSignedOut?: () => void;
+  /** This page's `X-Client-Id`: the origin of change events caused by this device's own commands. */
+  clientId?: string;
 }
 
 /** How long an answered add's temp id stays mapped: the server's Idempotency-Key window (docs/PRODUCT.md §7). */
@@ -237,6 +240,12 @@ export class SyncEngine {
     return cancelled;
   }
 
+  /** The temp id a task added on this device had before the server answered (its real id otherwise). */
+  tempIdOf(realId: string): string {
+    for (const [tempId, entry] of this.ids) if (entry.realId === realId) return tempId;
+    return realId;
+  }
+
   /** The id the server gave a task added on this device (its temp id until then), or `id` itself. */
   resolveId(id: string): string {
     return this.ids.get(id)?.realId ?? id;
@@ -310,9 +319,13 @@ export class SyncEngine {
         return;
       }
       if (compareCursors(event.id, this.cursor) <= 0) return;
+      // Its own adds, applied before their answers came back: their tasks replace the provisional ones at once.
+      const echoed = event.origin !== null && event.origin === this.options.clientId ? echoedAdds(event, this.confirmed, this.commands, this.idMap()) : new Map<string, string>();
+      const ids = [...echoed].map(([tempId, realId]) => ({ tempId, realId, at: new Date(this.now()).toISOString() }));
       const confirmed = applyChange(this.confirmed, event);
       const lastSyncAt = new Date(this.now()).toISOString();
-      await this.open().write({ snapshot: { todos: confirmed, cursor: event.id, lastSyncAt } });
+      await this.open().write({ snapshot: { todos: confirmed, cursor: event.id, lastSyncAt }, ids });
+      for (const entry of ids) this.ids.set(entry.tempId, entry);
       this.confirmed = confirmed;
       this.cursor = event.id;
       this.lastSyncAt = lastSyncAt;

@@ -10,6 +10,7 @@ import {
   compareCursors,
   completeAllCommand,
   deleteTaskCommand,
+  echoedAdds,
   newCommandId,
   outcomeOf,
   resolveCommand,
@@ -191,5 +192,30 @@ describe('answers, chunks, backoff, cursors', () => {
     expect(compareCursors('9', '10')).toBe(-1);
     expect(compareCursors('9007199254740993', '9007199254740992')).toBe(1);
     expect(compareCursors('7', '7')).toBe(0);
+  });
+});
+
+describe('echoedAdds (this device\'s adds applied before their answers came back)', () => {
+  const queued = (command: ReturnType<typeof addTaskCommand>['command']) => ({ command, state: 'queued' as const });
+
+  it('maps the oldest unanswered adds of the same titles, in order, to the tasks the echo saved', () => {
+    const first = addTaskCommand('Buy milk', 'c1');
+    const second = addTaskCommand('Buy milk', 'c2');
+    const other = addTaskCommand('Call mum', 'c3');
+    const pending = [queued(first.command), queued(second.command), queued(other.command)];
+    const event = { saved: [task(A, { title: 'Buy milk' }), task(B, { title: 'Call mum' })], removed: [] };
+    expect(echoedAdds(event, [], pending, new Map())).toEqual(new Map([[first.tempId, A], [other.tempId, B]]));
+    // The view then shows each task once.
+    const confirmed = applyChange([], event);
+    expect(viewOf(confirmed, pending.map((entry) => ({ ...entry, createdAt: T1 })), echoedAdds(event, [], pending, new Map())).map((todo) => todo.title).sort()).toEqual(['Buy milk', 'Buy milk', 'Call mum']);
+  });
+
+  it('maps nothing for a task already known, already mapped, or with no unanswered add of its title', () => {
+    const add = addTaskCommand('Buy milk', 'c1');
+    const pending = [queued(add.command)];
+    expect(echoedAdds({ saved: [task(A, { title: 'Buy milk' })] }, [task(A)], pending, new Map())).toEqual(new Map());
+    expect(echoedAdds({ saved: [task(A, { title: 'Buy milk' })] }, [], pending, new Map([[add.tempId, A]]))).toEqual(new Map());
+    expect(echoedAdds({ saved: [task(B, { title: 'Something else' })] }, [], pending, new Map())).toEqual(new Map());
+    expect(echoedAdds({ saved: [task(B, { title: 'Buy milk' })] }, [], [{ command: add.command, state: 'acknowledged' }], new Map())).toEqual(new Map());
   });
 });

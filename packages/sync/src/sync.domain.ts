@@ -293,3 +293,29 @@ export function compareCursors(a: string, b: string): number {
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/**
+ * The adds of this device an echo of its own change names (docs/PRODUCT.md §10.4): a change event from this
+ * page (its origin) that saves tasks the confirmed list did not hold is the server applying this device's adds
+ * whose answers have not come back (lost, or still on the way). The server applies a device's commands in
+ * order, so those tasks are its oldest unanswered adds of the same titles, in order. Returns temp id → real id
+ * for each one matched, so the view never shows one task twice.
+ */
+export function echoedAdds(event: Pick<TodoChangeEvent, 'saved'>, confirmed: readonly Todo[], pending: readonly Pick<QueuedCommand, 'command' | 'state'>[], ids: IdMap): Map<string, string> {
+  const known = new Set(confirmed.map((todo) => todo._id));
+  const mapped = new Set(ids.values());
+  const unanswered = pending.flatMap(({ command, state }) => {
+    const action = actionOf(command);
+    return state === 'queued' && action.kind === 'add' && !ids.has(action.tempId) ? [action] : [];
+  });
+  const matches = new Map<string, string>();
+  for (const task of event.saved) {
+    if (known.has(task._id) || mapped.has(task._id)) continue;
+    const index = unanswered.findIndex((add) => todoTitleValue(add.title) === task.title);
+    const add = unanswered[index];
+    if (!add) continue;
+    matches.set(add.tempId, task._id);
+    unanswered.splice(index, 1);
+  }
+  return matches;
+}

@@ -19,6 +19,8 @@ export {
   pendingTaskChanges,
   runningTaskSync,
   sendTaskWrite,
+  syncedTodosQuery,
+  taskRowKey,
   TASK_SYNC_STATUS_KEY,
   taskSync,
   useTaskSync,

@@ -1,6 +1,8 @@
 import {
+  clientId,
   currentUserQuery,
   describeError,
+  deviceUser,
   forgetDeviceUser,
   rememberDeviceUser,
   userFromDevice,
@@ -16,7 +18,7 @@ import {
 import type { SyncCommand, SyncResult } from '@tm/contracts';
 import type * as SyncModule from '@tm/sync';
 import type { SyncEngine, SyncStatus, SyncTransport } from '@tm/sync';
-import { hashKey, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { hashKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 /**
@@ -43,10 +45,15 @@ const SYNC = Symbol.for('@tm/web-platform/task-sync');
 interface PageSync {
   userId: string;
   engine: Promise<SyncEngine | null>;
+  /** The engine once started (for what must be read while rendering). */
+  running: SyncEngine | null;
   stop: () => void;
 }
 
 type Holder = QueryClient & { [SYNC]?: PageSync };
+
+/** Lists the engine made (its view): never handed back to it as the server's. */
+const engineLists = new WeakSet<TodosResponse>();
 
 const userOf = (queryClient: QueryClient): PublicUser | null | undefined => queryClient.getQueryData(currentUserQuery().queryKey);
 
@@ -87,6 +94,7 @@ async function startEngine(queryClient: QueryClient, userId: string, onStop: (st
   const engine = new sync.SyncEngine({
     userId,
     transport: pageTransport(sync.SyncTransportError),
+    clientId: clientId(),
     // The server said 401: the current-user check that follows ends the session here (PRODUCT §10.3).
     onSignedOut: () => void queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey }),
   });
@@ -110,14 +118,16 @@ async function startEngine(queryClient: QueryClient, userId: string, onStop: (st
     const view = engine.view();
     if (status.stopped || cursor === null || view === shown) return;
     shown = view;
-    queryClient.setQueryData<TodosResponse>(todosKey, { todos: view, cursor });
+    const list = { todos: view, cursor };
+    engineLists.add(list);
+    queryClient.setQueryData<TodosResponse>(todosKey, list);
   };
   const unsubscribe = engine.subscribe(mirror);
   // A list the page fetched (not one this mirror wrote) is the server's: it becomes the engine's.
   const unwatch = queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual || event.query.queryHash !== todosHash) return;
     const fetched = queryClient.getQueryData(todosKey);
-    if (!fetched) return;
+    if (!fetched || engineLists.has(fetched)) return;
     // Its own list again, with the changes still waiting laid over it (or the engine's, when that is newer).
     void engine.adopt(fetched).then(() => {
       shown = null;
@@ -154,14 +164,19 @@ export function taskSync(queryClient: QueryClient): Promise<SyncEngine | null> {
     stopEngine = stop;
     if (stopped) stop();
   });
-  holder[SYNC] = {
+  const entry: PageSync = {
     userId,
     engine,
+    running: null,
     stop: () => {
       stopped = true;
       stopEngine();
     },
   };
+  holder[SYNC] = entry;
+  void engine.then((started) => {
+    if (!stopped) entry.running = started;
+  });
   return engine;
 }
 
@@ -253,4 +268,40 @@ export function useTaskSync(): SyncStatus | null | undefined {
   const status = useQuery<SyncStatus | null>({ queryKey: TASK_SYNC_STATUS_KEY, queryFn: () => null, enabled: false, staleTime: Infinity }).data;
   if (!hasIndexedDb()) return null;
   return status;
+}
+
+/**
+ * The task list as the task screen reads it (PRODUCT §10.4): with the device's engine and a list kept on the
+ * device, only what changed since its position is asked for (GET /todo/changes, a reset reads it whole), and
+ * the list is the engine's, pending changes laid over it; offline it is the device's copy. Otherwise, the whole
+ * list from the server. Never retried (PRODUCT §7), as the plain list.
+ */
+export function syncedTodosQuery(queryClient: QueryClient) {
+  const plain = todosQuery();
+  return queryOptions({
+    ...plain,
+    queryFn: async (context): Promise<TodosResponse> => {
+      // A device that keeps nobody's list (a first visit) reads the whole list at once, as the page's HTML began to.
+      const engine = hasIndexedDb() && deviceUser() ? await taskSync(queryClient) : null;
+      if (engine && engine.position() !== null) {
+        await engine.pull();
+        const cursor = engine.position();
+        if (cursor !== null) {
+          const list = { todos: engine.view(), cursor };
+          engineLists.add(list);
+          return list;
+        }
+      }
+      return fetchTodoList({ signal: context.signal });
+    },
+  });
+}
+
+/**
+ * The key a task's row keeps for as long as the page shows it (PRODUCT §10.4): a task added on this device is
+ * shown at once under a temporary id and keeps that key when the server's id replaces it, so the row stays
+ * the same element (no exit and entrance, the focus and an open editor kept).
+ */
+export function taskRowKey(queryClient: QueryClient, id: string): string {
+  return (queryClient as Holder)[SYNC]?.running?.tempIdOf(id) ?? id;
 }

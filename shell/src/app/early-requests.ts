@@ -31,6 +31,8 @@ export interface EarlyRequestOptions {
   signedInKey: string;
   /** The global the bundles find the responses under (`__tmEarly`). */
   globalName: string;
+  /** localStorage key of the person whose tasks the device keeps (api-client's device-user.ts). */
+  deviceUserKey: string;
 }
 
 /** The files a page of a remote needs first: its remote entry, its first styles and scripts. */
@@ -148,9 +150,13 @@ export function startEarlyRequests(win: Window, options: EarlyRequestOptions): v
     });
   };
 
-  /** The route's first API reads, for a signed-in user only. */
+  /**
+   * The route's first API reads, for a signed-in user only; none when the device keeps the person's tasks: the
+   * page shows its copy and asks only for what changed (docs/PRODUCT.md §10.4).
+   */
   const reads: string[] = [];
   const startReads = (catalog: RemoteCatalog) => {
+    if (stored(options.deviceUserKey) !== undefined) return;
     for (const path of routeFor(catalog, true)?.route.prefetch ?? []) {
       void request(path);
       reads.push(absolute(path));

@@ -1,5 +1,6 @@
 import type { PublicUser } from '@tm/api-client';
-import { hasDraft, LogoutIcon, notifyError, useLogout } from '@tm/web-platform';
+import { hasDraft, LogoutIcon, notifyError, pendingTaskChanges, useLogout } from '@tm/web-platform';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 
@@ -8,15 +9,16 @@ const LogoutConfirm = lazy(() => import('./logout-confirm'));
 
 /**
  * The header's logout button, titled "Logout" (PRODUCT §1, §2 Header). It signs out at once, unless this
- * person has text of their own being written in this tab (a draft, web-platform's drafts.ts), which a
- * logout removes: then it asks first.
+ * person has text of their own being written in this tab (a draft, web-platform's drafts.ts) or task changes
+ * not synced yet (PRODUCT §10.4), which a logout removes: then it asks first, saying which.
  */
 export function LogoutButton({ user }: { user: PublicUser }) {
   const logout = useLogout();
-  const [confirming, setConfirming] = useState(false);
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState<{ draft: boolean; pending: number } | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const cancel = () => {
-    setConfirming(false);
+    setConfirming(null);
     button.current?.focus();
   };
   return (
@@ -28,7 +30,11 @@ export function LogoutButton({ user }: { user: PublicUser }) {
         title="Logout"
         aria-label="Logout"
         disabled={logout.isPending}
-        onClick={() => (hasDraft(user._id) ? setConfirming(true) : logout.mutate())}
+        onClick={() => {
+          const asking = { draft: hasDraft(user._id), pending: pendingTaskChanges(queryClient) };
+          if (asking.draft || asking.pending > 0) setConfirming(asking);
+          else logout.mutate();
+        }}
       >
         <LogoutIcon />
       </button>
@@ -43,9 +49,11 @@ export function LogoutButton({ user }: { user: PublicUser }) {
         >
           <Suspense fallback={null}>
             <LogoutConfirm
+              draft={confirming.draft}
+              pending={confirming.pending}
               onCancel={cancel}
               onConfirm={() => {
-                setConfirming(false);
+                setConfirming(null);
                 logout.mutate();
               }}
             />

@@ -1,5 +1,6 @@
 import { statusOf, todosQuery, type Todo, type TodosResponse } from '@tm/api-client';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { syncedTodosQuery } from '@tm/web-platform';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 
 export const todosKey = todosQuery().queryKey;
 
@@ -23,9 +24,13 @@ export function orderTodos(todos: Todo[]): Todo[] {
 
 const selectOrdered = (list: TodosResponse): Todo[] => orderTodos(list.todos);
 
-/** The signed-in user's tasks, pinned first. docs/PRODUCT.md §7: never retried (the query options say so). */
+/**
+ * The signed-in user's tasks, pinned first: the device's copy brought up to date when it keeps one
+ * (docs/PRODUCT.md §10.4), else the server's list. Never retried (§7: the query options say so).
+ */
 export function useTodos() {
-  return useQuery({ ...todosQuery(), select: selectOrdered });
+  const queryClient = useQueryClient();
+  return useQuery({ ...syncedTodosQuery(queryClient), select: selectOrdered });
 }
 
 /** The cached tasks, or undefined before the list first arrived. */

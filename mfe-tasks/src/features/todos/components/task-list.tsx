@@ -1,4 +1,6 @@
 import type { Todo, TodoPatch } from '@tm/api-client';
+import { taskRowKey } from '@tm/web-platform';
+import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useId, useMemo, useState, type RefObject } from 'react';
 import { SMALL_SCREEN_QUERY } from '../constants';
 import { onFirstAct } from '../hooks/first-act';
@@ -43,7 +45,9 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
   const orphans = useOrphanedEdits(stored, playAdded);
   const todos = orphans.withGone;
   const visible = useMemo(() => (filter === 'all' ? todos : todos.filter((todo) => inFilter(todo, filter))), [todos, filter]);
-  const keys = useMemo(() => visible.map((todo) => todo._id), [visible]);
+  const queryClient = useQueryClient();
+  // A task added on this device keeps its row when the server's id replaces its temporary one (PRODUCT §10.4).
+  const keys = useMemo(() => visible.map((todo) => taskRowKey(queryClient, todo._id)), [visible, queryClient]);
   const compact = useMediaQuery(SMALL_SCREEN_QUERY);
   const focus = useFocusAfterChange(visible, filter);
   // The same functions across renders, so a tick re-renders only its own row.

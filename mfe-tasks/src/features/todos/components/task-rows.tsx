@@ -64,7 +64,7 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
           if (!todo) return null;
           return (
             <TaskItem
-              key={todo._id}
+              key={keys[item.index] ?? todo._id}
               todo={todo}
               index={item.index}
               setSize={visible.length}

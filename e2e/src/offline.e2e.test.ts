@@ -1,0 +1,192 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { openSession, useBrowser } from './browser.js';
+import { until } from './phone.js';
+import { addTask, describeInBrowser, newTaskInput, row, serverTodos, signIn, signUp, snapshot, toastWith } from './app.js';
+
+// Working without a network (docs/PRODUCT.md §10.4), in a real Chromium with the app's service worker: every
+// action is kept on the device and shown at once, a reload offline shows the list and the waiting changes,
+// and the server gets each change once when the network is back; two devices editing one task offline; a
+// retried add whose answer was lost; signing out with changes waiting; nothing left on the device after.
+
+const browser = useBrowser();
+
+/** The quiet sync line above the list. */
+const syncLine = (page: Page) => page.locator('.tasks-sync__summary');
+
+/** The numbered changes of the user's feed after `after` (what the server applied, once each). */
+async function changesAfter(page: Page, after: string): Promise<{ saved: { title: string }[]; removed: string[] }[]> {
+  const answer = await page.request.get(`/api/todo/changes?after=${after}`);
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { changes: { saved: { title: string }[]; removed: string[] }[] }).changes;
+}
+
+async function feedCursor(page: Page): Promise<string> {
+  return ((await (await page.request.get('/api/todo/fetch-todo')).json()) as { cursor: string }).cursor;
+}
+
+/** A second visit with the service worker in control, so the app's files and catalog are kept for offline starts. */
+async function openWithServiceWorker(page: Page): Promise<void> {
+  await page.reload();
+  await page.getByRole('heading', { name: 'Task Manager', level: 1 }).waitFor();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+}
+
+async function rename(page: Page, from: string, to: string): Promise<void> {
+  await row(page, from).locator('.tasks-item__title').dblclick();
+  const field = page.getByRole('textbox', { name: /^Edit “/ });
+  await field.fill(to);
+  await field.press('Enter');
+  await row(page, to).waitFor();
+}
+
+async function goOffline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true);
+  await page.getByRole('status').filter({ hasText: "You're offline." }).waitFor({ timeout: 5000 });
+}
+
+describeInBrowser('working offline', () => {
+  it('keeps an add, an edit, a tick, a pin, a delete and an Undo on the device, through a reload offline, and the server gets each once when back', async () => {
+    const { page, context } = await openSession(browser(), { serviceWorkers: 'allow', width: 375, height: 800 });
+    await signUp(page, 'Train Commuter');
+    for (const title of ['Buy milk', 'Call mum', 'Water plants']) await addTask(page, title);
+    await openWithServiceWorker(page);
+    await syncLine(page).filter({ hasText: 'All changes synced.' }).waitFor();
+    const before = await feedCursor(page);
+
+    await goOffline(context, page);
+    await newTaskInput(page).fill('Written on the train');
+    await newTaskInput(page).press('Enter');
+    await row(page, 'Written on the train').waitFor();
+    expect(await newTaskInput(page).inputValue()).toBe('');
+    await rename(page, 'Water plants', 'Water the plants');
+    await row(page, 'Buy milk').getByRole('checkbox').check();
+    await row(page, 'Call mum').getByRole('button', { name: /More actions/ }).click();
+    await page.getByRole('menuitem', { name: 'Pin' }).click();
+    // A delete, then its Undo while it still waits on the device: it is simply taken back.
+    await row(page, 'Written on the train').getByRole('button', { name: /More actions/ }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await row(page, 'Written on the train').waitFor({ state: 'detached' });
+    await toastWith(page, '“Written on the train”').getByRole('button', { name: /^Undo/ }).click();
+    await row(page, 'Written on the train').waitFor();
+    await syncLine(page).filter({ hasText: /^4 changes waiting to sync, the oldest from just now\. You're offline/ }).waitFor();
+    await snapshot(page, 'offline-waiting-375', { fullPage: false });
+    // Nothing reached the server.
+    expect(await changesAfter(page, before)).toEqual([]);
+
+    // A reload while offline: the list and the waiting changes are still there.
+    await page.reload();
+    await row(page, 'Written on the train').waitFor();
+    await syncLine(page).filter({ hasText: /^4 changes waiting to sync/ }).waitFor();
+    expect(await row(page, 'Buy milk').getByRole('checkbox').isChecked()).toBe(true);
+    expect(await row(page, 'Water the plants').count()).toBe(1);
+    await snapshot(page, 'offline-reloaded-375', { fullPage: false });
+
+    await context.setOffline(false);
+    await syncLine(page).filter({ hasText: 'All changes synced.' }).waitFor({ timeout: 15_000 });
+    // Each change once, in the order made: the add, the edit, the tick, the pin (the delete was taken back).
+    const applied = await changesAfter(page, before);
+    expect(applied.map((change) => change.saved.map((todo) => todo.title))).toEqual([['Written on the train'], ['Water the plants'], ['Buy milk'], ['Call mum']]);
+    const server = await serverTodos(page);
+    expect(server.map(({ title, completed, isPinned }) => ({ title, completed, isPinned }))).toEqual([
+      { title: 'Call mum', completed: false, isPinned: true },
+      { title: 'Written on the train', completed: false, isPinned: false },
+      { title: 'Water the plants', completed: false, isPinned: false },
+      { title: 'Buy milk', completed: true, isPinned: false },
+    ]);
+    await context.close();
+  });
+
+  it('two devices offline: different fields of one task both stand; the same field keeps the later, and the earlier is restorable from the history', async () => {
+    const phone = await openSession(browser(), { width: 375 });
+    const account = await signUp(phone.page, 'Two Devices');
+    await addTask(phone.page, 'Plan trip');
+    const laptop = await openSession(browser());
+    await signIn(laptop.page, account);
+    await row(laptop.page, 'Plan trip').waitFor();
+    // A person's first press on the page fetches the editor's code (off the first load), before the train's tunnel.
+    await laptop.page.getByRole('heading', { name: 'Task Manager', level: 1 }).click();
+    await laptop.page.waitForLoadState('networkidle');
+
+    // Different fields: the phone renames, the laptop pins, both offline.
+    await goOffline(phone.context, phone.page);
+    await goOffline(laptop.context, laptop.page);
+    await rename(phone.page, 'Plan trip', 'Plan trip to Rome');
+    await row(laptop.page, 'Plan trip').getByRole('button', { name: /^Pin “/ }).click();
+    await phone.context.setOffline(false);
+    await syncLine(phone.page).filter({ hasText: 'All changes synced.' }).waitFor({ timeout: 15_000 });
+    await laptop.context.setOffline(false);
+    await syncLine(laptop.page).filter({ hasText: 'All changes synced.' }).waitFor({ timeout: 15_000 });
+    await until(() => serverTodos(laptop.page), (todos) => todos[0]?.title === 'Plan trip to Rome' && todos[0].isPinned);
+    for (const page of [phone.page, laptop.page]) await row(page, 'Plan trip to Rome').waitFor();
+
+    // The same field: the phone's title reaches the server first, the laptop's later wins.
+    await goOffline(phone.context, phone.page);
+    await goOffline(laptop.context, laptop.page);
+    await rename(phone.page, 'Plan trip to Rome', 'Rome in May');
+    await rename(laptop.page, 'Plan trip to Rome', 'Oslo in June');
+    await phone.context.setOffline(false);
+    await syncLine(phone.page).filter({ hasText: 'All changes synced.' }).waitFor({ timeout: 15_000 });
+    await laptop.context.setOffline(false);
+    await syncLine(laptop.page).filter({ hasText: 'All changes synced.' }).waitFor({ timeout: 15_000 });
+    await until(() => serverTodos(laptop.page), (todos) => todos[0]?.title === 'Oslo in June');
+    await row(phone.page, 'Oslo in June').waitFor({ timeout: 10_000 });
+
+    // The phone's title is in the task's history, marked, and one click brings it back.
+    await row(phone.page, 'Oslo in June').getByRole('button', { name: /More actions/ }).click();
+    await phone.page.getByRole('menuitem', { name: 'History' }).click();
+    const dialog = phone.page.getByRole('dialog', { name: 'History of “Oslo in June”' });
+    await dialog.getByText('Changed on two devices').waitFor();
+    await snapshot(phone.page, 'offline-conflict-history-375', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Restore title “Rome in May”' }).click();
+    await until(() => serverTodos(phone.page), (todos) => todos[0]?.title === 'Rome in May');
+    await row(laptop.page, 'Rome in May').waitFor({ timeout: 10_000 });
+    await phone.context.close();
+    await laptop.context.close();
+  });
+
+  it('an add whose answer was lost on the way back is sent again and makes one task', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Lost Answer');
+    let cut = 0;
+    // The first sync call reaches the server, but its answer never reaches the page.
+    await page.route('**/api/todo/sync', async (route) => {
+      if (cut > 0) return route.continue();
+      cut += 1;
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    await addTask(page, 'Only once');
+    await syncLine(page).filter({ hasText: /^1 change waiting to sync/ }).waitFor();
+    await syncLine(page).filter({ hasText: 'All changes synced.' }).waitFor({ timeout: 15_000 });
+    expect((await serverTodos(page)).map((todo) => todo.title)).toEqual(['Only once']);
+    expect(await row(page, 'Only once').count()).toBe(1);
+    await context.close();
+  });
+
+  it('asks before a sign-out loses changes still waiting, and leaves nothing of the person on the device after it', async () => {
+    const { page, context } = await openSession(browser());
+    await signUp(page, 'Careful Leaver');
+    await addTask(page, 'Keep me');
+    // The server takes no sync calls for now: the tick waits.
+    await page.route('**/api/todo/sync', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"down","code":"SERVICE.UNAVAILABLE"}' }));
+    await row(page, 'Keep me').getByRole('checkbox').check();
+    await syncLine(page).filter({ hasText: /^1 change waiting to sync/ }).waitFor();
+
+    await page.getByTitle('Logout').click();
+    const question = page.getByRole('alertdialog', { name: 'Sign out?' });
+    await question.waitFor();
+    expect(await question.textContent()).toContain('1 change has not synced yet and will be lost.');
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name))).toEqual(expect.arrayContaining([expect.stringMatching(/^tm-sync-user-/)]));
+
+    await page.getByTitle('Logout').click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/login');
+    await until(
+      () => page.evaluate(async () => ({ databases: (await indexedDB.databases()).map((db) => db.name).filter((name) => name?.startsWith('tm-sync-user-')), user: localStorage.getItem('tm.device-user') })),
+      (kept) => kept.databases.length === 0 && kept.user === null,
+    );
+    await context.close();
+  });
+});
