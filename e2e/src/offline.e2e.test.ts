@@ -144,6 +144,32 @@ describeInBrowser('working offline', () => {
     await laptop.context.close();
   });
 
+  it('a change to a task deleted on another device says so, and restores the task with the change', async () => {
+    const phone = await openSession(browser(), { width: 375 });
+    const account = await signUp(phone.page, 'Deleted Elsewhere');
+    await addTask(phone.page, 'Book the hotel');
+    await phone.page.waitForLoadState('networkidle');
+    const laptop = await openSession(browser());
+    await signIn(laptop.page, account);
+    await row(laptop.page, 'Book the hotel').waitFor();
+
+    await goOffline(phone.context, phone.page);
+    await rename(phone.page, 'Book the hotel', 'Book the hotel in Rome');
+    await row(laptop.page, 'Book the hotel').getByRole('button', { name: /^Delete “/ }).click();
+    await until(() => serverTodos(laptop.page), (todos) => todos.length === 0);
+    await phone.context.setOffline(false);
+    const refusal = phone.page.getByRole('alert').filter({ hasText: 'The task was deleted on another device.' });
+    await refusal.waitFor({ timeout: 15_000 });
+    expect(await refusal.textContent()).toContain('Renaming a task to “Book the hotel in Rome”');
+    await snapshot(phone.page, 'offline-deleted-elsewhere-375', { fullPage: false });
+    await refusal.getByRole('button', { name: 'Restore with my change' }).click();
+    await until(() => serverTodos(phone.page), (todos) => todos[0]?.title === 'Book the hotel in Rome');
+    await row(laptop.page, 'Book the hotel in Rome').waitFor({ timeout: 10_000 });
+    await refusal.waitFor({ state: 'detached' });
+    await phone.context.close();
+    await laptop.context.close();
+  });
+
   it('an add whose answer was lost on the way back is sent again and makes one task', async () => {
     const { page, context } = await openSession(browser());
     await signUp(page, 'Lost Answer');

@@ -68,8 +68,9 @@ export function createHttpClient(baseURL: string = API_BASE, { silenceMs = CLIEN
   // Registered first, so it runs last (axios runs request interceptors newest first): the count starts as
   // the request leaves.
   client.interceptors.request.use(watchSilence(silenceMs));
-  // docs/PRODUCT.md §8: an action taken offline fails at once with a clear message. It is never queued to
-  // replay later (the data library's online-only mode is off too, see @tm/web-platform's QueryClient).
+  // docs/PRODUCT.md §8: a call made offline fails at once with a clear message; the HTTP client never queues
+  // it (the data library's online-only mode is off too, see @tm/web-platform's QueryClient). Task changes are
+  // kept for later by the sync engine instead, one level up (§10.4).
   client.interceptors.request.use((config) => {
     if (browserIsOffline()) throw offlineError(config);
     config.headers.set(CLIENT_ID_HEADER, clientId());

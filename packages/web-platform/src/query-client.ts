@@ -11,7 +11,8 @@ import { sessionEnded } from './session.js';
  *   task list both opt out. Mutations are never retried.
  * - `networkMode: 'always'`: the library would otherwise pause calls while the browser is offline and
  *   replay them all when it comes back, a logout included. Here an offline call fails at once with a
- *   clear message (the HTTP client refuses it) and nothing replays (PRODUCT §10.4).
+ *   clear message (the HTTP client refuses it) and the library replays nothing; task changes are kept and
+ *   sent later by the sync engine (task-sync.ts, PRODUCT §10.4).
  * - Any 401 of a query or mutation while signed in ends the session in one place, with why the server says
  *   it ended (PRODUCT §10.3). Nothing is logged here: each caller reports its own failures.
  */
