@@ -3,6 +3,7 @@ import type { TodoRecord } from './todos.repository.js';
 import {
   addTodo,
   byListOrder,
+  catchUp,
   clearCompleted,
   completeAll,
   completedAtOf,
@@ -452,5 +453,23 @@ describe('sync: temporary task ids (docs/PRODUCT.md §10.4)', () => {
     };
     expect(resolveTaskId(taskId, never)).toBe(taskId);
     expect(resolveTaskId('add-1', never)).toBe('add-1');
+  });
+});
+
+describe('catchUp (docs/PRODUCT.md §10.4: a device any distance behind gets its changes or a reset)', () => {
+  const event = (id: number) => ({ id: String(id), origin: null, saved: [], removed: [] });
+  const feed = { cursor: '12', trimmedThrough: '4' };
+
+  it('sends a page, says whether more follow from the one extra event read, and moves the cursor to the last sent', () => {
+    expect(catchUp('5', [6, 7, 8].map(event), feed, 2)).toEqual({ changes: [event(6), event(7)], cursor: '7', more: true, reset: false });
+    expect(catchUp('10', [11, 12].map(event), feed, 2)).toEqual({ changes: [event(11), event(12)], cursor: '12', more: false, reset: false });
+    expect(catchUp('12', [], feed, 2)).toEqual({ changes: [], cursor: '12', more: false, reset: false });
+  });
+
+  it('resets a position the feed no longer covers, or one ahead of it, to the current cursor', () => {
+    expect(catchUp('3', [5].map(event), feed, 2)).toEqual({ changes: [], cursor: '12', more: false, reset: true });
+    expect(catchUp('13', [], feed, 2)).toEqual({ changes: [], cursor: '12', more: false, reset: true });
+    // At the watermark itself nothing is missing yet.
+    expect(catchUp('4', [5].map(event), feed, 2).reset).toBe(false);
   });
 });

@@ -387,14 +387,14 @@ const below = (a: string, b: string): boolean => BigInt(a) < BigInt(b);
 
 /**
  * Catching up (docs/PRODUCT.md §10.4): the answer to "what changed after `after`", given the events read
- * after it (at most `limit`) and the feed's position read after them. A position the feed no longer covers
+ * after it (up to one more than `limit`, to know whether more follow) and the feed's position read after them. A position the feed no longer covers
  * (below the trim watermark: some of its changes are gone) or ahead of the feed (from before an account
  * purge or another server) is a reset: no changes, the current cursor, and the device reads the whole list.
- * Otherwise the events, the cursor of the last one (or `after` itself), and `more` when a full page came
- * back. Never a failure: a device any distance behind gets its changes or a reset.
+ * Otherwise at most `limit` events, the cursor of the last one sent (or `after` itself), and `more` when
+ * others follow. Never a failure: a device any distance behind gets its changes or a reset.
  */
 export function catchUp(after: string, events: TodoChangeEvent[], feed: FeedPosition, limit: number): ChangesResponse {
   if (below(after, feed.trimmedThrough) || below(feed.cursor, after)) return { changes: [], cursor: feed.cursor, more: false, reset: true };
-  const last = events.at(-1);
-  return { changes: events, cursor: last?.id ?? after, more: events.length >= limit, reset: false };
+  const changes = events.slice(0, limit);
+  return { changes, cursor: changes.at(-1)?.id ?? after, more: events.length > limit, reset: false };
 }

@@ -76,7 +76,8 @@ export class TodosService {
    * trim racing the read is seen.
    */
   async changesSince(userId: string, after: string, limit: number): Promise<ChangesResponse> {
-    const events = await this.repository.eventsAfter(userId, after, limit);
+    // One more than a page, so `more` says whether others follow (a device never asks again for nothing).
+    const events = await this.repository.eventsAfter(userId, after, limit + 1);
     return catchUp(after, events, await this.repository.feedPosition(userId), limit);
   }
 

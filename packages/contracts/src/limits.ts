@@ -11,9 +11,10 @@ export const LIMITS = {
   bodyBytes: 16 * 1024,
   /**
    * A sync call (POST /todo/sync, docs/PRODUCT.md §10.4): at most `commands` queued changes in one call, in a
-   * body of at most `bodyBytes` (200 edits of 500-character titles fit).
+   * body of at most `bodyBytes` (500 edits of 400-character titles fit): a day offline usually goes in one
+   * round trip, which a slow phone network makes the costliest part of catching up (docs/PERFORMANCE.md).
    */
-  sync: { commands: 200, bodyBytes: 256 * 1024 },
+  sync: { commands: 500, bodyBytes: 256 * 1024 },
   /** Change events in one answer of GET /todo/changes; `more` says when there are others after them. */
   changesPage: 500,
 } as const;

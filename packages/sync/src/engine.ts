@@ -107,6 +107,8 @@ export class SyncEngine {
   /** Sends and pulls, one at a time. */
   private network: Promise<unknown> = Promise.resolve();
   private listeners = new Set<Listener>();
+  /** Live events waiting their turn: only the last of a burst writes the list to the outbox. */
+  private remoteQueued = 0;
   private resultListeners = new Set<ResultListener>();
   private viewCache: Todo[] | null = null;
   private statusCache: SyncStatus | null = null;
@@ -312,7 +314,9 @@ export class SyncEngine {
    */
   async applyRemote(event: TodoChangeEvent): Promise<void> {
     let gap = false;
+    this.remoteQueued += 1;
     await this.serial(async () => {
+      this.remoteQueued -= 1;
       if (this.stopped || !this.loaded) return;
       if (this.cursor === null || BigInt(event.id) > BigInt(this.cursor) + 1n) {
         gap = true;
@@ -324,7 +328,9 @@ export class SyncEngine {
       const ids = [...echoed].map(([tempId, realId]) => ({ tempId, realId, at: new Date(this.now()).toISOString() }));
       const confirmed = applyChange(this.confirmed, event);
       const lastSyncAt = new Date(this.now()).toISOString();
-      await this.open().write({ snapshot: { todos: confirmed, cursor: event.id, lastSyncAt }, ids });
+      // A burst of events (a sync call's echo) is stored once, with its last event: the list is written whole.
+      const last = this.remoteQueued === 0;
+      if (last || ids.length > 0) await this.open().write(last ? { snapshot: { todos: confirmed, cursor: event.id, lastSyncAt }, ids } : { ids });
       for (const entry of ids) this.ids.set(entry.tempId, entry);
       this.confirmed = confirmed;
       this.cursor = event.id;

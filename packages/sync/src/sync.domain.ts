@@ -173,31 +173,43 @@ function withFields(task: Todo, fields: Partial<TaskFields>, now: string): Todo 
  * until the server answers with the tasks it brought back. `now` (ISO) is when the person acted.
  */
 export function applyCommand(todos: readonly Todo[], command: SyncCommand, now: string, ids: IdMap = new Map()): Todo[] {
+  const byId = new Map(todos.map((todo) => [todo._id, todo]));
+  overlay(byId, command, now, ids);
+  return sortTodos([...byId.values()]);
+}
+
+/**
+ * {@link applyCommand} on a list held by id, in place: the view lays hundreds of commands over hundreds of
+ * tasks, so each command costs one lookup (a bulk command one pass), and the list is sorted once at the end.
+ */
+function overlay(byId: Map<string, Todo>, command: SyncCommand, now: string, ids: IdMap): void {
   const action = actionOf(command);
   const resolve = (id: string) => ids.get(id) ?? id;
   switch (action.kind) {
     case 'add': {
       const id = resolve(action.tempId);
-      if (todos.some((todo) => todo._id === id)) return [...todos];
-      const task: Todo = { _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null };
-      return sortTodos([...todos, task]);
+      if (!byId.has(id)) byId.set(id, { _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null });
+      return;
     }
     case 'update': {
       const id = resolve(action.taskId);
-      return sortTodos(todos.map((todo) => (todo._id === id ? withFields(todo, { ...action.fields, ...titleOf(action.fields) }, now) : todo)));
+      const todo = byId.get(id);
+      if (todo) byId.set(id, withFields(todo, { ...action.fields, ...titleOf(action.fields) }, now));
+      return;
     }
-    case 'delete': {
-      const id = resolve(action.taskId);
-      return todos.filter((todo) => todo._id !== id);
-    }
+    case 'delete':
+      byId.delete(resolve(action.taskId));
+      return;
     case 'completeAll':
-      return todos.map((todo) => (todo.completed === action.completed ? todo : withFields(todo, { completed: action.completed }, now)));
+      for (const [id, todo] of byId) if (todo.completed !== action.completed) byId.set(id, withFields(todo, { completed: action.completed }, now));
+      return;
     case 'clearCompleted':
-      return todos.filter((todo) => !todo.completed);
+      for (const [id, todo] of byId) if (todo.completed) byId.delete(id);
+      return;
     case 'restore':
     case 'restoreBulk':
     case 'unknown':
-      return [...todos];
+      return;
   }
 }
 
@@ -208,6 +220,16 @@ function titleOf(fields: Partial<TaskFields>): Partial<TaskFields> {
 
 /** One change event of the feed applied to the confirmed list: `saved` tasks upserted, `removed` ids deleted. */
 export function applyChange(confirmed: readonly Todo[], event: Pick<TodoChangeEvent, 'saved' | 'removed'>): Todo[] {
+  if (event.removed.length === 0 && event.saved.length === 1) {
+    // One task changed (a tick, an edit): in place when it keeps its place in the order, as it mostly does.
+    const [saved] = event.saved as [Todo];
+    const index = confirmed.findIndex((todo) => todo._id === saved._id);
+    if (index >= 0 && confirmed[index]?.isPinned === saved.isPinned && confirmed[index]?.createdAt === saved.createdAt) {
+      const next = [...confirmed];
+      next[index] = saved;
+      return next;
+    }
+  }
   const gone = new Set([...event.removed, ...event.saved.map((todo) => todo._id)]);
   return sortTodos([...confirmed.filter((todo) => !gone.has(todo._id)), ...event.saved]);
 }
@@ -218,7 +240,9 @@ export function applyChange(confirmed: readonly Todo[], event: Pick<TodoChangeEv
  * mapped to their real ids through `ids`, so a task the confirmed list already holds shows once.
  */
 export function viewOf(confirmed: readonly Todo[], pending: readonly Pick<QueuedCommand, 'command' | 'createdAt'>[], ids: IdMap = new Map()): Todo[] {
-  return pending.reduce<Todo[]>((todos, { command, createdAt }) => applyCommand(todos, command, createdAt, ids), sortTodos(confirmed));
+  const byId = new Map(confirmed.map((todo) => [todo._id, todo]));
+  for (const { command, createdAt } of pending) overlay(byId, command, createdAt, ids);
+  return sortTodos([...byId.values()]);
 }
 
 /**

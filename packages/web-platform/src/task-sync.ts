@@ -122,7 +122,14 @@ async function startEngine(queryClient: QueryClient, userId: string, onStop: (st
     engineLists.add(list);
     queryClient.setQueryData<TodosResponse>(todosKey, list);
   };
-  const unsubscribe = engine.subscribe(mirror);
+  // At most one cache write per frame: a burst of live events (a sync call's echo) renders once.
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  const unsubscribe = engine.subscribe(() => {
+    pending ??= setTimeout(() => {
+      pending = null;
+      mirror();
+    }, 16);
+  });
   // A list the page fetched (not one this mirror wrote) is the server's: it becomes the engine's.
   const unwatch = queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual || event.query.queryHash !== todosHash) return;
@@ -138,6 +145,7 @@ async function startEngine(queryClient: QueryClient, userId: string, onStop: (st
   if (fetched && queryClient.getQueryState(todosKey)?.dataUpdatedAt) await engine.adopt(fetched);
   mirror();
   onStop(() => {
+    if (pending) clearTimeout(pending);
     unsubscribe();
     unwatch();
     engine.stop();
@@ -305,3 +313,4 @@ export function syncedTodosQuery(queryClient: QueryClient) {
 export function taskRowKey(queryClient: QueryClient, id: string): string {
   return (queryClient as Holder)[SYNC]?.running?.tempIdOf(id) ?? id;
 }
+
