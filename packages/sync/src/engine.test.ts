@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { createServer } from 'node:net';
 import { IDBFactory } from 'fake-indexeddb';
-import { ErrorCode, type ChangesResponse, type SyncCommand, type TodosResponse } from '@tm/contracts';
+import { ErrorCode, LIMITS, type ChangesResponse, type SyncCommand, type TodosResponse } from '@tm/contracts';
 import { signUp, startStack, startTcpRelay, type ApiClient, type RunningStack, type TcpRelay } from '@tm/test-support';
 import { SyncEngine, type SyncEngineOptions, type SyncStatus } from './engine.js';
 import { Outbox } from './outbox-db.js';
@@ -277,8 +277,9 @@ describe('SyncEngine against the real stack', () => {
     outbox.close();
     const laptop = await device(client, user._id, { indexedDB: laptopDb, log: laptopLog });
     await laptop.flush();
-    // 521 commands in calls of at most 200.
-    expect(laptopLog.sync.map((call) => call.length)).toEqual([200, 200, 121]);
+    // 521 commands in calls of at most LIMITS.sync.commands.
+    const max = LIMITS.sync.commands;
+    expect(laptopLog.sync.map((call) => call.length)).toEqual(Array.from({ length: Math.ceil(521 / max) }, (_, n) => Math.min(max, 521 - n * max)));
     expect(laptopLog.sync.flat()).toEqual(made);
     expect(laptop.view()).toHaveLength(520);
 

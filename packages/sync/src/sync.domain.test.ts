@@ -170,9 +170,10 @@ describe('answers, chunks, backoff, cursors', () => {
   });
 
   it('cuts the commands into calls within the count and byte limits, in order', () => {
-    const many = Array.from({ length: 450 }, (_, n) => deleteTaskCommand(A, `d${n}`));
-    const chunks = chunkCommands(many, LIMITS.sync.commands, LIMITS.sync.bodyBytes);
-    expect(chunks.map((chunk) => chunk.length)).toEqual([200, 200, 50]);
+    const max = LIMITS.sync.commands;
+    const many = Array.from({ length: 2 * max + 50 }, (_, n) => deleteTaskCommand(A, `d${n}`));
+    const chunks = chunkCommands(many, max, LIMITS.sync.bodyBytes);
+    expect(chunks.map((chunk) => chunk.length)).toEqual([max, max, 50]);
     expect(chunks.flat()).toEqual(many);
     const long = Array.from({ length: 10 }, (_, n) => addTaskCommand('x'.repeat(400), `a${n}`).command);
     const small = chunkCommands(long, 200, 1500);
