@@ -22,9 +22,12 @@ export async function signUp(page: Page, fullName = 'Ada Lovelace'): Promise<Ret
 }
 
 export async function addTask(page: Page, title: string): Promise<void> {
-  await page.getByPlaceholder('What would you like to accomplish?').fill(title);
+  const input = page.getByPlaceholder('What would you like to accomplish?');
+  await input.fill(title);
   await page.getByRole('button', { name: 'Add Task' }).click();
   await page.getByRole('listitem').filter({ hasText: title }).waitFor();
+  // The row shows as soon as the task is kept on the device; the input clears once the add is done (PRODUCT §10.2, §10.4).
+  await page.waitForFunction(([selector, typed]) => document.querySelector<HTMLInputElement>(selector ?? '')?.value !== typed, ['input[placeholder="What would you like to accomplish?"]', title]);
 }
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -181,4 +184,35 @@ export async function openAccountPage(page: Page): Promise<void> {
   await page.getByRole('link', { name: 'Account settings' }).click();
   await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/account');
+}
+
+/** One task write the page sent: a command of a sync call (PRODUCT §10.4), or a call alone. */
+export interface TaskWrite {
+  method: string;
+  /** Under /todo, as the call alone would have it: `/todo/update-todo/<id>`. */
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Records the task writes the page sends from now on, whether as commands of `POST /api/todo/sync` (the
+ * page's sync engine) or as calls of their own; a command sent again (its answer lost) counts once.
+ */
+export function recordTaskWrites(page: Page): { all: () => TaskWrite[]; count: (method: string, path: string | RegExp) => number } {
+  const seen = new Map<string, TaskWrite>();
+  let alone = 0;
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/todo/sync') {
+      const { commands } = JSON.parse(request.postData() ?? '{"commands":[]}') as { commands: (TaskWrite & { id: string })[] };
+      for (const { id, method, path, body } of commands) if (!seen.has(id)) seen.set(id, { method, path, body });
+    } else if (url.pathname.startsWith('/api/todo/') && request.method() !== 'GET') {
+      seen.set(`alone-${(alone += 1)}`, { method: request.method(), path: url.pathname.slice('/api'.length), body: request.postDataJSON() as unknown });
+    }
+  });
+  const all = () => [...seen.values()];
+  return {
+    all,
+    count: (method, path) => all().filter((write) => write.method === method && (typeof path === 'string' ? write.path === path : path.test(write.path))).length,
+  };
 }

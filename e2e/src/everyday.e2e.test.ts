@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { openSession, useBrowser, type Session } from './browser.js';
-import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, serverTitles, serverTodos, signUp, snapshot, toastWith, xsrfHeaders } from './app.js';
+import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, recordTaskWrites, row, serverTitles, serverTodos, signUp, snapshot, toastWith, xsrfHeaders } from './app.js';
 
 // Edit, filters, bulk actions, Undo, live sync and shortcuts (docs/PRODUCT.md §10.11).
 
@@ -60,12 +60,12 @@ describeInBrowser('everyday features', () => {
     expect(after.createdAt).toBe(before.createdAt);
 
     // Escape puts the old title back and sends nothing.
-    const updates = countRequests(page, `/api/todo/update-todo/${before._id}`);
+    const writes = recordTaskWrites(page);
     await row(page, 'Buy oat milk').getByText('Buy oat milk').dblclick();
     await field.fill('Something else');
     await field.press('Escape');
     await row(page, 'Buy oat milk').waitFor();
-    expect(updates.count()).toBe(0);
+    expect(writes.count('PUT', `/todo/update-todo/${before._id}`)).toBe(0);
 
     // An empty title is refused with a message; the task stays.
     await row(page, 'Buy oat milk').getByText('Buy oat milk').dblclick();
@@ -129,11 +129,13 @@ describeInBrowser('everyday features', () => {
     await addTasksViaApi(page, ['One', 'Two', 'Three']);
     await page.reload();
     await row(page, 'Three').waitFor();
-    const completeAll = countRequests(page, '/api/todo/complete-all');
+    const writes = recordTaskWrites(page);
+    const syncCalls = countRequests(page, '/api/todo/sync');
 
     await page.getByRole('button', { name: 'Mark all complete' }).click();
     await toastWith(page, '3 tasks marked complete').waitFor();
-    expect(completeAll.count()).toBe(1);
+    expect(writes.count('PUT', '/todo/complete-all')).toBe(1);
+    expect(syncCalls.count()).toBe(1);
     expect((await serverTodos(page)).every((t) => t.completed)).toBe(true);
 
     await page.getByRole('button', { name: 'Mark all active' }).click();
@@ -196,7 +198,7 @@ describeInBrowser('everyday features', () => {
     // A tick on the phone reaches the laptop.
     let started = Date.now();
     // The page that made a change puts the answer into its list, with no refetch (PRODUCT §4, §10.5.4).
-    const ownAnswer = phone.page.waitForResponse((response) => new URL(response.url()).pathname.startsWith('/api/todo/update-todo/'));
+    const ownAnswer = phone.page.waitForResponse((response) => new URL(response.url()).pathname === '/api/todo/sync');
     await row(phone.page, 'Before the phone').getByRole('checkbox').check();
     await ownAnswer;
     await laptop.page.waitForFunction(

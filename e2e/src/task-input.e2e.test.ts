@@ -1,5 +1,5 @@
 import { openSession, useBrowser } from './browser.js';
-import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, seriousAxeViolations, serverTitles, signUp, snapshot, toastWith } from './app.js';
+import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, recordTaskWrites, row, seriousAxeViolations, serverTitles, signUp, snapshot, toastWith } from './app.js';
 
 // Long lists, one action one request, honest feedback and explained errors (docs/PRODUCT.md §10).
 
@@ -11,7 +11,8 @@ describeInBrowser('the task screen under real use', () => {
     await signUp(page, 'Long List');
     await addTasksViaApi(page, Array.from({ length: 300 }, (_, i) => `Task number ${i + 1}`));
 
-    const listArrived = page.waitForResponse((response) => response.url().endsWith('/api/todo/fetch-todo'));
+    // The device keeps the list since the sign-up: only what changed since is read (PRODUCT §10.4).
+    const listArrived = page.waitForResponse((response) => /\/api\/todo\/(fetch-todo|changes)\b/.test(new URL(response.url()).pathname));
     await page.reload();
     await listArrived;
     const arrivedAt = Date.now();
@@ -57,10 +58,8 @@ describeInBrowser('the task screen under real use', () => {
   it('adds one task for a double click or a repeated Enter, shows the pending state and keeps what was typed meanwhile', async () => {
     const { page, context } = await openSession(browser());
     await signUp(page, 'Double Clicker');
-    const adds: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith('/api/todo/add-todo')) adds.push(request.postData() ?? '');
-    });
+    const writes = recordTaskWrites(page);
+    const adds = () => writes.all().filter((write) => write.path === '/todo/add-todo');
 
     await newTaskInput(page).fill('Buy oat milk');
     await page.getByRole('button', { name: 'Add Task' }).dblclick();
@@ -71,11 +70,11 @@ describeInBrowser('the task screen under real use', () => {
     await newTaskInput(page).press('Enter');
     await row(page, 'Call the bank').waitFor();
     await page.waitForTimeout(500);
-    expect(adds).toHaveLength(2);
+    expect(adds()).toHaveLength(2);
     expect(await serverTitles(page)).toEqual(['Call the bank', 'Buy oat milk']);
 
     // An add that takes a while: "Adding…", and text typed meanwhile survives the success.
-    await page.route('**/api/todo/add-todo', async (route) => {
+    await page.route('**/api/todo/sync', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 800));
       await route.continue();
     });
@@ -87,13 +86,13 @@ describeInBrowser('the task screen under real use', () => {
     await page.getByRole('button', { name: 'Add Task' }).waitFor();
     await row(page, 'Water the plants').waitFor();
     expect(await newTaskInput(page).inputValue()).toBe('and the garden');
-    await page.unroute('**/api/todo/add-todo');
+    await page.unroute('**/api/todo/sync');
 
     // Enter on an empty input right after an add: refused in the form, no request.
     await newTaskInput(page).fill('');
     await newTaskInput(page).press('Enter');
     await page.getByRole('alert').filter({ hasText: 'Enter a task before adding it.' }).waitFor();
-    expect(adds).toHaveLength(3);
+    expect(adds()).toHaveLength(3);
     await context.close();
   });
 

@@ -101,11 +101,13 @@ describeInBrowser('Undo and toasts', () => {
     // The older toast's Undo brings back the older delete, and only it.
     await milk.getByRole('button', { name: 'Undo deleting “Buy oat milk”' }).click();
     await row(page, 'Buy oat milk').waitFor();
-    expect((await serverTodos(page)).map((todo) => todo.title).sort()).toEqual(['Buy oat milk', 'Water the plants']);
+    // The row is back at once; the server has it once the Undo's call is answered.
+    await until(() => serverTodos(page), (todos) => todos.map((todo) => todo.title).sort().join() === 'Buy oat milk,Water the plants');
     // U undoes the newest action still on offer: the plumber's delete.
     await page.locator('body').click({ position: { x: 5, y: 400 } });
     await page.keyboard.press('u');
     await row(page, 'Call the plumber').waitFor();
+    await until(() => serverTodos(page), (todos) => todos.length === before.length);
     expect(await serverTodos(page)).toEqual(before);
     // Nothing left on offer: U does nothing more.
     await page.keyboard.press('u');

@@ -67,6 +67,11 @@ export interface SyncEngineOptions {
   onSignedOut?: () => void;
   /** This page's `X-Client-Id`: the origin of change events caused by this device's own commands. */
   clientId?: string;
+  /**
+   * Catch up as soon as the device's copy is read (default true). A page that reads the list itself (and hands
+   * it over with `adopt`, or asks for `pull`) passes false: then only changes still queued are sent at start.
+   */
+  pullAtStart?: boolean;
 }
 
 /** How long an answered add's temp id stays mapped: the server's Idempotency-Key window (docs/PRODUCT.md §7). */
@@ -145,7 +150,7 @@ export class SyncEngine {
     });
     this.changed();
     if (this.options.listenToBrowser !== false) this.listen();
-    void this.flush();
+    if (this.options.pullAtStart !== false || this.commands.some((entry) => entry.state === 'queued')) void this.flush();
   }
 
   /** Stops timers and listeners and closes the outbox (its data stays); the engine does nothing more. */

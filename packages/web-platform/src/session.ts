@@ -1,7 +1,7 @@
 import { currentUserQuery, dropEarlyResponses, rememberSessionEnd, todosQuery, type SessionEndReason } from '@tm/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { forgetDrafts } from './drafts.js';
-import { forgetDeviceTasks } from './task-sync.js';
+import { forgetDeviceTasks } from './device-data.js';
 
 /**
  * Why the session is ending, on the QueryClient while its user is set to "signed out" (endSession), so that

@@ -3,8 +3,8 @@ import {
   currentUserQuery,
   describeError,
   deviceUser,
-  forgetDeviceUser,
   rememberDeviceUser,
+  sessionEndReason,
   userFromDevice,
   fetchChanges,
   fetchTodoList,
@@ -20,6 +20,10 @@ import type * as SyncModule from '@tm/sync';
 import type { SyncEngine, SyncStatus, SyncTransport } from '@tm/sync';
 import { hashKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { SYNC, type RunningSync } from './device-data.js';
+import { sessionEnded } from './session.js';
+
+export { forgetDeviceTasks } from './device-data.js';
 
 /**
  * Offline-first tasks in the page (docs/PRODUCT.md §10.4): one sync engine (@tm/sync) per page and signed-in
@@ -40,14 +44,11 @@ const todosHash = hashKey(todosKey);
 /** The status of the page's engine (null without one), for any bundle of the page. */
 export const TASK_SYNC_STATUS_KEY = ['task-sync', 'status'] as const;
 
-const SYNC = Symbol.for('@tm/web-platform/task-sync');
-
-interface PageSync {
+interface PageSync extends RunningSync {
   userId: string;
   engine: Promise<SyncEngine | null>;
   /** The engine once started (for what must be read while rendering). */
   running: SyncEngine | null;
-  stop: () => void;
 }
 
 type Holder = QueryClient & { [SYNC]?: PageSync };
@@ -58,12 +59,14 @@ const engineLists = new WeakSet<TodosResponse>();
 const userOf = (queryClient: QueryClient): PublicUser | null | undefined => queryClient.getQueryData(currentUserQuery().queryKey);
 
 /** The calls of the engine over the page's HTTP client, failures as SyncTransportError (null status: no answer). */
-function pageTransport(TransportError: typeof SyncModule.SyncTransportError): SyncTransport {
+function pageTransport(queryClient: QueryClient, TransportError: typeof SyncModule.SyncTransportError): SyncTransport {
   const wrap = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
     } catch (error) {
       const status = statusOf(error) ?? null;
+      // A 401 ends the session here as any other call's does, with why (PRODUCT §10.3).
+      if (status === 401) sessionEnded(queryClient, sessionEndReason(error));
       const retryAfter = status === 429 || status === 503 ? retryAfterOf(error) : undefined;
       throw new TransportError(describeError(error, 'Could not reach the server.'), status, retryAfter);
     }
@@ -93,10 +96,10 @@ async function startEngine(queryClient: QueryClient, userId: string, onStop: (st
   const sync = await import('@tm/sync');
   const engine = new sync.SyncEngine({
     userId,
-    transport: pageTransport(sync.SyncTransportError),
+    transport: pageTransport(queryClient, sync.SyncTransportError),
     clientId: clientId(),
-    // The server said 401: the current-user check that follows ends the session here (PRODUCT §10.3).
-    onSignedOut: () => void queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey }),
+    // The task list's query reads the list (or what changed) and hands it over: no second read at start.
+    pullAtStart: false,
   });
   const user = userOf(queryClient);
   if (user) rememberDeviceUser(user);
@@ -192,25 +195,6 @@ export function taskSync(queryClient: QueryClient): Promise<SyncEngine | null> {
 export function runningTaskSync(queryClient: QueryClient): Promise<SyncEngine | null> | null {
   const current = (queryClient as Holder)[SYNC];
   return current && current.userId === userOf(queryClient)?._id ? current.engine : null;
-}
-
-/**
- * Stops the page's engine and removes every list and queued change kept on this device (PRODUCT §10.3,
- * SECURITY.md "What is kept on the device"): at sign-out, a session ended here or elsewhere, a password change,
- * an account deletion. Changes not sent yet are lost with them: a sign-out with changes waiting asks first.
- */
-export async function forgetDeviceTasks(queryClient: QueryClient): Promise<void> {
-  const holder = queryClient as Holder;
-  holder[SYNC]?.stop();
-  holder[SYNC] = undefined;
-  forgetDeviceUser();
-  if (!hasIndexedDb()) return;
-  try {
-    const sync = await import('@tm/sync');
-    await sync.deleteAllDeviceData();
-  } catch (error) {
-    logFailure('Removing the tasks kept on this device failed', error);
-  }
 }
 
 /** How many changes of the page's engine wait for the server (0 without an engine). */

@@ -128,7 +128,7 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
         if (isTick(patch) && onTicked && todo && before) {
           onTicked({ todo, message, undoToken: QUEUED_UNDO_PREFIX + answer.commandId, before: { completed: before.completed, completedAt: before.completedAt } });
         } else notifySuccess(message);
-        if (patch.completed === true) onCompleted?.();
+        // The celebration waits for the server (PRODUCT §10.6): it comes when a later answer confirms it.
         return;
       }
       const { message, todo, undoToken } = answer;
