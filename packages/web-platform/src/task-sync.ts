@@ -51,6 +51,13 @@ interface PageSync extends RunningSync {
   running: SyncEngine | null;
 }
 
+/**
+ * Actions between their optimistic change on screen and their place in the engine's outbox: the engine's
+ * list does not hold them yet, so it is not written to the cache meanwhile (it would undo them for a moment).
+ */
+const ENQUEUING = Symbol.for('@tm/web-platform/task-sync-enqueuing');
+type Enqueuing = QueryClient & { [ENQUEUING]?: number };
+
 type Holder = QueryClient & { [SYNC]?: PageSync };
 
 /** Lists the engine made (its view): never handed back to it as the server's. */
@@ -127,12 +134,14 @@ async function startEngine(queryClient: QueryClient, userId: string, onStop: (st
   };
   // At most one cache write per frame: a burst of live events (a sync call's echo) renders once.
   let pending: ReturnType<typeof setTimeout> | null = null;
-  const unsubscribe = engine.subscribe(() => {
+  const schedule = (): void => {
     pending ??= setTimeout(() => {
       pending = null;
-      mirror();
+      if (((queryClient as Enqueuing)[ENQUEUING] ?? 0) > 0) schedule();
+      else mirror();
     }, 16);
-  });
+  };
+  const unsubscribe = engine.subscribe(schedule);
   // A list the page fetched (not one this mirror wrote) is the server's: it becomes the engine's.
   const unwatch = queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual || event.query.queryHash !== todosHash) return;
@@ -214,23 +223,43 @@ export type CommandBuilder = (sync: typeof SyncModule) => SyncCommand;
  * came (offline, no answer in time, the server down: it is sent again later, once). Null without an engine.
  */
 export async function sendTaskWrite(queryClient: QueryClient, build: CommandBuilder): Promise<TaskWriteOutcome | null> {
-  const engine = await taskSync(queryClient);
-  if (!engine) return null;
-  const command = build(await import('@tm/sync'));
-  let answer: SyncResult | undefined;
-  const off = engine.onResult((sent, result) => {
-    if (sent.id === command.id) answer = result;
+  const counter = queryClient as Enqueuing;
+  counter[ENQUEUING] = (counter[ENQUEUING] ?? 0) + 1;
+  let enqueued = false;
+  const done = () => {
+    if (enqueued) return;
+    enqueued = true;
+    counter[ENQUEUING] = (counter[ENQUEUING] ?? 1) - 1;
+  };
+  const engine = await taskSync(queryClient).catch((error: unknown) => {
+    done();
+    throw error;
   });
+  if (!engine) {
+    done();
+    return null;
+  }
+  let answer: SyncResult | undefined;
+  let off: () => void = () => undefined;
   try {
-    await engine.enqueue(command);
+    const command = build(await import('@tm/sync'));
+    off = engine.onResult((sent, result) => {
+      if (sent.id === command.id) answer = result;
+    });
+    try {
+      await engine.enqueue(command);
+    } finally {
+      done();
+    }
     // A failure is being waited out (offline, a server that is down): the change waits with the others.
     if (engine.status().nextRetryAt === null) await engine.flush();
+    // Refused at once: the caller says so where the person acted; nothing is left to show later.
+    if (engine.status().refused.some((entry) => entry.id === command.id)) await engine.dismiss(command.id);
+    return answer ? { kind: 'answered', result: answer } : { kind: 'queued', commandId: command.id };
   } finally {
+    done();
     off();
   }
-  // Refused at once: the caller says so where the person acted; nothing is left to show later.
-  if (engine.status().refused.some((entry) => entry.id === command.id)) await engine.dismiss(command.id);
-  return answer ? { kind: 'answered', result: answer } : { kind: 'queued', commandId: command.id };
 }
 
 /** Takes back a change still waiting on the device (an Undo offline); false when it was sent already. */
