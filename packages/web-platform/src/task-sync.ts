@@ -4,6 +4,7 @@ import {
   describeError,
   deviceUser,
   rememberDeviceUser,
+  retryAfterSeconds,
   sessionEndReason,
   userFromDevice,
   fetchChanges,
@@ -74,8 +75,8 @@ function pageTransport(queryClient: QueryClient, TransportError: typeof SyncModu
       const status = statusOf(error) ?? null;
       // A 401 ends the session here as any other call's does, with why (PRODUCT §10.3).
       if (status === 401) sessionEnded(queryClient, sessionEndReason(error));
-      const retryAfter = status === 429 || status === 503 ? retryAfterOf(error) : undefined;
-      throw new TransportError(describeError(error, 'Could not reach the server.'), status, retryAfter);
+      const seconds = retryAfterSeconds(error);
+      throw new TransportError(describeError(error, 'Could not reach the server.'), status, seconds === undefined ? undefined : seconds * 1000);
     }
   };
   return {
@@ -83,12 +84,6 @@ function pageTransport(queryClient: QueryClient, TransportError: typeof SyncModu
     changes: (after) => wrap(() => fetchChanges(after)),
     fetchList: () => wrap(() => fetchTodoList()),
   };
-}
-
-function retryAfterOf(error: unknown): number | undefined {
-  const header = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers?.['retry-after'];
-  const seconds = Number(header);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }
 
 const hasIndexedDb = (): boolean => typeof indexedDB !== 'undefined';
