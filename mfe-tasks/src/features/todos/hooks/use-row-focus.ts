@@ -82,6 +82,9 @@ export function useRowFocus(list: RefObject<HTMLUListElement | null>, visible: T
   return { focusedIndex, focusRow };
 }
 
+/** How long a task asked for by Undo may take to come back and still take the focus (ms). */
+const AWAIT_TASK_MS = 2000;
+
 /**
  * The rows' side of the focus, once the window exists: the `RowsHandle` the list asks through, and the arrow
  * keys, Home and End on a row's checkbox, which move to another row wherever it is in the list, scrolling it
@@ -95,18 +98,28 @@ export function useRowNavigation(
   virtualizer: Pick<Virtualizer<Window, Element>, 'scrollToIndex'>,
 ): void {
   const latest = useRef({ visible, focusRow, virtualizer });
+  // A task asked for before it is back in the list (the list catches up a frame later, PRODUCT §10.4), and
+  // until when it may still take the focus.
+  const awaited = useRef<{ todoId: string; until: number } | null>(null);
+  const focusTask = (todoId: string): boolean => {
+    const index = latest.current.visible.findIndex((todo) => todo._id === todoId);
+    if (index < 0) return false;
+    latest.current.focusRow(todoId);
+    latest.current.virtualizer.scrollToIndex(index, { align: 'auto' });
+    return true;
+  };
   useLayoutEffect(() => {
     latest.current = { visible, focusRow, virtualizer };
+    const waiting = awaited.current;
+    if (!waiting) return;
+    if (performance.now() > waiting.until || focusTask(waiting.todoId)) awaited.current = null;
   });
   useImperativeHandle(
     handle,
     () => ({
       focusRow: (todoId) => latest.current.focusRow(todoId),
       focusTask: (todoId) => {
-        const index = latest.current.visible.findIndex((todo) => todo._id === todoId);
-        if (index < 0) return;
-        latest.current.focusRow(todoId);
-        latest.current.virtualizer.scrollToIndex(index, { align: 'auto' });
+        awaited.current = focusTask(todoId) ? null : { todoId, until: performance.now() + AWAIT_TASK_MS };
       },
     }),
     [],
