@@ -14,7 +14,6 @@ import {
   IDEMPOTENCY_RETENTION_MS,
   idempotencyExpiry,
   idempotencyVerdict,
-  isTick,
   LIST_ORDER,
   migratedFeedPosition,
   requestFingerprint,
@@ -122,15 +121,6 @@ describe('edit, tick and pin', () => {
   it('no live task (unknown, another user’s, deleted): null, nothing written', () => {
     expect(editTodo(undefined, { completed: true }, at(1_000), null)).toEqual({ result: null, writes: null });
     expect(editTodo(deletedAt(open, 10), { completed: true }, at(1_000), 'token')).toEqual({ result: null, writes: null });
-  });
-
-  it('a tick is a patch of completed alone', () => {
-    expect(isTick({ completed: true })).toBe(true);
-    expect(isTick({ completed: false })).toBe(true);
-    expect(isTick({ completed: true, isPinned: true })).toBe(false);
-    expect(isTick({ completed: true, title: 'x' })).toBe(false);
-    expect(isTick({ isPinned: true })).toBe(false);
-    expect(isTick({ title: 'x' })).toBe(false);
   });
 
   it('a tick that changes completed keeps a single-task undo with the values it replaced', () => {

@@ -122,14 +122,6 @@ export function migratedFeedPosition(first: number, last: number): { seq: number
   return { seq: last, trimmedThrough: first - 1 };
 }
 
-/**
- * A tick (§10.11.4): a patch of `completed` alone. Only a tick that changes the task keeps an undo of its own
- * (POST /todo/restore-bulk with its token); an edit, a pin or a patch of several fields does not.
- */
-export function isTick(patch: TodoPatch): boolean {
-  return patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined;
-}
-
 /** Whether something done at `at` can still be undone at `now` (the restore window, §10.11.3, §10.11.4). */
 export function withinRestoreWindow(at: string, now: Date, restoreWindowMs: number): boolean {
   return Date.parse(at) > now.getTime() - restoreWindowMs;
@@ -166,7 +158,7 @@ export function addTodo(id: string, title: string, now: Date): Decision<TodoReco
  * Each value replaced goes to the history (§10.4); with a `base`, those changed elsewhere since it are the
  * `conflicts` (the change wins all the same: later by server order).
  * Otherwise `updatedAt` moves to now, and `completedAt` follows `completed`: now when ticked, `null` when
- * reopened, kept when `completed` stays. With `undoToken` (a tick, {@link isTick}) a change of `completed`
+ * reopened, kept when `completed` stays. With `undoToken` (a tick, `isTick` of @tm/contracts) a change of `completed`
  * keeps an undo batch of the one task with the values it replaced. `null` for no live task.
  */
 export function editTodo(task: StoredTask | undefined, patch: TodoPatch, now: Date, undoToken: string | null, base?: ChangeBase): Decision<TodoUpdate | null> {

@@ -1,6 +1,9 @@
 import type Router from '@koa/router';
 import {
   AddTodoRequest,
+  changeMessage,
+  isTick,
+  unchangedMessage,
   ChangesQuery,
   CLIENT_ID_HEADER,
   CLIENT_ID_PATTERN,
@@ -29,7 +32,7 @@ import {
   type TodoResponse,
   type UpdateTodoResponse,
 } from '@tm/contracts';
-import { isTick, requestFingerprint, resolveTaskId, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
+import { requestFingerprint, resolveTaskId, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
 import type { BulkChange, ResultOf, TodoRecord, TodoUpdate, TodoWrite } from './todos.repository.js';
 import { apiRouter, HttpError, parseOr400, requireUser, UnauthorizedError } from '@tm/service-kit';
 import type { Context } from 'koa';
@@ -53,35 +56,9 @@ const TODO_MESSAGES = {
   bulkRestored: (n: number) => `${count(n, 'task', 'tasks')} restored`,
 } as const;
 
-/**
- * What an update says (docs/PRODUCT.md §7, §10.11.1): what it changed, in the words of that change. One field
- * changed: "Task completed", "Task marked active", "Task pinned", "Task unpinned", "Title changed"; several:
- * "Task updated". Nothing changed (a repeat, or another device got there first): what the task already is,
- * for a patch of one field ("Task already completed"…), else "Task unchanged".
- */
-const UPDATE_MESSAGES = {
-  completed: { true: 'Task completed', false: 'Task marked active' },
-  isPinned: { true: 'Task pinned', false: 'Task unpinned' },
-  title: 'Title changed',
-  several: 'Task updated',
-  already: {
-    completed: { true: 'Task already completed', false: 'Task already active' },
-    isPinned: { true: 'Task already pinned', false: 'Task already unpinned' },
-    title: 'Title unchanged',
-  },
-  unchanged: 'Task unchanged',
-} as const;
-
+/** What an update says (docs/PRODUCT.md §7, §10.11.1; the words are the contracts', shared with the page). */
 export function updateMessage(patch: TodoPatch, { todo, changed }: Pick<TodoUpdate, 'todo' | 'changed'>): string {
-  const [field, ...more] = changed;
-  if (field === undefined) {
-    const sent = (['title', 'completed', 'isPinned'] as const).filter((key) => patch[key] !== undefined);
-    const [only, ...others] = sent;
-    if (only === undefined || others.length > 0) return UPDATE_MESSAGES.unchanged;
-    return only === 'title' ? UPDATE_MESSAGES.already.title : UPDATE_MESSAGES.already[only][`${todo[only]}`];
-  }
-  if (more.length > 0) return UPDATE_MESSAGES.several;
-  return field === 'title' ? UPDATE_MESSAGES.title : UPDATE_MESSAGES[field][`${todo[field]}`];
+  return changed.length === 0 ? unchangedMessage(patch, todo) : changeMessage(changed, todo);
 }
 
 /** Message of the 404 for an unknown id and for another user's task alike (they must be indistinguishable). */

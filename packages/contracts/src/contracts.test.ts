@@ -1,5 +1,9 @@
 import {
   AddTodoRequest,
+  changeMessage,
+  isTick,
+  patchedFields,
+  unchangedMessage,
   BulkTodosResponse,
   LIMITS,
   LoginRequest,
@@ -37,6 +41,32 @@ describe('contracts', () => {
     expect(longEmail).toHaveLength(LIMITS.email.max);
     expect(SignupRequest.safeParse({ ...base, email: longEmail }).success).toBe(true);
     expect(SignupRequest.safeParse({ ...base, email: `e${longEmail}` }).success).toBe(false);
+  });
+
+  it('a tick is a patch of completed alone', () => {
+    expect(isTick({ completed: true })).toBe(true);
+    expect(isTick({ completed: false })).toBe(true);
+    expect(isTick({ completed: true, isPinned: true })).toBe(false);
+    expect(isTick({ completed: true, title: 'x' })).toBe(false);
+    expect(isTick({ isPinned: true })).toBe(false);
+    expect(isTick({ title: 'x' })).toBe(false);
+  });
+
+  it('words an update by what it changed, and a change still on the device by its patch alike', () => {
+    expect(changeMessage(['completed'], { completed: true })).toBe('Task completed');
+    expect(changeMessage(['completed'], { completed: false })).toBe('Task marked active');
+    expect(changeMessage(['isPinned'], { isPinned: true })).toBe('Task pinned');
+    expect(changeMessage(['isPinned'], { isPinned: false })).toBe('Task unpinned');
+    expect(changeMessage(['title'], { title: 'x' })).toBe('Title changed');
+    expect(changeMessage(['title', 'isPinned'], { title: 'x', isPinned: true })).toBe('Task updated');
+    expect(changeMessage([], {})).toBe('Task unchanged');
+    const patch = { isPinned: false };
+    expect(changeMessage(patchedFields(patch), patch)).toBe('Task unpinned');
+    const todo = { title: 'A', completed: true, isPinned: false };
+    expect(unchangedMessage({ completed: true }, todo)).toBe('Task already completed');
+    expect(unchangedMessage({ isPinned: false }, todo)).toBe('Task already unpinned');
+    expect(unchangedMessage({ title: 'A' }, todo)).toBe('Title unchanged');
+    expect(unchangedMessage({ title: 'A', completed: true }, todo)).toBe('Task unchanged');
   });
 
   it('trims titles and bounds them to 1–500 characters', () => {

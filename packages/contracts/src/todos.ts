@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TODO_PATCH_FIELDS, type PatchOf } from './todo-changes.js';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
 import { COMMAND_ID_PATTERN, LIMITS } from './limits.js';
 import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
@@ -79,12 +80,12 @@ export const TodoPatch = z
   });
 export type TodoPatch = z.infer<typeof TodoPatch>;
 
-/**
- * The fields a patch sets, in the order messages name them: the outbox, the merge and the change history
- * (docs/PRODUCT.md §10.4) work over this list, so a field added here syncs with no new sync code.
- */
-export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned'] as const;
-export type TodoPatchField = (typeof TODO_PATCH_FIELDS)[number];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** The schema's patch and todo-changes.ts's dependency-free one are one shape: the compiler checks it. */
+export type PatchShapesAgree = Holds<Same<TodoPatch, PatchOf>>;
+
+export { changeMessage, isTick, patchedFields, TODO_PATCH_FIELDS, type TodoPatchField, UPDATE_MESSAGES, unchangedMessage } from './todo-changes.js';
 
 /** A task field's value as the history keeps it: a JSON scalar. */
 export const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);

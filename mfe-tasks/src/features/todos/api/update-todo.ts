@@ -1,11 +1,9 @@
 import { describeError, isSessionEnded, logFailure, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
-import type { UpdateTodoResponse } from '@tm/contracts';
+import { changeMessage, isTick, patchedFields, type UpdateTodoResponse } from '@tm/contracts';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { cachedTodos, hasTodo, patchCachedTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey } from './get-todos';
 import { isQueued, writeTask, type Queued } from './task-writes';
-
-const isTick = (patch: TodoPatch): boolean => patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined;
 
 const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
 
@@ -25,12 +23,9 @@ const UPDATE_KEY = [...TODO_MUTATION_KEY, 'update'] as const;
 /** The task as the person saw it when they changed it (before the optimistic change): the change's base (PRODUCT §10.4). */
 const seenBefore = new WeakMap<UpdateTodoVariables, Todo>();
 
-/** The server's words for a change of one field, said at once for a change kept on the device (PRODUCT §10.4). */
+/** The server's words for a change, said at once for a change kept on the device (PRODUCT §10.4). */
 export function queuedMessage(patch: TodoPatch): string {
-  if (patch.completed !== undefined && patch.title === undefined && patch.isPinned === undefined) return patch.completed ? 'Task completed' : 'Task marked active';
-  if (patch.isPinned !== undefined && patch.title === undefined && patch.completed === undefined) return patch.isPinned ? 'Task pinned' : 'Task unpinned';
-  if (patch.title !== undefined && patch.completed === undefined && patch.isPinned === undefined) return 'Title changed';
-  return 'Task updated';
+  return changeMessage(patchedFields(patch), patch);
 }
 
 /** The local undo handle of a change still on the device: its Undo takes the command back (PRODUCT §10.4). */

@@ -1,5 +1,5 @@
 import { clientId, describeError, fetchTodoHistory, isOffline, type Todo, type TodoPatch } from '@tm/api-client';
-import type { HistoryEntry } from '@tm/contracts';
+import { TEMP_ID_PREFIX, type HistoryEntry } from '@tm/contracts';
 import { ModalDialog } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
@@ -59,9 +59,12 @@ interface TaskHistoryDialogProps {
 export function TaskHistoryDialog({ todo, deleted, onRestore, onClose }: TaskHistoryDialogProps) {
   const titleId = useId();
   const title = useRef<HTMLHeadingElement>(null);
+  // A task added on this device that the server has not taken yet has no history there (PRODUCT §10.4).
+  const onDeviceOnly = todo._id.startsWith(TEMP_ID_PREFIX);
   const history = useQuery({
     queryKey: historyKey(todo._id),
     queryFn: ({ signal }) => fetchTodoHistory(todo._id, { signal }),
+    enabled: !onDeviceOnly,
     // The history lives on the server: offline it says so at once; other failures get the usual retries (PRODUCT §9).
     retry: (failures, error) => !isOffline(error) && failures < 3,
   });
@@ -109,6 +112,7 @@ export function TaskHistoryDialog({ todo, deleted, onRestore, onClose }: TaskHis
           </button>
         </div>
       )}
+      {onDeviceOnly && <p className="tasks-history__status">No history yet: this task is waiting on this device to be saved.</p>}
       {history.data?.entries.length === 0 && <p className="tasks-history__status">No changes in the last 30 days.</p>}
       {history.data && history.data.entries.length > 0 && (
         <ol className="tasks-history__list">
