@@ -21,19 +21,23 @@ function compactCss(css) {
 const EARLY = JSON.parse(readFileSync(createRequire(path.join(dir, 'package.json')).resolve('@tm/api-client/early-options.json'), 'utf8'));
 
 /**
- * src/app/early-requests.ts as an inline script: compiled and minified with Rspack's SWC, run at once with
- * its options. It imports types only, so the module's code is the function alone.
+ * A file of src/app as an inline script (early-requests.ts in the head, kept-screen-early.ts first in the body):
+ * compiled and minified with Rspack's SWC, its function run at once with its options. Each imports types
+ * only, so the module's code is the function alone.
  */
-function earlyRequestsScript() {
-  const source = readFileSync(path.join(dir, 'src/app/early-requests.ts'), 'utf8');
+function inlineScript(file, call) {
+  const source = readFileSync(path.join(dir, 'src/app', file), 'utf8');
   const { code } = rspack.experiments.swc.transformSync(source, {
-    filename: 'early-requests.ts',
+    filename: file,
     jsc: { parser: { syntax: 'typescript' }, target: 'es2020', minify: { compress: true, mangle: true } },
     module: { type: 'commonjs' },
     minify: true,
   });
-  return `(function(exports){${code}exports.startEarlyRequests(window,${JSON.stringify(EARLY)})})({})`;
+  return `(function(exports){${code}exports.${call}})({})`;
 }
+
+/** How long the kept screen may stand at most before the app's own screen is shown, ready or not (ms). */
+const KEPT_SCREEN_MAX_MS = 10_000;
 
 /**
  * What index.html carries besides the scripts: the design tokens and the loading screen's CSS
@@ -51,9 +55,11 @@ function indexHtml() {
   );
   const tokens = readFileSync(createRequire(path.join(dir, 'package.json')).resolve('@tm/design-tokens/tokens.css'), 'utf8');
   const loading = readFileSync(path.join(dir, 'src/features/loading/loading-screen.css'), 'utf8');
+  const kept = readFileSync(path.join(dir, 'src/features/loading/kept-screen.css'), 'utf8');
   return {
-    head: `<link rel="icon" href="/favicon.svg" type="image/svg+xml">${parts.appHead}<style>${compactCss(tokens + loading)}</style><script>${earlyRequestsScript()}</script>`,
+    head: `<link rel="icon" href="/favicon.svg" type="image/svg+xml">${parts.appHead}<style>${compactCss(tokens + loading + kept)}</style><script>${inlineScript('early-requests.ts', `startEarlyRequests(window,${JSON.stringify(EARLY)})`)}</script>`,
     root: parts.loadingScreen,
+    bodyStart: `<script>${inlineScript('kept-screen-early.ts', `showKeptScreen(window,${KEPT_SCREEN_MAX_MS})`)}</script>`,
   };
 }
 

@@ -92,6 +92,18 @@ export function row(page: Page, title: string) {
   return page.getByRole('listitem').filter({ hasText: title });
 }
 
+/**
+ * Opens the page again as a first visit of its list would: without the kept screen (docs/PRODUCT.md §10.4),
+ * so the rows enter as on a first load (§10.5.2). The key is removed from a page of this origin that is not
+ * the app (the app keeps its screen again as it is hidden).
+ */
+export async function reloadAsFirstLoad(page: Page): Promise<void> {
+  const address = page.url();
+  await page.goto('/favicon.svg');
+  await page.evaluate(() => localStorage.removeItem('tm.kept-screen'));
+  await page.goto(address);
+}
+
 /** The new-task input. */
 export function newTaskInput(page: Page) {
   return page.getByPlaceholder('What would you like to accomplish?');

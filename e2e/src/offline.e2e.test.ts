@@ -39,6 +39,21 @@ async function rename(page: Page, from: string, to: string): Promise<void> {
   await row(page, to).waitFor();
 }
 
+/** Holds the task screen's scripts until the returned function is called (the page's HTML and styles pass). */
+async function holdTaskScripts(page: Page): Promise<() => Promise<void>> {
+  const pattern = /\/remotes\/tasks\/.*\.js$/;
+  let open: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (open = resolve));
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+  return async () => {
+    open();
+    await page.unroute(pattern);
+  };
+}
+
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true);
   await page.getByRole('status').filter({ hasText: "You're offline." }).waitFor({ timeout: 5000 });
@@ -58,6 +73,13 @@ describeInBrowser('working offline', () => {
     await newTaskInput(page).press('Enter');
     await row(page, 'Written on the train').waitFor();
     expect(await newTaskInput(page).inputValue()).toBe('');
+    // Its history: none yet (the server has not got the task), said without asking it.
+    await row(page, 'Written on the train').getByRole('button', { name: /More actions/ }).click();
+    await page.getByRole('menuitem', { name: 'History' }).click();
+    const history = page.getByRole('dialog', { name: 'History of “Written on the train”' });
+    await history.getByText('No history yet: this task is waiting on this device to be saved.').waitFor();
+    await history.getByRole('button', { name: 'Close' }).click();
+    await history.waitFor({ state: 'detached' });
     await rename(page, 'Water plants', 'Water the plants');
     await row(page, 'Buy milk').getByRole('checkbox').check();
     await row(page, 'Call mum').getByRole('button', { name: /More actions/ }).click();
@@ -210,9 +232,71 @@ describeInBrowser('working offline', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/login');
     await until(
-      () => page.evaluate(async () => ({ databases: (await indexedDB.databases()).map((db) => db.name).filter((name) => name?.startsWith('tm-sync-user-')), user: localStorage.getItem('tm.device-user') })),
-      (kept) => kept.databases.length === 0 && kept.user === null,
+      () =>
+        page.evaluate(async () => ({
+          databases: (await indexedDB.databases()).map((db) => db.name).filter((name) => name?.startsWith('tm-sync-user-')),
+          user: localStorage.getItem('tm.device-user'),
+          screen: localStorage.getItem('tm.kept-screen'),
+        })),
+      (kept) => kept.databases.length === 0 && kept.user === null && kept.screen === null,
     );
+    await context.close();
+  });
+
+  it('paints the kept list at once on a return visit, before the app has arrived, then hands over to the app; never for another person, never unstyled', async () => {
+    const { page, context } = await openSession(browser(), { width: 375, height: 740 });
+    await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await signUp(page, 'Quick Returner');
+    for (const title of ['Book the dentist', 'Renew the passport', 'Water plants']) await addTask(page, title);
+    await row(page, 'Water plants').getByRole('checkbox').check();
+    await syncLine(page).filter({ hasText: 'All changes synced.' }).waitFor();
+    const kept = () => page.evaluate(() => JSON.parse(localStorage.getItem('tm.kept-screen') ?? 'null') as { user: string; path: string; html: string; css: string[] } | null);
+    // The page keeps itself a moment after its last change.
+    const record = await until(kept, (value) => value !== null && value.html.includes('Water plants'));
+    expect(record!.path).toBe('/');
+    expect(record!.html).not.toMatch(/ id="|data-todo-id/);
+
+    // The task screen's scripts held back: what shows is the kept screen alone, painted by the page's HTML.
+    let release = await holdTaskScripts(page);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    const screen = page.locator('.kept-screen');
+    await screen.waitFor();
+    const shown = await screen.evaluate((element) => ({
+      text: element.textContent,
+      inert: element.hasAttribute('inert'),
+      hidden: element.getAttribute('aria-hidden'),
+      ticked: Array.from(element.querySelectorAll('input[type="checkbox"]')).map((box) => (box as HTMLInputElement).checked),
+      rootHidden: getComputedStyle(document.getElementById('root')!).visibility,
+    }));
+    expect(shown).toMatchObject({ inert: true, hidden: 'true', rootHidden: 'hidden' });
+    expect(shown.text).toContain('Showing the tasks kept on this device.');
+    for (const title of ['Book the dentist', 'Renew the passport', 'Water plants']) expect(shown.text).toContain(title);
+    expect(shown.ticked.filter(Boolean)).toHaveLength(1);
+    // A picture only: nothing in it is a task to a test or a screen reader.
+    expect(await page.locator('li[data-todo-id]').count()).toBe(0);
+    await snapshot(page, 'kept-screen-375-dark', { fullPage: false });
+    await release();
+    await row(page, 'Renew the passport').waitFor();
+    await screen.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-kept-screen'))).toBe(false);
+
+    // Not shown (the scripts held again, so only the page's HTML decides): a style sheet gone since (a
+    // release), which would leave the copy unstyled; another person's kept screen at this very address.
+    const plants: ((value: { user: string; html: string; css: string[] }) => object)[] = [
+      (value) => ({ ...value, css: [...value.css, '/assets/gone-since.css'] }),
+      (value) => ({ ...value, user: 'someone-else' }),
+    ];
+    for (const plant of plants) {
+      const value = await until(kept, (found) => found !== null);
+      // Written from a page of this origin that is not the app: the app keeps itself when it is hidden.
+      await page.goto('/favicon.svg');
+      await page.evaluate((changed) => localStorage.setItem('tm.kept-screen', JSON.stringify(changed)), plant(value!));
+      release = await holdTaskScripts(page);
+      await page.goto('/', { waitUntil: 'domcontentloaded' });
+      expect(await page.evaluate(() => ({ screens: document.querySelectorAll('.kept-screen').length, hidden: document.documentElement.hasAttribute('data-kept-screen') }))).toEqual({ screens: 0, hidden: false });
+      await release();
+      await row(page, 'Renew the passport').waitFor();
+    }
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import { openSession, useBrowser, type Session } from './browser.js';
 import { until } from './phone.js';
-import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, row, serverTodos, signUp, snapshot, xsrfHeaders } from './app.js';
+import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, reloadAsFirstLoad, row, serverTodos, signUp, snapshot, xsrfHeaders } from './app.js';
 
 // The details of a task row and the screen around it: the completion time, the offline notice, a paste cut
 // at the title's limit, rows usable while they enter, the header's way back, right-to-left overrides, and
@@ -79,7 +79,7 @@ describeInBrowser('the details of a task row and its screen', () => {
     const { page, context } = await openSession(browser());
     await signUp(page, 'Early Clicker');
     await addTasksViaApi(page, titles(12));
-    await page.reload();
+    await reloadAsFirstLoad(page);
     // The 8th row waits 2.1 s for its turn in the stagger; it takes a click as soon as the list is there.
     await row(page, 'Task 012').waitFor();
     const eighth = page.locator('li[data-todo-id]').nth(7);

@@ -1,5 +1,5 @@
 import { openSession, useBrowser } from './browser.js';
-import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, recordTaskWrites, row, seriousAxeViolations, serverTitles, signUp, snapshot, toastWith } from './app.js';
+import { addTask, addTasksViaApi, describeInBrowser, newTaskInput, recordTaskWrites, reloadAsFirstLoad, row, seriousAxeViolations, serverTitles, signUp, snapshot, toastWith } from './app.js';
 
 // Long lists, one action one request, honest feedback and explained errors (docs/PRODUCT.md §10).
 
@@ -13,7 +13,7 @@ describeInBrowser('the task screen under real use', () => {
 
     // The device keeps the list since the sign-up: only what changed since is read (PRODUCT §10.4).
     const listArrived = page.waitForResponse((response) => /\/api\/todo\/(fetch-todo|changes)\b/.test(new URL(response.url()).pathname));
-    await page.reload();
+    await reloadAsFirstLoad(page);
     await listArrived;
     const arrivedAt = Date.now();
     // While the rows come in, every row can be used; one still waiting for its turn that gets the

@@ -27,6 +27,7 @@ import { devCatalog } from './workspace-remotes.mjs';
 /**
  * @typedef {object} IndexHtmlParts
  * @property {string} [head]  HTML at the end of <head> (inline style and script)
+ * @property {string} [bodyStart]  HTML at the start of <body>, before the root (what must be in the first paint)
  * @property {string} [root]  HTML inside <div id="root"> until React takes it over
  * @property {string} [body]  HTML after the root
  */
@@ -173,7 +174,7 @@ export function createConfig(app) {
           template: path.join(import.meta.dirname, 'index.html'),
           title: app.title,
           minify: production,
-          templateParameters: { headHtml: app.html?.head ?? '', rootHtml: app.html?.root ?? '', bodyHtml: app.html?.body ?? '' },
+          templateParameters: { headHtml: app.html?.head ?? '', bodyStartHtml: app.html?.bodyStart ?? '', rootHtml: app.html?.root ?? '', bodyHtml: app.html?.body ?? '' },
         }),
         new rspack.CopyRspackPlugin({
           patterns: [

@@ -8,6 +8,9 @@ import EARLY_OPTIONS from './early-options.json';
  */
 export const DEVICE_USER_KEY = EARLY_OPTIONS.deviceUserKey;
 
+/** The person's screen kept to paint at once on the next visit (early-store.ts `KeptScreen`): it goes with them. */
+export const KEPT_SCREEN_KEY = EARLY_OPTIONS.keptScreenKey;
+
 const FROM_DEVICE = Symbol.for('@tm/api-client/user-from-device');
 type Holder = typeof globalThis & { [FROM_DEVICE]?: boolean };
 
@@ -22,16 +25,19 @@ function storage(): Storage | undefined {
 /** Keeps who is signed in, for an offline start (only their id, name and email). */
 export function rememberDeviceUser(user: PublicUser): void {
   try {
+    // Another person's kept screen never stays (SECURITY.md "What is kept on the device").
+    if (deviceUser()?._id !== user._id) storage()?.removeItem(KEPT_SCREEN_KEY);
     storage()?.setItem(DEVICE_USER_KEY, JSON.stringify({ _id: user._id, fullName: user.fullName, email: user.email }));
   } catch {
     // Storage full or refused: an offline start then says the server cannot be reached, as before.
   }
 }
 
-/** Forgets who was signed in on this device. */
+/** Forgets who was signed in on this device, and the screen kept for them. */
 export function forgetDeviceUser(): void {
   try {
     storage()?.removeItem(DEVICE_USER_KEY);
+    storage()?.removeItem(KEPT_SCREEN_KEY);
   } catch {
     // Nothing kept.
   }

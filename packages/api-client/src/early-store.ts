@@ -7,10 +7,30 @@ import EARLY_OPTIONS from './early-options.json';
 /** The early requests' settings: the shell writes them into index.html with the script (shell/rspack.config.mjs). */
 export { EARLY_OPTIONS };
 
+/**
+ * The screen last shown on this device, kept to paint at once on the next visit, before any script has
+ * arrived (docs/PRODUCT.md §10.4 "The kept screen"): web-platform's kept-screen.ts writes it, index.html
+ * shows it (shell/src/app/early-requests.ts). Only for the person whose tasks the device keeps.
+ */
+export interface KeptScreen {
+  /** The id of the person it shows (`_id` of the device user). */
+  user: string;
+  /** The address it was shown at: the path without a trailing slash, and the query (`/?filter=active`). */
+  path: string;
+  /** The markup, cleaned of ids, form values and anything that comes and goes (toasts, dialogs). */
+  html: string;
+  /** The page's style sheets at the time (this origin's). */
+  css: string[];
+  /** When it was kept (ms since the epoch). */
+  at: number;
+}
+
 /** What index.html puts on `window[EARLY_GLOBAL]`. */
 export interface EarlyRequests {
   /** By absolute URL; each is for one taker. */
   responses: Record<string, { response: Promise<Response>; startedAt: number; taken?: boolean } | undefined>;
+  /** The kept screen this page load may show (its style sheets already requested), if any. */
+  kept?: KeptScreen;
 }
 
 /** Where index.html puts them. */

@@ -2,7 +2,7 @@ import { CLIENT_TIMEOUT_MS } from '@tm/contracts';
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { silenceTimeoutError } from './silence.js';
 
-export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early-store.js';
+export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests, type KeptScreen } from './early-store.js';
 
 /**
  * Reads a body as text, failing when nothing arrives for `silenceMs` (docs/PRODUCT.md §9): the

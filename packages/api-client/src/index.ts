@@ -29,9 +29,9 @@ export {
   updateProfile,
 } from './account.api.js';
 export { asSessionEndReason, forgetSessionEnd, peekSessionEnd, rememberSessionEnd, type SessionEnd } from './session-end.js';
-export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests } from './early.js';
+export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests, type KeptScreen } from './early.js';
 export { clientId, createHttpClient, http, newIdempotencyKey } from './http.js';
-export { DEVICE_USER_KEY, deviceUser, forgetDeviceUser, rememberDeviceUser, userFromDevice } from './device-user.js';
+export { DEVICE_USER_KEY, deviceUser, KEPT_SCREEN_KEY, forgetDeviceUser, rememberDeviceUser, userFromDevice } from './device-user.js';
 export { openTodoStream, cursorAfter } from './todo-stream.js';
 export {
   addTodo,

@@ -5,6 +5,7 @@ export { DRAFT_MAX_AGE_MS, forgetDrafts, hasDraft, keepDraft, keepOnlyDraftsOf, 
 export { notifyError, notifySuccess } from './notify.js';
 export { isLiveSyncConnected, setLiveSyncConnected } from './live-sync.js';
 export { applyChange, useLiveTodos } from './live-todos.js';
+export { releaseKeptScreen, startedFromKeptScreen, useKeptScreen } from './kept-screen.js';
 export { OfflineBanner } from './offline-banner.js';
 export { PlatformProviders } from './platform-providers.js';
 export { createQueryClient } from './query-client.js';

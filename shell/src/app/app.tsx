@@ -1,5 +1,5 @@
-import { ConnectionProblem, OfflineBanner, PlatformProviders } from '@tm/web-platform';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { ConnectionProblem, OfflineBanner, PlatformProviders, releaseKeptScreen } from '@tm/web-platform';
+import { lazy, Suspense, useLayoutEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/use-current-user';
 import { AppHeader } from '../features/header/app-header';
@@ -60,8 +60,14 @@ function CantReach({ retry, retrying }: { retry: () => void; retrying: boolean }
  * and no screen of its own. The catalog is read while the current user is checked.
  */
 export function AppRoutes() {
-  const { status, retry, retrying } = useCurrentUser();
+  const { status, user, retry, retrying } = useCurrentUser();
   const catalog = useRemoteCatalog();
+  // The kept screen (PRODUCT §10.4) stands only for the page it shows: nobody signed in, a check that failed
+  // or no catalog shows its own screen at once.
+  const elsewhere = status === 'error' || (status === 'success' && user === null) || catalog.status === 'error';
+  useLayoutEffect(() => {
+    if (elsewhere) releaseKeptScreen();
+  }, [elsewhere]);
   if (status === 'pending') return <LoadingScreen />;
   // PRODUCT §10.1: a check that failed (not a 401) is not a sign-out; the header and theme keep working.
   if (status === 'error') {

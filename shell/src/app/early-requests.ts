@@ -15,7 +15,7 @@
 //
 // shell/rspack.config.mjs writes `startEarlyRequests`'s source into index.html, so the function must use
 // nothing from outside itself but its arguments (types are fine: they are erased).
-import type { EarlyRequests } from '@tm/api-client/early';
+import type { EarlyRequests, KeptScreen } from '@tm/api-client/early';
 import type { RemoteCatalog, RemoteRoute } from '@tm/contracts';
 
 export interface EarlyRequestOptions {
@@ -33,6 +33,8 @@ export interface EarlyRequestOptions {
   globalName: string;
   /** localStorage key of the person whose tasks the device keeps (api-client's device-user.ts). */
   deviceUserKey: string;
+  /** localStorage key of the screen kept to paint at once (api-client's early-store.ts `KeptScreen`). */
+  keptScreenKey: string;
 }
 
 /** The files a page of a remote needs first: its remote entry, its first styles and scripts. */
@@ -162,6 +164,33 @@ export function startEarlyRequests(win: Window, options: EarlyRequestOptions): v
       reads.push(absolute(path));
     }
   };
+
+  // The kept screen (docs/PRODUCT.md §10.4), only the device user's and only for this address: its style
+  // sheets are written into the head now, so the parser holds the first paint until they are in (the service
+  // worker has them), and the screen is put in the page at once (kept-screen-early.ts checks the sheets).
+  const kept = stored(options.keptScreenKey) as KeptScreen | undefined;
+  const keeper = stored(options.deviceUserKey) as { _id?: unknown } | undefined;
+  const here = (win.location.pathname.replace(/\/+$/, '') || '/') + win.location.search;
+  if (kept && typeof kept.html === 'string' && Array.isArray(kept.css) && keeper && kept.user === keeper._id && kept.path === here) {
+    early.kept = kept;
+    // The loading screen stays hidden meanwhile: no glimpse of it before the kept screen.
+    doc.documentElement.setAttribute('data-kept-screen', '');
+    const origin = win.location.origin;
+    for (const href of kept.css) {
+      const url = new URL(typeof href === 'string' ? href : '/', origin);
+      // Parser-inserted sheets are the only ones every engine waits for before painting.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      if (url.origin === origin && url.pathname !== '/') doc.write(`<link rel="stylesheet" href="${url.href.replace(/"/g, '%22')}" data-kept-screen="">`);
+    }
+    // In the page before the body is parsed, so the first paint (held by the sheets) is the kept screen.
+    // A picture only: no events, hidden from assistive technology (the app's own screen follows).
+    const screen = doc.createElement('div');
+    screen.className = 'kept-screen';
+    screen.setAttribute('aria-hidden', 'true');
+    screen.setAttribute('inert', '');
+    screen.innerHTML = kept.html;
+    doc.documentElement.appendChild(screen);
+  }
 
   const remembered = stored(options.catalogKey) as RemoteCatalog | undefined;
   const lastCatalog = remembered && typeof remembered.remotes === 'object' ? remembered : undefined;

@@ -1,4 +1,5 @@
-import { createContext, useContext } from 'react';
+import { releaseKeptScreen } from '@tm/web-platform';
+import { createContext, useContext, useLayoutEffect } from 'react';
 import './remote-page.css';
 
 interface RemoteContextValue {
@@ -12,6 +13,8 @@ export const RemoteContext = createContext<RemoteContextValue>({ title: 'page', 
 /** Shown in place of a remote that failed to load or crashed; the rest of the shell keeps working. */
 export function RemoteFallback() {
   const { title, retry } = useContext(RemoteContext);
+  // The kept screen would stand for a page that is not coming: this message is the screen now.
+  useLayoutEffect(releaseKeptScreen, []);
   return (
     <div className="remote-fallback" role="alert">
       <p className="remote-fallback__title">The {title} could not be loaded.</p>

@@ -48,6 +48,14 @@ export function syncSummary(status: SyncStatus, now: number): string {
   return `All changes synced. ${last}`;
 }
 
+/**
+ * The summary as the kept screen shows it on the next visit (PRODUCT §10.4 "The kept screen"): the list is
+ * the device's, not yet refreshed, and what waited then.
+ */
+export function keptSummary(status: Pick<SyncStatus, 'pending'>): string {
+  return `Showing the tasks kept on this device.${status.pending > 0 ? ` ${changes(status.pending)} waiting to sync.` : ''}`;
+}
+
 /** What a refused change was, in words: the field it set, or the action. */
 function describeChange(refused: Refused): string {
   const { method, path, body } = refused.command;
@@ -102,7 +110,7 @@ export function SyncStatusLine({ status, todos }: SyncStatusLineProps) {
   };
   return (
     <div className="tasks-sync" data-pending={status.pending > 0 ? '' : undefined}>
-      <p className="tasks-sync__summary" role="status">
+      <p className="tasks-sync__summary" role="status" data-kept-text={keptSummary(status)}>
         {syncSummary(status, now)}
       </p>
       {elsewhere.length > 0 && (

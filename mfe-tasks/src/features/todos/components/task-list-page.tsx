@@ -1,6 +1,6 @@
 import { useReducedMotion } from 'framer-motion';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useLiveTodos, usePreferences, useTaskSync } from '@tm/web-platform';
+import { useKeptScreen, useLiveTodos, usePreferences, useTaskSync } from '@tm/web-platform';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
 import { CONFETTI, SUCCESS_CUE_MS } from '../constants';
@@ -56,6 +56,10 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   // The device's copy of the list and its queued changes (PRODUCT §10.4): undefined while it loads.
   const sync = useTaskSync();
   useKeyboardOpen(page);
+  // The kept screen (PRODUCT §10.4) gives way to this one once the list is drawn, and this one is kept
+  // again after each change has settled.
+  const keptVersion = `${todos.dataUpdatedAt} ${sync?.pending ?? '-'} ${sync?.fresh === true} ${filter}`;
+  useKeptScreen(todos.data !== undefined && sync !== undefined, keptVersion);
 
   // The Undo offers end with the page (PRODUCT §10.11.4): nothing is left to answer the key elsewhere.
   useEffect(() => closeUndoOffers, []);

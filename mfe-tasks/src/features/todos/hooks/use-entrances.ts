@@ -1,4 +1,5 @@
 import type { Todo } from '@tm/api-client';
+import { startedFromKeptScreen } from '@tm/web-platform';
 import { useReducedMotion } from 'framer-motion';
 import { useEffect, useState } from 'react';
 import { entranceDelay, MOTION } from '../constants';
@@ -9,14 +10,15 @@ import type { TaskFilter } from './use-task-filter';
  * first screen come in one after another (0.3 s each, over 8 rows); rows new to the list later (added here,
  * on the live stream, restored) enter at once; a row that was already in the list and comes into view by
  * scrolling, or after the stagger, is simply there. A new filter is a new list: its first screen enters
- * without delay.
+ * without delay. A page load that began on the kept screen has its first screen already shown: no stagger.
  *
  * `firstScreen` gives the ids of the rows the window shows now; it is read on the first render and at a
  * change of filter. The answer, per row, is its entrance delay in seconds, or `null` for no entrance (the
  * row plays it with useRowMotion when it mounts).
  */
 export function useEntrances(todos: Todo[], filter: TaskFilter, firstScreen: () => string[]): (todoId: string) => number | null {
-  const [stagger, setStagger] = useState(() => ({ filter, delays: new Map(firstScreen().map((id, row) => [id, entranceDelay(row)])) }));
+  // A page load that began on the kept screen (PRODUCT §10.4) has shown these rows already: they do not enter again.
+  const [stagger, setStagger] = useState(() => ({ filter, delays: new Map(startedFromKeptScreen() ? [] : firstScreen().map((id, row) => [id, entranceDelay(row)])) }));
   if (stagger.filter !== filter) setStagger({ filter, delays: new Map(firstScreen().map((id) => [id, 0])) });
   // The ids the list held before its last change: a row not among them is new (a restored task too).
   const [seen, setSeen] = useState(() => {
