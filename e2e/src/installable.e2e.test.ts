@@ -32,7 +32,8 @@ function themeColors(page: Page): Promise<string[]> {
 
 /** The header's way home, the product name linking to `/`, is on screen. */
 async function expectWayHome(page: Page): Promise<void> {
-  const home = page.locator('header a[href="/"]').first();
+  // The app's own header (#root), not a kept screen's picture of it (PRODUCT §10.4).
+  const home = page.locator('#root header a[href="/"]').first();
   await home.waitFor();
   expect(await home.isVisible()).toBe(true);
   const box = (await home.boundingBox())!;
@@ -118,7 +119,7 @@ describeInBrowser('the installable app', () => {
     // Signed out: the sign-in and sign-up screens link to each other, and the product name goes home.
     for (const address of ['/login', '/signup', '/nowhere']) {
       await page.goto(address);
-      await page.locator('main h1').waitFor();
+      await page.locator('#root main h1').waitFor();
       await expectWayHome(page);
     }
     await page.getByRole('button', { name: 'About Task Manager' }).click();
@@ -131,7 +132,7 @@ describeInBrowser('the installable app', () => {
     await signUp(page, 'Standalone Person');
     for (const address of ['/', '/insights', '/account']) {
       await page.goto(address);
-      await page.locator('main h1').waitFor();
+      await page.locator('#root main h1').waitFor();
       await expectWayHome(page);
       expect(await page.getByRole('link', { name: 'Tasks', exact: true }).isVisible()).toBe(true);
     }

@@ -85,7 +85,8 @@ describeInBrowser('a list of 1 000 tasks', () => {
 
     const fetches = countListFetches(page);
     await page.reload();
-    await page.getByText('Task 10', { exact: true }).waitFor();
+    // The app's own row (a role), not the kept screen's picture of it (PRODUCT §10.4).
+    await page.getByRole('checkbox', { name: 'Mark “Task 10” as completed' }).waitFor();
 
     // Order: the pinned task first, then the newest first; a screen reader hears the full size of the list.
     const top = await renderedRows(page);
@@ -123,7 +124,7 @@ describeInBrowser('a list of 1 000 tasks', () => {
     await phone.setViewportSize({ width: 375, height: 740 });
     const phoneFetches = countListFetches(phone);
     await phone.goto('/');
-    await phone.getByText('Task 10', { exact: true }).waitFor();
+    await phone.getByRole('checkbox', { name: 'Mark “Task 10” as completed' }).waitFor();
     expect((await renderedRows(phone)).slice(0, 3).map((r) => r.title)).toEqual(order.slice(0, 3));
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await scrollToEnd(phone);
