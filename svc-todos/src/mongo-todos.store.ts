@@ -58,6 +58,8 @@ const StoredTodo = z.object({
    * until {@link backfillCompletedAt} gives it one; such a document reads as the rules say (completedAtOf).
    */
   completedAt: z.date().nullable().optional(),
+  /** When the task is due (docs/PRODUCT.md §10.14), as the contracts' TodoDue has it; absent for none (older documents too). */
+  due: z.string().optional(),
   /** Set while the task is deleted but still restorable (soft delete); absent on a live task. */
   deletedAt: z.date().optional(),
 });
@@ -157,14 +159,24 @@ function toTask(document: unknown): StoredTask {
     createdAt: d.createdAt.toISOString(),
     updatedAt,
     completedAt: completedAtOf(d.completed, updatedAt, d.completedAt === undefined ? undefined : isoOrNull(d.completedAt)),
+    ...(d.due === undefined ? {} : { due: d.due }),
   };
   return { todo, deletedAt: isoOrNull(d.deletedAt) };
 }
 
-/** A task as stored: every field written (a live task has no `deletedAt`). */
+/** A task as stored: every field written (a live task has no `deletedAt`, a task without a date no `due`). */
 function toDocument(userId: UserKey, { todo, deletedAt }: StoredTask): WithoutId<TodoDocument> {
   const { title, completed, isPinned } = todo;
-  const document = { userId, title, completed, isPinned, createdAt: new Date(todo.createdAt), updatedAt: new Date(todo.updatedAt), completedAt: dateOrNull(todo.completedAt) };
+  const document = {
+    userId,
+    title,
+    completed,
+    isPinned,
+    createdAt: new Date(todo.createdAt),
+    updatedAt: new Date(todo.updatedAt),
+    completedAt: dateOrNull(todo.completedAt),
+    ...(todo.due === undefined ? {} : { due: todo.due }),
+  };
   return deletedAt === null ? document : { ...document, deletedAt: new Date(deletedAt) };
 }
 

@@ -37,7 +37,10 @@ const SCHEMA = `
     deleted_at INTEGER,
     -- When the task was completed (the write that ticked it); NULL while it is active. Added after the other
     -- columns (see migrate), so a new file and a migrated one have the same columns in the same order.
-    completed_at INTEGER
+    completed_at INTEGER,
+    -- When the task is due (docs/PRODUCT.md §10.14): '2026-03-14' or '2026-03-14T09:00' in the person's time
+    -- zone (the contracts' TodoDue checked it); NULL for none. Added after completed_at, as above.
+    due TEXT
   ) STRICT;
   -- The change feed (outbox): one row per committed write, numbered per user (seq: 1, 2, 3 … of that user,
   -- in commit order; a file with one global sequence keeps its old numbers, see migrateGlobalFeed). No
@@ -124,7 +127,7 @@ const INDEXES = `
   CREATE INDEX IF NOT EXISTS todo_history_at ON todo_history (at);
 `;
 
-const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at, completed_at';
+const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at, completed_at, due';
 const TASK_COLUMNS = `${COLUMNS}, deleted_at`;
 const SORT_COLUMNS = { isPinned: 'is_pinned', createdAt: 'created_at', _id: 'id' } as const;
 /** The list, in the rules' order (LIST_ORDER), served by todos_user_pinned_created. */
@@ -139,7 +142,7 @@ const LIST = `SELECT ${COLUMNS} FROM todos WHERE user_id = ? AND deleted_at IS N
  * routes validated with the contracts. The undo tables' CHECKs hold `kind` and `completed` the same way. The
  * change feed's JSON columns are still parsed with the contracts: they are text, not typed columns.
  */
-type TodoTuple = [id: string, title: string, completed: 0 | 1, isPinned: 0 | 1, createdAt: number, updatedAt: number, completedAt: number | null];
+type TodoTuple = [id: string, title: string, completed: 0 | 1, isPinned: 0 | 1, createdAt: number, updatedAt: number, completedAt: number | null, due: string | null];
 type TaskTuple = [...TodoTuple, deletedAt: number | null];
 type UndoTuple = [kind: UndoBatch['kind'], completed: 0 | 1 | null, createdAt: number];
 type UndoItemTuple = [todoId: string, completed: 0 | 1 | null, completedAt: number | null, updatedAt: number | null];
@@ -173,10 +176,11 @@ const completedAtIn = (row: TodoTuple | TaskTuple, updatedAt: string): string | 
 function toRecord(row: TodoTuple | TaskTuple): TodoRecord {
   const [_id, title, completed, isPinned, createdAt] = row;
   const updatedAt = isoDate(row[5]);
-  return { _id, title, completed: completed === 1, isPinned: isPinned === 1, createdAt: isoDate(createdAt), updatedAt, completedAt: completedAtIn(row, updatedAt) };
+  const due = row[7];
+  return { _id, title, completed: completed === 1, isPinned: isPinned === 1, createdAt: isoDate(createdAt), updatedAt, completedAt: completedAtIn(row, updatedAt), ...(due === null ? {} : { due }) };
 }
 
-const toTask = (row: TaskTuple): StoredTask => ({ todo: toRecord(row), deletedAt: isoOrNull(row[7]) });
+const toTask = (row: TaskTuple): StoredTask => ({ todo: toRecord(row), deletedAt: isoOrNull(row[8]) });
 
 /**
  * The list as the `TodosResponse` body, built in one pass from raw rows: the same text `JSON.stringify`
@@ -192,7 +196,8 @@ function listJson(rows: TodoTuple[], cursor: string): string {
     const updatedAt = isoDate(row[5]);
     const completedAt = completedAtIn(row, updatedAt);
     json += `${i === 0 ? '' : ','}{"_id":"${id}","title":${JSON.stringify(title)},"completed":${completed === 1},"isPinned":${isPinned === 1},` +
-      `"createdAt":"${isoDate(createdAt)}","updatedAt":"${updatedAt}","completedAt":${completedAt === null ? 'null' : `"${completedAt}"`}}`;
+      `"createdAt":"${isoDate(createdAt)}","updatedAt":"${updatedAt}","completedAt":${completedAt === null ? 'null' : `"${completedAt}"`}` +
+      `${row[7] === null ? '' : `,"due":${JSON.stringify(row[7])}`}}`;
   }
   return `${json}],"cursor":${JSON.stringify(cursor)}}`;
 }
@@ -238,9 +243,9 @@ function prepareStatements(db: SqliteDatabase) {
     undoTasks: db.prepare<[string, string], TaskTuple>(`SELECT ${TASK_COLUMNS} FROM todos WHERE user_id = ? AND id IN (SELECT todo_id FROM todo_undo_items WHERE token = ?)`).raw(),
     // A task exactly as handed (created_at stays as inserted); only ever the user's own (the id was read as theirs).
     putTask: db.prepare(
-      `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at, completed_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at, completed_at, due, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET title = excluded.title, completed = excluded.completed, is_pinned = excluded.is_pinned,
-         updated_at = excluded.updated_at, completed_at = excluded.completed_at, deleted_at = excluded.deleted_at
+         updated_at = excluded.updated_at, completed_at = excluded.completed_at, due = excluded.due, deleted_at = excluded.deleted_at
        WHERE todos.user_id = excluded.user_id`,
     ),
     insertUndoBatch: db.prepare('INSERT INTO todo_undo_batches (token, user_id, kind, completed, created_at) VALUES (?, ?, ?, ?, ?)'),
@@ -320,18 +325,22 @@ function migrateGlobalFeed(db: SqliteDatabase): void {
 function migrateCompletedAt(db: SqliteDatabase): void {
   db.exec('ALTER TABLE todos ADD COLUMN completed_at INTEGER');
   const set = db.prepare('UPDATE todos SET completed_at = ? WHERE id = ?');
-  for (const row of db.prepare<[], TodoTuple>(`SELECT ${COLUMNS} FROM todos WHERE completed = 1`).raw().all()) set.run(msOrNull(completedAtIn(row, isoDate(row[5]))), row[0]);
+  // A file this old has no due column yet either (migrate adds it next): none is read.
+  const rows = db.prepare<[], TodoTuple>('SELECT id, title, completed, is_pinned, created_at, updated_at, completed_at, NULL FROM todos WHERE completed = 1').raw().all();
+  for (const row of rows) set.run(msOrNull(completedAtIn(row, isoDate(row[5]))), row[0]);
 }
 
 /**
  * Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree (the
  * first migrates, the others find it done). Each step is keyed on the schema itself: `todos.deleted_at`
- * (soft delete), `todos.completed_at` (completion times), `todo_events.seq` (per-user event numbers). The
+ * (soft delete), `todos.completed_at` (completion times), `todos.due` (due dates, none on older tasks),
+ * `todo_events.seq` (per-user event numbers). The
  * undo, key-record and history tables are new tables (SCHEMA creates them in any file).
  */
 function migrate(db: SqliteDatabase): void {
   if (!columnsOf(db, 'todos').includes('deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
   if (!columnsOf(db, 'todos').includes('completed_at')) migrateCompletedAt(db);
+  if (!columnsOf(db, 'todos').includes('due')) db.exec('ALTER TABLE todos ADD COLUMN due TEXT');
   if (!columnsOf(db, 'todo_events').includes('seq')) migrateGlobalFeed(db);
 }
 
@@ -430,8 +439,8 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
       s.putIdempotencyRecord.run(userId, key, fingerprint, answer.status, JSON.stringify(answer.body), Date.parse(createdAt));
     }
     for (const { todo, deletedAt } of tasks) {
-      const { _id, title, completed, isPinned, createdAt, updatedAt, completedAt } = todo;
-      s.putTask.run(_id, userId, title, bit(completed), bit(isPinned), Date.parse(createdAt), Date.parse(updatedAt), msOrNull(completedAt), msOrNull(deletedAt));
+      const { _id, title, completed, isPinned, createdAt, updatedAt, completedAt, due } = todo;
+      s.putTask.run(_id, userId, title, bit(completed), bit(isPinned), Date.parse(createdAt), Date.parse(updatedAt), msOrNull(completedAt), due ?? null, msOrNull(deletedAt));
     }
     if (keepUndo) {
       const { token, kind, completed, createdAt, items } = keepUndo;

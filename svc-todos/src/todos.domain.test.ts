@@ -383,14 +383,15 @@ describe('Idempotency-Key (docs/PRODUCT.md §7)', () => {
 
 describe('change history (docs/PRODUCT.md §10.4)', () => {
   const before = todo({ title: 'Milk', completed: false, isPinned: false });
-  const other = { title: 'Oat milk', completed: true, isPinned: true } as const;
+  const other = { title: 'Oat milk', completed: true, isPinned: true, due: '2026-03-14T09:00' } as const;
 
   it('covers every patchable field: one entry per field that differs, in TODO_PATCH_FIELDS order', () => {
     const after: TodoRecord = { ...before, ...other, completedAt: iso(9), updatedAt: iso(9) };
     expect(fieldChanges(before, after, iso(9)).map((change) => change.field)).toEqual([...TODO_PATCH_FIELDS]);
     for (const field of TODO_PATCH_FIELDS) {
       const changes = fieldChanges(before, { ...before, [field]: other[field] }, iso(9));
-      expect(changes).toEqual([{ taskId: before._id, field, before: before[field], after: other[field], at: iso(9), conflict: false }]);
+      // A task without a due date has `null` as its value: that is what the history keeps.
+      expect(changes).toEqual([{ taskId: before._id, field, before: before[field] ?? null, after: other[field], at: iso(9), conflict: false }]);
     }
     // updatedAt and completedAt are not patch fields: they are not history.
     expect(fieldChanges(before, { ...before, updatedAt: iso(9), completedAt: iso(9) }, iso(9))).toEqual([]);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HISTORY_RETENTION_MS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, type ChangeBase, type ChangesResponse, type FieldValue, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
+import { applyPatch, fieldValue, HISTORY_RETENTION_MS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, type ChangeBase, type ChangesResponse, type FieldValue, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
 import type { BulkChange, FeedPosition, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, TodoField, TodoRecord, TodoUpdate } from './todos.repository.js';
 
 export type { IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer } from './todos.repository.js';
@@ -135,44 +135,46 @@ const live = (task: StoredTask | undefined): task is StoredTask => task !== unde
  * changed elsewhere since the change was made: a conflict (the change still wins, by server order).
  */
 export function fieldChanges(before: TodoRecord, after: TodoRecord, at: string, base: ChangeBase = {}): FieldChange[] {
-  return TODO_PATCH_FIELDS.filter((field) => before[field] !== after[field]).map((field) => ({
+  return TODO_PATCH_FIELDS.filter((field) => fieldValue(before, field) !== fieldValue(after, field)).map((field) => ({
     taskId: before._id,
     field,
-    before: before[field],
-    after: after[field],
+    before: fieldValue(before, field),
+    after: fieldValue(after, field),
     at,
-    conflict: field in base && base[field] !== before[field],
+    conflict: field in base && (base[field] ?? null) !== fieldValue(before, field),
   }));
 }
 
-/** Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`. */
-export function addTodo(id: string, title: string, now: Date): Decision<TodoRecord> {
+/**
+ * Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`; due when
+ * given a due date (§10.14), else without one.
+ */
+export function addTodo(id: string, title: string, now: Date, due?: string): Decision<TodoRecord> {
   const at = iso(now);
-  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null };
+  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...(due === undefined ? {} : { due }) };
   return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
 }
 
 /**
- * Edit, tick and pin (§7, §10.6, §10.11.1): sets the given title and flags. Only the fields whose value
- * differs change (`changed`, in the order title, completed, isPinned); none: a no-op that leaves `updatedAt`.
+ * Edit, tick, pin and date (§7, §10.6, §10.11.1, §10.14): sets the given fields (a `null` due date removes
+ * it). Only the fields whose value differs change (`changed`, in TODO_PATCH_FIELDS order); none: a no-op that
+ * leaves `updatedAt`.
  * Each value replaced goes to the history (§10.4); with a `base`, those changed elsewhere since it are the
  * `conflicts` (the change wins all the same: later by server order).
- * Otherwise `updatedAt` moves to now, and `completedAt` follows `completed`: now when ticked, `null` when
- * reopened, kept when `completed` stays. With `undoToken` (a tick, `isTick` of @tm/contracts) a change of `completed`
+ * Otherwise the patch applies as `applyPatch` of @tm/contracts says (`updatedAt` now, `completedAt`
+ * following `completed`). With `undoToken` (a tick, `isTick` of @tm/contracts) a change of `completed`
  * keeps an undo batch of the one task with the values it replaced. `null` for no live task.
  */
 export function editTodo(task: StoredTask | undefined, patch: TodoPatch, now: Date, undoToken: string | null, base?: ChangeBase): Decision<TodoUpdate | null> {
   if (!live(task)) return unchanged(null);
   const current = task.todo;
-  const changed = TODO_PATCH_FIELDS.filter((field): field is TodoField => patch[field] !== undefined && patch[field] !== current[field]);
+  const changed = TODO_PATCH_FIELDS.filter((field): field is TodoField => patch[field] !== undefined && patch[field] !== fieldValue(current, field));
   if (changed.length === 0) return unchanged({ todo: current, changed, undoToken: null, conflicts: [] });
   const at = iso(now);
-  const completed = patch.completed ?? current.completed;
-  const completedAt = completed === current.completed ? current.completedAt : completed ? at : null;
-  const todo: TodoRecord = { ...current, title: patch.title ?? current.title, completed, isPinned: patch.isPinned ?? current.isPinned, completedAt, updatedAt: at };
+  const todo = applyPatch(current, patch, at);
   const token = undoToken !== null && changed.includes('completed') ? undoToken : null;
   const keepUndo: UndoBatch | undefined =
-    token === null ? undefined : { token, kind: 'complete-all', completed, createdAt: at, items: [{ id: current._id, before: completionOf(current) }] };
+    token === null ? undefined : { token, kind: 'complete-all', completed: todo.completed, createdAt: at, items: [{ id: current._id, before: completionOf(current) }] };
   const history = fieldChanges(current, todo, at, base);
   const conflicts = history.filter((change) => change.conflict).map((change) => change.field);
   return {

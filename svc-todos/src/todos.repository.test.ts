@@ -97,11 +97,26 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       clock.set(clock.start + index * 1_001);
       const todo = await store.create(alice, title);
       if (index % 2 === 0) todoOf(await store.update(alice, todo._id, { isPinned: true, completed: index === 2 }));
+      // Some with a due date (a day, a day and time), some without (no due key at all).
+      if (index % 3 === 1) todoOf(await store.update(alice, todo._id, { due: index === 1 ? '2027-03-14' : '2027-03-14T09:30' }));
     }
     await store.create(bob, 'not in alice’s list');
     const json = await store.listJson(alice);
     expect(json).toBe(JSON.stringify(await store.list(alice)));
     expect(TodosResponse.parse(JSON.parse(json)).todos.map((todo) => todo.title).sort()).toEqual([...titles].sort());
+  });
+
+  test('a due date is stored as given, kept through a delete and its restore, and removed by null (docs/PRODUCT.md §10.14)', async () => {
+    const todo = await store.create(alice, 'Renew passport', null, '2027-03-15');
+    expect(todo.due).toBe('2027-03-15');
+    const timed = todoOf(await store.update(alice, todo._id, { due: '2027-03-15T09:00' }));
+    expect(timed?.due).toBe('2027-03-15T09:00');
+    expect(await store.remove(alice, todo._id)).toBe(true);
+    expect((await store.restore(alice, todo._id))?.due).toBe('2027-03-15T09:00');
+    const cleared = todoOf(await store.update(alice, todo._id, { due: null }));
+    expect(cleared).not.toBeNull();
+    expect('due' in (cleared ?? {})).toBe(false);
+    expect(await todosOf(store, alice)).toEqual([cleared]);
   });
 
   test('a new user has an empty list', async () => {

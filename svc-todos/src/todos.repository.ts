@@ -100,7 +100,7 @@ export interface UpdateOptions {
 
 /** One task write as data: the call of the repository it stands for, and that call's arguments ({@link TodosRepository.applyOnce}). */
 export type TodoWrite =
-  | { call: 'create'; title: string }
+  | { call: 'create'; title: string; due?: string }
   | { call: 'update'; id: string; patch: TodoPatch; keepUndo: boolean; base?: ChangeBase }
   | { call: 'remove'; id: string }
   | { call: 'restore'; id: string }
@@ -168,7 +168,8 @@ export interface TodosRepository {
    */
   listJson(userId: string): Promise<string>;
   /** Stores a new task: not completed, not pinned, `createdAt === updatedAt`. */
-  create(userId: string, title: string, origin?: string | null): Promise<TodoRecord>;
+  /** A new task, due at `due` when given (docs/PRODUCT.md §10.14). */
+  create(userId: string, title: string, origin?: string | null, due?: string): Promise<TodoRecord>;
   /**
    * Sets the given title and flags (idempotent). `updatedAt` moves, and an event is appended, only when a
    * value actually changes, so repeating a call returns exactly the same task (and no changed field). With

@@ -161,8 +161,8 @@ const todoIdOf = (params: Record<string, string>): string => parseOr400(TodoIdPa
  */
 const WRITE_ROUTES: readonly WriteRoute[] = [
   writeRoute('POST', ROUTES.addTodo.path, (_, body) => {
-    const { title } = parseOr400(AddTodoRequest, body);
-    return { write: { call: 'create', title }, answer: (todo: TodoRecord) => ok({ message: TODO_MESSAGES.added, todo } satisfies TodoResponse, 201) };
+    const { title, due } = parseOr400(AddTodoRequest, body);
+    return { write: due === undefined ? { call: 'create', title } : { call: 'create', title, due }, answer: (todo: TodoRecord) => ok({ message: TODO_MESSAGES.added, todo } satisfies TodoResponse, 201) };
   }),
   // Only a tick (isTick: a patch of `completed` alone, docs/PRODUCT.md §10.11.4) keeps an undo; an edit, a pin or several fields do not.
   writeRoute('PUT', ROUTES.updateTodo.path, (params, body) => {

@@ -44,7 +44,7 @@ export class TodosService {
     const r = this.repository;
     switch (write.call) {
       case 'create':
-        return r.create(userId, write.title, origin);
+        return r.create(userId, write.title, origin, write.due);
       case 'update':
         return r.update(userId, write.id, write.patch, origin, { keepUndo: write.keepUndo, base: write.base });
       case 'remove':

@@ -139,7 +139,7 @@ export abstract class TodosStoreBase
     switch (write.call) {
       case 'create': {
         const id = this.newId();
-        return { read: null, decide: (_, now) => rules.addTodo(id, write.title, now) };
+        return { read: null, decide: (_, now) => rules.addTodo(id, write.title, now, write.due) };
       }
       case 'update': {
         const token = write.keepUndo ? newUndoToken() : null;
@@ -178,8 +178,8 @@ export abstract class TodosStoreBase
     return this.run(userId, origin, { read, decide: once }, request.key);
   }
 
-  async create(userId: string, title: string, origin: string | null = null): Promise<TodoRecord> {
-    return this.apply(userId, origin, { call: 'create', title });
+  async create(userId: string, title: string, origin: string | null = null, due?: string): Promise<TodoRecord> {
+    return this.apply(userId, origin, due === undefined ? { call: 'create', title } : { call: 'create', title, due });
   }
 
   async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false, base }: UpdateOptions = {}): Promise<TodoUpdate | null> {

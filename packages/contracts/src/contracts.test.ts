@@ -1,6 +1,10 @@
 import {
   AddTodoRequest,
+  applyPatch,
   changeMessage,
+  DUE_INVALID_MESSAGE,
+  dueProblem,
+  TodoPatch,
   isTick,
   patchedFields,
   unchangedMessage,
@@ -59,6 +63,8 @@ describe('contracts', () => {
     expect(changeMessage(['isPinned'], { isPinned: false })).toBe('Task unpinned');
     expect(changeMessage(['title'], { title: 'x' })).toBe('Title changed');
     expect(changeMessage(['title', 'isPinned'], { title: 'x', isPinned: true })).toBe('Task updated');
+    expect(changeMessage(['due'], { due: '2027-01-01' })).toBe('Due date set');
+    expect(changeMessage(['due'], { due: null })).toBe('Due date removed');
     expect(changeMessage([], {})).toBe('Task unchanged');
     const patch = { isPinned: false };
     expect(changeMessage(patchedFields(patch), patch)).toBe('Task unpinned');
@@ -66,7 +72,25 @@ describe('contracts', () => {
     expect(unchangedMessage({ completed: true }, todo)).toBe('Task already completed');
     expect(unchangedMessage({ isPinned: false }, todo)).toBe('Task already unpinned');
     expect(unchangedMessage({ title: 'A' }, todo)).toBe('Title unchanged');
+    expect(unchangedMessage({ due: null }, todo)).toBe('Due date unchanged');
     expect(unchangedMessage({ title: 'A', completed: true }, todo)).toBe('Task unchanged');
+  });
+
+  it('takes a due date as a real day, or a day and time, and nothing else (PRODUCT §10.14)', () => {
+    for (const due of ['2026-12-06', '2028-02-29', '2026-12-31T23:59', '2026-01-01T00:00', '1970-01-01', '2999-12-31']) expect(dueProblem(due)).toBeNull();
+    for (const due of ['2026-02-29', '2100-02-29', '2026-00-10', '2026-06-31', '2026-12-06T24:00', '2026-12-06T12:5', '2026-12-06 12:00', '1969-12-31', '3000-01-01', '26-12-06', '']) {
+      expect(dueProblem(due)).toBe(DUE_INVALID_MESSAGE);
+    }
+    // A patch removes a date with null, and sets nothing else by it.
+    expect(TodoPatch.parse({ due: null })).toEqual({ due: null });
+    expect(TodoPatch.safeParse({ due: '2026-02-30' }).success).toBe(false);
+  });
+
+  it('applies a patch as the server does: fields set, a null due date removed, completedAt following completed', () => {
+    const task = { title: 'A', completed: false, isPinned: false, due: '2027-01-01', updatedAt: 'then', completedAt: null };
+    expect(applyPatch(task, { completed: true, due: null }, 'now')).toEqual({ title: 'A', completed: true, isPinned: false, updatedAt: 'now', completedAt: 'now' });
+    expect(applyPatch({ ...task, completed: true, completedAt: 'then' }, { isPinned: true }, 'now')).toMatchObject({ completedAt: 'then', isPinned: true, due: '2027-01-01' });
+    expect(applyPatch({ ...task, completed: true, completedAt: 'then' }, { completed: false }, 'now').completedAt).toBeNull();
   });
 
   it('trims titles and bounds them to 1–500 characters', () => {

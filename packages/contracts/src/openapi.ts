@@ -19,6 +19,7 @@ import { ErrorBody, ErrorCode } from './errors.js';
 import * as contracts from './index.js';
 import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, LIMITS, XSRF_COOKIE, XSRF_HEADER } from './limits.js';
 import { RUM_LIMITS, RUM_PATH } from './rum-limits.js';
+import { DUE_PATTERN } from './todo-dates.js';
 import { EventCursor, StreamPosition, TodoChangeEvent } from './todos.js';
 
 /** Where the gateway serves the document, below {@link API_BASE}. */
@@ -165,7 +166,10 @@ const DESCRIPTIONS: Record<string, string> = {
     "Position in the user's change feed: the id of the last change seen, a decimal string (\"0\" before any change). " +
     "Ids are the user's own sequence: each change of the user is numbered one above the user's previous one, so the " +
     "position moves with the user's own changes only, never with other users'.",
-  TodoPatch: 'Sets at least one of title, completed and isPinned; setting a value twice changes nothing.',
+  TodoPatch: 'Sets at least one of title, completed, isPinned and due (null removes the due date); setting a value twice changes nothing.',
+  TodoDue:
+    "When the task is due, in the person's time zone: a day `2027-03-14`, or a day and time `2027-03-14T09:00` (24-hour). " +
+    'A real date (no 30 February, no 24:00), years 1970–2999. Absent on a task without one.',
   UndoToken:
     'An opaque, single-use token of one bulk call, or of one update that only ticked or unticked a task (today a random ' +
     'UUID), for POST /api/todo/restore-bulk. It belongs to ' +
@@ -185,6 +189,7 @@ const DESCRIPTIONS: Record<string, string> = {
 const SCHEMA_RULES: Record<string, Json> = {
   TodoTitle: { minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max },
   EditedTodoTitle: { minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max },
+  TodoDue: { pattern: DUE_PATTERN.source },
   TodoPatch: { minProperties: 1 },
   Email: { format: 'email' },
   UpdateProfileRequest: { anyOf: [{ required: ['fullName'] }, { required: ['email'] }] },

@@ -7,6 +7,8 @@ export interface PatchValues {
   title: string;
   completed: boolean;
   isPinned: boolean;
+  /** The due date (todo-dates.ts); `null` in a patch removes it. */
+  due: string | null;
 }
 
 /** A patch: some of the values. */
@@ -16,7 +18,7 @@ export type PatchOf = Partial<PatchValues>;
  * The fields a patch sets, in the order messages name them: the outbox, the merge and the change history
  * (docs/PRODUCT.md §10.4) work over this list, so a field added here syncs with no new sync code.
  */
-export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned'] as const;
+export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned', 'due'] as const;
 export type TodoPatchField = (typeof TODO_PATCH_FIELDS)[number];
 
 /** The fields `patch` sets, in {@link TODO_PATCH_FIELDS} order. */
@@ -35,7 +37,8 @@ export function isTick(patch: PatchOf): boolean {
 
 /**
  * What an update says (docs/PRODUCT.md §7, §10.11.1): what it changed, in the words of that change. One field
- * changed: "Task completed", "Task marked active", "Task pinned", "Task unpinned", "Title changed"; several:
+ * changed: "Task completed", "Task marked active", "Task pinned", "Task unpinned", "Title changed", "Due date
+ * set", "Due date removed"; several:
  * "Task updated". Nothing changed (a repeat, or another device got there first): what the task already is,
  * for a patch of one field ("Task already completed"…), else "Task unchanged".
  */
@@ -43,14 +46,45 @@ export const UPDATE_MESSAGES = {
   completed: { true: 'Task completed', false: 'Task marked active' },
   isPinned: { true: 'Task pinned', false: 'Task unpinned' },
   title: 'Title changed',
+  due: { set: 'Due date set', removed: 'Due date removed' },
   several: 'Task updated',
   already: {
     completed: { true: 'Task already completed', false: 'Task already active' },
     isPinned: { true: 'Task already pinned', false: 'Task already unpinned' },
     title: 'Title unchanged',
+    due: 'Due date unchanged',
   },
   unchanged: 'Task unchanged',
 } as const;
+
+/** What a patch applies to: a task's patchable values (an optional one may be absent) and its times. */
+export interface Patchable {
+  title: string;
+  completed: boolean;
+  isPinned: boolean;
+  due?: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+/**
+ * `task` with `patch` applied as the server applies it (docs/PRODUCT.md §7, §10.6, §10.14), and as the device
+ * shows a change before the server has it (§10.4): every field the patch sets (a `null` removes an optional
+ * one: the due date), `updatedAt` at `at`, and `completedAt` following `completed` (`at` when ticked, `null`
+ * when reopened, kept when `completed` stays).
+ */
+export function applyPatch<T extends Patchable>(task: T, patch: PatchOf, at: string): T {
+  const removed = new Set<string>(TODO_PATCH_FIELDS.filter((field) => patch[field] === null));
+  const set = Object.fromEntries(TODO_PATCH_FIELDS.filter((field) => patch[field] !== undefined && patch[field] !== null).map((field) => [field, patch[field]]));
+  const applied = Object.fromEntries(Object.entries({ ...task, ...set, updatedAt: at }).filter(([key]) => !removed.has(key))) as T;
+  if (applied.completed !== task.completed) applied.completedAt = applied.completed ? at : null;
+  return applied;
+}
+
+/** A field's value as a change and the history see it: a task without a due date has `due: null`. */
+export function fieldValue(values: Partial<PatchValues>, field: TodoPatchField): string | boolean | null {
+  return values[field] ?? null;
+}
 
 
 
@@ -63,13 +97,16 @@ export function changeMessage(changed: readonly TodoPatchField[], values: Partia
   const [field, ...more] = changed;
   if (field === undefined) return UPDATE_MESSAGES.unchanged;
   if (more.length > 0) return UPDATE_MESSAGES.several;
-  return field === 'title' ? UPDATE_MESSAGES.title : UPDATE_MESSAGES[field][`${values[field] === true}`];
+  if (field === 'title') return UPDATE_MESSAGES.title;
+  if (field === 'due') return values.due ? UPDATE_MESSAGES.due.set : UPDATE_MESSAGES.due.removed;
+  return UPDATE_MESSAGES[field][`${values[field] === true}`];
 }
 
 /** The words of an update that changed nothing: what the task already is, for a patch of one field. */
-export function unchangedMessage(patch: PatchOf, todo: PatchValues): string {
+export function unchangedMessage(patch: PatchOf, todo: Omit<PatchValues, 'due'>): string {
   const [only, ...others] = patchedFields(patch);
   if (only === undefined || others.length > 0) return UPDATE_MESSAGES.unchanged;
-  return only === 'title' ? UPDATE_MESSAGES.already.title : UPDATE_MESSAGES.already[only][`${todo[only]}`];
+  if (only === 'title' || only === 'due') return UPDATE_MESSAGES.already[only];
+  return UPDATE_MESSAGES.already[only][`${todo[only]}`];
 }
 

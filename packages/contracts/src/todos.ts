@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { TODO_PATCH_FIELDS, type PatchOf } from './todo-changes.js';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
 import { COMMAND_ID_PATTERN, LIMITS } from './limits.js';
+import { dueProblem } from './todo-dates.js';
 import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
+
+/**
+ * A due date (docs/PRODUCT.md §10.14): a day `2026-03-14`, or a day and time `2026-03-14T09:00`, in the
+ * person's time zone; a real one ({@link dueProblem}).
+ */
+export const TodoDue = z.string().superRefine((value, ctx) => {
+  const problem = dueProblem(value);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const Todo = z.object({
   _id: ObjectIdString,
@@ -18,6 +28,8 @@ export const Todo = z.object({
    * completed before the field existed carry their `updatedAt`, the best time known for them.
    */
   completedAt: IsoDateString.nullable(),
+  /** When the task is due (docs/PRODUCT.md §10.14); absent when it has no date (a client that knows nothing of dates sees the spec's task). */
+  due: TodoDue.optional(),
 });
 export type Todo = z.infer<typeof Todo>;
 
@@ -65,18 +77,18 @@ export const TodosResponse = z.object({ todos: z.array(Todo), cursor: EventCurso
 export type TodosResponse = z.infer<typeof TodosResponse>;
 
 /** POST /todo/add-todo */
-export const AddTodoRequest = z.object({ title: TodoTitle });
+export const AddTodoRequest = z.object({ title: TodoTitle, due: TodoDue.optional() });
 export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
 
 /**
  * PUT /todo/update-todo/:todoId. docs/PRODUCT.md §4 sends a fixed `true`; the server *sets* the given values, so
  * repeating a call changes nothing (idempotent, safe to retry). A title follows the same rules as at add
- * (trimmed, 1–500 characters, not invisible only).
+ * (trimmed, 1–500 characters, not invisible only). `due` sets a due date, `null` removes it (§10.14).
  */
 export const TodoPatch = z
-  .strictObject({ title: EditedTodoTitle.optional(), completed: z.boolean().optional(), isPinned: z.boolean().optional() })
-  .refine((patch) => patch.title !== undefined || patch.completed !== undefined || patch.isPinned !== undefined, {
-    message: 'updateData must set title, completed and/or isPinned',
+  .strictObject({ title: EditedTodoTitle.optional(), completed: z.boolean().optional(), isPinned: z.boolean().optional(), due: TodoDue.nullable().optional() })
+  .refine((patch) => patch.title !== undefined || patch.completed !== undefined || patch.isPinned !== undefined || patch.due !== undefined, {
+    message: 'updateData must set title, completed, isPinned and/or due',
   });
 export type TodoPatch = z.infer<typeof TodoPatch>;
 
@@ -85,7 +97,7 @@ type Holds<T extends true> = T;
 /** The schema's patch and todo-changes.ts's dependency-free one are one shape: the compiler checks it. */
 export type PatchShapesAgree = Holds<Same<TodoPatch, PatchOf>>;
 
-export { changeMessage, isTick, patchedFields, TODO_PATCH_FIELDS, type TodoPatchField, UPDATE_MESSAGES, unchangedMessage } from './todo-changes.js';
+export { applyPatch, changeMessage, fieldValue, isTick, patchedFields, TODO_PATCH_FIELDS, type Patchable, type PatchOf, type PatchValues, type TodoPatchField, UPDATE_MESSAGES, unchangedMessage } from './todo-changes.js';
 
 /** A task field's value as the history keeps it: a JSON scalar. */
 export const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);

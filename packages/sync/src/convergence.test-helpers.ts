@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { TODO_PATCH_FIELDS, UpdateTodoResponse, todoTitleValue, type FieldValue, type HistoryEntry, type SyncCommand, type Todo, type TodoChangeEvent, type TodoPatchField } from '@tm/contracts';
+import { fieldValue, TODO_PATCH_FIELDS, UpdateTodoResponse, todoTitleValue, type FieldValue, type HistoryEntry, type SyncCommand, type Todo, type TodoChangeEvent, type TodoPatchField } from '@tm/contracts';
 import { actionOf } from './sync.domain.js';
 
 /**
@@ -158,7 +158,7 @@ export function audit({ list, feed, histories, answers, addsMade }: Evidence): s
     for (const [index, { version, todo }] of timeline.states.entries()) {
       const previous = timeline.states[index - 1]?.todo;
       if (!previous) continue;
-      for (const field of FIELDS) if (previous[field] !== todo[field]) expected.set(`${version} ${field}`, { before: previous[field], after: todo[field] });
+      for (const field of FIELDS) if (fieldValue(previous, field) !== fieldValue(todo, field)) expected.set(`${version} ${field}`, { before: fieldValue(previous, field), after: fieldValue(todo, field) });
     }
     const found = new Map(entries.map((entry) => [`${entry.version} ${entry.field}`, entry]));
     for (const [key, change] of expected) {

@@ -58,7 +58,7 @@ describe('command builders', () => {
 
   it('is generic over TODO_PATCH_FIELDS: every field of the list is carried with its base', () => {
     const shown = task(A);
-    const patch = { title: 'x', completed: true, isPinned: true };
+    const patch = { title: 'x', completed: true, isPinned: true, due: '2027-01-01' };
     const { updateData, base } = updateTaskCommand(shown, patch).body as { updateData: object; base: object };
     expect(Object.keys(updateData).sort()).toEqual([...TODO_PATCH_FIELDS].sort());
     expect(Object.keys(base).sort()).toEqual([...TODO_PATCH_FIELDS].sort());

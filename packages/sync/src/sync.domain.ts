@@ -1,4 +1,4 @@
-import { ROUTES, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, todoTitleValue, type ChangeBase, type SyncCommand, type Todo, type TodoChangeEvent, type TodoPatchField } from '@tm/contracts';
+import { applyPatch, fieldValue, ROUTES, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, todoTitleValue, type ChangeBase, type PatchValues, type SyncCommand, type Todo, type TodoChangeEvent } from '@tm/contracts';
 
 /**
  * The rules of offline-first tasks on the device (docs/PRODUCT.md §10.4), as pure functions over plain data:
@@ -8,8 +8,8 @@ import { ROUTES, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, todoTitleValue, type ChangeB
  * added there syncs with no change here.
  */
 
-/** The fields a person edits on a task (TODO_PATCH_FIELDS), with their values. */
-export type TaskFields = Pick<Todo, TodoPatchField>;
+/** The fields a person edits on a task (TODO_PATCH_FIELDS), with their values (`due: null`: none). */
+export type TaskFields = PatchValues;
 
 /** A command the device queued, as the outbox keeps it: the command itself, when it was made, and its state. */
 export interface QueuedCommand {
@@ -76,7 +76,7 @@ export function updateTaskCommand(task: Todo, patch: Partial<TaskFields>, id: st
   for (const field of TODO_PATCH_FIELDS) {
     if (patch[field] === undefined) continue;
     Object.assign(updateData, { [field]: patch[field] });
-    base[field] = task[field];
+    base[field] = fieldValue(task, field);
   }
   return { id, method: ROUTES.updateTodo.method, path: pathOf(ROUTES.updateTodo.path, task._id), body: { updateData, base } };
 }
@@ -158,11 +158,9 @@ export function sortTodos(todos: readonly Todo[]): Todo[] {
   return [...todos].sort(compareTodos);
 }
 
-/** `task` with `fields` set as the server sets them: completedAt follows completed, updatedAt is `now`. */
+/** `task` with `fields` set as the server sets them (applyPatch of @tm/contracts), `updatedAt` being `now`. */
 function withFields(task: Todo, fields: Partial<TaskFields>, now: string): Todo {
-  const next: Todo = { ...task, ...fields, updatedAt: now };
-  if (fields.completed !== undefined && fields.completed !== task.completed) next.completedAt = fields.completed ? now : null;
-  return next;
+  return applyPatch(task, fields, now);
 }
 
 /**

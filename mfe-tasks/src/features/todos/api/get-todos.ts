@@ -64,7 +64,12 @@ export function hasTodo(queryClient: QueryClient, todoId: string): boolean {
 
 /** Replaces fields of one cached task; never adds a task that is no longer there. */
 export function patchCachedTodo(queryClient: QueryClient, todoId: string, patch: Partial<Todo>): void {
-  updateCachedTodos(queryClient, (todos) => todos.map((todo) => (todo._id === todoId ? { ...todo, ...patch } : todo)));
+  changeCachedTodo(queryClient, todoId, (todo) => ({ ...todo, ...patch }));
+}
+
+/** Replaces one cached task by what `change` makes of it. */
+export function changeCachedTodo(queryClient: QueryClient, todoId: string, change: (todo: Todo) => Todo): void {
+  updateCachedTodos(queryClient, (todos) => todos.map((todo) => (todo._id === todoId ? change(todo) : todo)));
 }
 
 /** Puts tasks into the cached list, replacing those with the same id (a restore, a rollback, a live change). */

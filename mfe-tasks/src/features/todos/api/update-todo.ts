@@ -1,8 +1,8 @@
 import { describeError, isSessionEnded, logFailure, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
-import { changeMessage, isTick, patchedFields, type UpdateTodoResponse } from '@tm/contracts';
+import { applyPatch, changeMessage, isTick, patchedFields, type UpdateTodoResponse } from '@tm/contracts';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { cachedTodos, hasTodo, patchCachedTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey } from './get-todos';
+import { cachedTodos, changeCachedTodo, hasTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey } from './get-todos';
 import { isQueued, writeTask, type Queued } from './task-writes';
 
 const UPDATE_FAILED_MESSAGE = 'Could not update the task. Please try again.';
@@ -16,7 +16,14 @@ interface UpdateTodoVariables {
   patch: TodoPatch;
 }
 
-type Fields = Pick<Todo, 'completed' | 'completedAt' | 'isPinned' | 'title'>;
+/** What a change replaced in a task: each field it set as it was (`undefined`: absent, as a task without a date), and the completion time with `completed`. */
+type Fields = Partial<Pick<Todo, 'completed' | 'completedAt' | 'isPinned' | 'title' | 'due'>>;
+
+/** `todo` with `previous` put back: only those fields, so another change meanwhile (to another field) stands. */
+function putBack(todo: Todo, previous: Fields): Todo {
+  const absent = new Set(Object.entries(previous).flatMap(([field, value]) => (value === undefined ? [field] : [])));
+  return Object.fromEntries(Object.entries({ ...todo, ...previous }).filter(([field]) => !absent.has(field))) as Todo;
+}
 
 const UPDATE_KEY = [...TODO_MUTATION_KEY, 'update'] as const;
 
@@ -106,11 +113,10 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
       await queryClient.cancelQueries({ queryKey: todosKey });
       const before = cachedTodos(queryClient)?.find((todo) => todo._id === todoId);
       if (before) seenBefore.set(variables, before);
-      const previous: Partial<Fields> = {};
-      if (before && patch.completed !== undefined) Object.assign(previous, { completed: before.completed, completedAt: before.completedAt });
-      if (before && patch.isPinned !== undefined) previous.isPinned = before.isPinned;
-      if (before && patch.title !== undefined) previous.title = before.title;
-      patchCachedTodo(queryClient, todoId, { ...patch, ...completionOf(before, patch.completed) });
+      const previous: Fields = {};
+      if (before) for (const field of patchedFields(patch)) Object.assign(previous, { [field]: before[field] });
+      if (before && patch.completed !== undefined) previous.completedAt = before.completedAt;
+      changeCachedTodo(queryClient, todoId, (todo) => applyPatch(todo, patch, new Date().toISOString()));
       return { previous, before };
     },
     onSuccess: (answer, { todoId, patch }, context) => {
@@ -128,7 +134,7 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
       }
       const { message, todo, undoToken } = answer;
       // A later click on the same task is still on its way: its optimistic value stands until it answers.
-      if (pendingUpdates(queryClient, todoId) <= 1) patchCachedTodo(queryClient, todoId, todo);
+      if (pendingUpdates(queryClient, todoId) <= 1) changeCachedTodo(queryClient, todoId, () => todo);
       const before = context?.before;
       if (undoToken && onTicked && before) onTicked({ todo, message, undoToken, before: { completed: before.completed, completedAt: before.completedAt } });
       else notifySuccess(message);
@@ -141,7 +147,7 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
         const told = onGone?.(context.before, patch) === true;
         removeCachedTodos(queryClient, [todoId]);
         if (told) return;
-      } else if (context) patchCachedTodo(queryClient, todoId, context.previous);
+      } else if (context) changeCachedTodo(queryClient, todoId, (todo) => putBack(todo, context.previous));
       if (!isSessionEnded(error)) notifyError(describeError(error, UPDATE_FAILED_MESSAGE));
     },
   });

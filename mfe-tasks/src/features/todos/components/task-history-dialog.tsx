@@ -4,6 +4,7 @@ import { ModalDialog } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { completedAtFull, dayAndTimeText } from '../completed-at';
+import { dueText } from '../due-text';
 import { quoted } from './task-actions';
 
 /** The cache key of one task's history; fetched afresh each time the dialog opens (the data library's default). */
@@ -18,6 +19,9 @@ function describeChange(entry: HistoryEntry): string {
       return entry.after === true ? 'Marked complete' : 'Marked active';
     case 'isPinned':
       return entry.after === true ? 'Pinned' : 'Unpinned';
+    case 'due':
+      if (typeof entry.after !== 'string') return 'Due date removed';
+      return typeof entry.before === 'string' ? `Due date changed from ${dueText(entry.before)} to ${dueText(entry.after)}` : `Due date set to ${dueText(entry.after)}`;
   }
 }
 
@@ -27,10 +31,12 @@ function describeChange(entry: HistoryEntry): string {
  */
 function restoreOf(entry: HistoryEntry, todo: Todo): { patch: TodoPatch; label: string } | undefined {
   const { field, before } = entry;
-  if (before === todo[field]) return undefined;
+  if (before === (todo[field] ?? null)) return undefined;
   if (field === 'title' && typeof before === 'string') return { patch: { title: before }, label: `Restore title ${quoted(before)}` };
   if (field === 'completed' && typeof before === 'boolean') return { patch: { completed: before }, label: `Restore: mark ${before ? 'complete' : 'active'}` };
   if (field === 'isPinned' && typeof before === 'boolean') return { patch: { isPinned: before }, label: `Restore: ${before ? 'pin' : 'unpin'}` };
+  if (field === 'due' && typeof before === 'string') return { patch: { due: before }, label: `Restore due date ${dueText(before)}` };
+  if (field === 'due' && before === null) return { patch: { due: null }, label: 'Restore: no due date' };
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { memo, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { completedAtFull, completedAtText } from '../completed-at';
+import { dueDate, dueText, isOverdue } from '../due-text';
 import { quoted as quotedTitle, TaskActions } from './task-actions';
 import type { DeletedElsewhere } from './task-title-editor';
 import { RowRefusal, type Refused } from './sync-status';
@@ -78,6 +79,7 @@ export const TaskItem = memo(function TaskItem({
   onDismissRefusal,
 }: TaskItemProps) {
   const doneAtId = useId();
+  const dueId = useId();
   const row = useRef<HTMLLIElement>(null);
   const setRow = useCallback(
     (element: HTMLLIElement | null) => {
@@ -121,7 +123,7 @@ export const TaskItem = memo(function TaskItem({
           checked={completed}
           disabled={deletedElsewhere !== undefined}
           aria-label={label}
-          aria-describedby={completed && todo.completedAt ? doneAtId : undefined}
+          aria-describedby={[completed && todo.completedAt ? doneAtId : '', todo.due && !editing ? dueId : ''].filter(Boolean).join(' ') || undefined}
           onChange={(event) => {
             timeTick(event.timeStamp, !completed);
             setClicked({ todo, completed: !completed });
@@ -154,6 +156,12 @@ export const TaskItem = memo(function TaskItem({
         {completed && todo.completedAt && !editing && (
           <time id={doneAtId} className="tasks-item__done-at" dateTime={todo.completedAt} title={completedAtFull(todo.completedAt)}>
             {completedAtText(todo.completedAt)}
+          </time>
+        )}
+        {/* When it is due (PRODUCT §10.14), read with the checkbox; overdue in the warning colour and in words. */}
+        {todo.due && !editing && (
+          <time id={dueId} className={`tasks-item__due${!completed && isOverdue(todo.due) ? ' tasks-item__due--overdue' : ''}`} dateTime={todo.due} title={dueDate(todo.due)?.toLocaleString(undefined, { dateStyle: 'full', ...(todo.due.includes('T') ? { timeStyle: 'short' } : {}) })}>
+            {!completed && isOverdue(todo.due) ? `Overdue: ${dueText(todo.due)}` : `Due ${dueText(todo.due)}`}
           </time>
         )}
         {refusal && <RowRefusal refused={refusal} onDismiss={() => onDismissRefusal(refusal.id)} />}

@@ -62,6 +62,7 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
       if (patch.title !== undefined) actions.onRename(todo, patch.title);
       if (patch.completed !== undefined) actions.onToggleCompleted(todo, patch.completed);
       if (patch.isPinned !== undefined && patch.isPinned !== todo.isPinned) actions.onTogglePinned(todo);
+      if (patch.due !== undefined) actions.onSetDue(todo, patch.due);
     },
     [actions],
   );

@@ -14,6 +14,8 @@ export interface RowActions {
   onTogglePinned: (todo: Todo) => void;
   /** Called with the new, trimmed title; never with an unchanged one. */
   onRename: (todo: Todo, title: string) => void;
+  /** Sets the due date (docs/PRODUCT.md §10.14), or removes it with null. */
+  onSetDue: (todo: Todo, due: string | null) => void;
   onDelete: (todo: Todo) => void;
   /** The row's delete control let go of the focus (the row is leaving): the focus moves on (PRODUCT §10.9). */
   onFocusLost: () => void;
@@ -65,6 +67,7 @@ export function useRowActions(
   );
   const togglePinned = useCallback((todo: Todo) => update({ todoId: todo._id, patch: { isPinned: !todo.isPinned } }), [update]);
   const rename = useCallback((todo: Todo, title: string) => update({ todoId: todo._id, patch: { title } }), [update]);
+  const setDue = useCallback((todo: Todo, due: string | null) => update({ todoId: todo._id, patch: { due } }), [update]);
   const deleteTask = useCallback(
     (todo: Todo) => {
       deleting(todo);
@@ -74,7 +77,7 @@ export function useRowActions(
     [deleting, remove, playDeleted],
   );
   return useMemo(
-    () => ({ onToggleCompleted: toggleCompleted, onTogglePinned: togglePinned, onRename: rename, onDelete: deleteTask, onFocusLost: moveFocus }),
-    [toggleCompleted, togglePinned, rename, deleteTask, moveFocus],
+    () => ({ onToggleCompleted: toggleCompleted, onTogglePinned: togglePinned, onRename: rename, onSetDue: setDue, onDelete: deleteTask, onFocusLost: moveFocus }),
+    [toggleCompleted, togglePinned, rename, setDue, deleteTask, moveFocus],
   );
 }

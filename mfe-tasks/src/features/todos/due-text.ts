@@ -1,0 +1,38 @@
+import { dueParts } from '@tm/contracts';
+
+// A task's due date in plain words (docs/PRODUCT.md §10.14): the day relative to today when near, else the
+// weekday and date, with the time when the task has one, in the person's locale. A due date is a day (and
+// time) in the person's own time zone, so it is read as local, never shifted.
+
+/** The local Date a due date names: its day at its time, or at 00:00 for a day alone. */
+export function dueDate(due: string): Date | null {
+  const parts = dueParts(due);
+  return parts === null ? null : new Date(parts.year, parts.month - 1, parts.day, parts.hour ?? 0, parts.minute ?? 0);
+}
+
+/** Whole days from today to `date`'s day (negative: before today), by the calendar, not by 24-hour steps. */
+function daysFromToday(date: Date, now: Date): number {
+  const day = Date.UTC(date.getFullYear(), date.getMonth(), date.getDate());
+  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+  return Math.round((day - today) / 86_400_000);
+}
+
+/** "Today", "Tomorrow 09:00", "Yesterday", "Fri 14 Mar", "Fri 14 Mar 2027 09:00". */
+export function dueText(due: string, now: Date = new Date(), locale?: string): string {
+  const date = dueDate(due);
+  if (date === null) return due;
+  const time = due.includes('T') ? ` ${date.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })}` : '';
+  const days = daysFromToday(date, now);
+  if (days === 0) return `Today${time}`;
+  if (days === 1) return `Tomorrow${time}`;
+  if (days === -1) return `Yesterday${time}`;
+  const sameYear = date.getFullYear() === now.getFullYear();
+  return `${date.toLocaleDateString(locale, { weekday: 'short', day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) })}${time}`;
+}
+
+/** Whether a task due at `due` is overdue at `now`: a day before today, or today at a time already past. */
+export function isOverdue(due: string, now: Date = new Date()): boolean {
+  const date = dueDate(due);
+  if (date === null) return false;
+  return due.includes('T') ? date.getTime() < now.getTime() : daysFromToday(date, now) < 0;
+}
