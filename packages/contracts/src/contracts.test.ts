@@ -108,7 +108,7 @@ describe('contracts', () => {
     expect(AddTodoRequest.parse({ title: ' a\u200Bb ' }).title).toBe('a\u200Bb');
   });
 
-  it('accepts updateData with a title, completed and/or isPinned only; a title follows the add rules', () => {
+  it('accepts updateData with a title, completed, isPinned and/or due only; a title follows the add rules', () => {
     expect(UpdateTodoRequest.safeParse({ updateData: { completed: true } }).success).toBe(true);
     expect(UpdateTodoRequest.safeParse({ updateData: { isPinned: false, completed: true } }).success).toBe(true);
     expect(UpdateTodoRequest.parse({ updateData: { title: '  Buy oat milk ' } })).toEqual({ updateData: { title: 'Buy oat milk' } });
