@@ -25,7 +25,20 @@ export async function addTask(page: Page, title: string): Promise<void> {
   const input = page.getByPlaceholder('What would you like to accomplish?');
   await input.fill(title);
   await page.getByRole('button', { name: 'Add Task' }).click();
-  await page.getByRole('listitem').filter({ hasText: title }).waitFor();
+  const rows = page.getByRole('listitem').filter({ hasText: title });
+  await rows.first().waitFor();
+  // For a moment the device may show its own copy of the add (a temporary id) beside the server's task (the
+  // list read while the add's answer was on its way): wait until the two are one, never for good.
+  await page.waitForFunction(
+    (typed) => {
+      const ids = Array.from(document.querySelectorAll<HTMLElement>('#root li[data-todo-id]'))
+        .filter((item) => item.querySelector('.tasks-item__title')?.textContent === typed)
+        .map((item) => item.dataset.todoId ?? '');
+      return !(ids.some((id) => id.startsWith('tmp-')) && ids.some((id) => !id.startsWith('tmp-')));
+    },
+    title,
+    { timeout: 10_000 },
+  );
   // The row shows as soon as the task is kept on the device; the input clears once the add is done (PRODUCT §10.2, §10.4).
   await page.waitForFunction(([selector, typed]) => document.querySelector<HTMLInputElement>(selector ?? '')?.value !== typed, ['input[placeholder="What would you like to accomplish?"]', title]);
 }
