@@ -162,7 +162,9 @@ if (!redisUrl) {
         expect((await nextChange(onB, 5_000)).saved).toEqual([during]);
         await waitFor(async () => (await subscribersOf(alice)) === 2);
         const after = await add(a, 'written after');
-        expect((await nextChange(onB, 1_000)).saved).toEqual([after]);
+        // Through Redis again (A's publisher may still be reconnecting a moment after B's subscriber is back):
+        // a bound on arriving at all, not a speed target (those are benchmarks).
+        expect((await nextChange(onB, 5_000)).saved).toEqual([after]);
         expect((await nextChange(onA)).saved).toEqual([after]);
       });
     });
