@@ -38,8 +38,7 @@ export function isTick(patch: PatchOf): boolean {
 /**
  * What an update says (docs/PRODUCT.md §7, §10.11.1): what it changed, in the words of that change. One field
  * changed: "Task completed", "Task marked active", "Task pinned", "Task unpinned", "Title changed", "Due date
- * set", "Due date removed"; several:
- * "Task updated". Nothing changed (a repeat, or another device got there first): what the task already is,
+ * set", "Due date removed"; several: "Task updated". Nothing changed (a repeat, or another device got there first): what the task already is,
  * for a patch of one field ("Task already completed"…), else "Task unchanged".
  */
 export const UPDATE_MESSAGES = {
@@ -86,8 +85,6 @@ export function fieldValue(values: Partial<PatchValues>, field: TodoPatchField):
   return values[field] ?? null;
 }
 
-
-
 /**
  * The words of an update that changed `changed` and left the task with `values` (the server's answer), or, for
  * a change still on the device, of the patch itself: `changeMessage(patchedFields(patch), patch)`
@@ -109,4 +106,3 @@ export function unchangedMessage(patch: PatchOf, todo: Omit<PatchValues, 'due'>)
   if (only === 'title' || only === 'due') return UPDATE_MESSAGES.already[only];
   return UPDATE_MESSAGES.already[only][`${todo[only]}`];
 }
-

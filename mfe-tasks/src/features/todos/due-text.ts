@@ -36,3 +36,9 @@ export function isOverdue(due: string, now: Date = new Date()): boolean {
   if (date === null) return false;
   return due.includes('T') ? date.getTime() < now.getTime() : daysFromToday(date, now) < 0;
 }
+
+/** The full date (and time), for the tooltip: "Friday 11 December 2026 at 09:00". */
+export function dueFull(due: string, locale?: string): string {
+  const date = dueDate(due);
+  return date === null ? due : date.toLocaleString(locale, { dateStyle: 'full', ...(due.includes('T') ? { timeStyle: 'short' } : {}) });
+}

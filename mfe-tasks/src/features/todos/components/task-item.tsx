@@ -2,7 +2,7 @@ import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { memo, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { completedAtFull, completedAtText } from '../completed-at';
-import { dueDate, dueText, isOverdue } from '../due-text';
+import { dueFull, dueText, isOverdue } from '../due-text';
 import { quoted as quotedTitle, TaskActions } from './task-actions';
 import type { DeletedElsewhere } from './task-title-editor';
 import { RowRefusal, type Refused } from './sync-status';
@@ -96,6 +96,7 @@ export const TaskItem = memo(function TaskItem({
   // (optimistic value, rollback or refetch) the checkbox shows the user's choice, so it never flickers back.
   const [clicked, setClicked] = useState<{ todo: Todo; completed: boolean } | null>(null);
   const completed = clicked?.todo === todo ? clicked.completed : todo.completed;
+  const overdue = !completed && todo.due !== undefined && isOverdue(todo.due);
 
   const [editing, startEditing, stopEditing] = useTitleEditing(todo, row, checkbox, deletedElsewhere !== undefined, onEditing);
 
@@ -160,8 +161,8 @@ export const TaskItem = memo(function TaskItem({
         )}
         {/* When it is due (PRODUCT §10.14), read with the checkbox; overdue in the warning colour and in words. */}
         {todo.due && !editing && (
-          <time id={dueId} className={`tasks-item__due${!completed && isOverdue(todo.due) ? ' tasks-item__due--overdue' : ''}`} dateTime={todo.due} title={dueDate(todo.due)?.toLocaleString(undefined, { dateStyle: 'full', ...(todo.due.includes('T') ? { timeStyle: 'short' } : {}) })}>
-            {!completed && isOverdue(todo.due) ? `Overdue: ${dueText(todo.due)}` : `Due ${dueText(todo.due)}`}
+          <time id={dueId} className={`tasks-item__due${overdue ? ' tasks-item__due--overdue' : ''}`} dateTime={todo.due} title={dueFull(todo.due)}>
+            {overdue ? `Overdue: ${dueText(todo.due)}` : `Due ${dueText(todo.due)}`}
           </time>
         )}
         {refusal && <RowRefusal refused={refusal} onDismiss={() => onDismissRefusal(refusal.id)} />}
