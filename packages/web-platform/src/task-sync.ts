@@ -216,8 +216,9 @@ export type CommandBuilder = (sync: typeof SyncModule) => SyncCommand;
  * Sends one task action through the engine (PRODUCT §10.4): it is kept on the device first, shown at once, and
  * sent now unless the engine is waiting out a failure; resolves the server's answer, or `queued` when none
  * came (offline, no answer in time, the server down: it is sent again later, once). Null without an engine.
+ * `onKept` runs once the action is kept on the device and shown, before the server answers.
  */
-export async function sendTaskWrite(queryClient: QueryClient, build: CommandBuilder): Promise<TaskWriteOutcome | null> {
+export async function sendTaskWrite(queryClient: QueryClient, build: CommandBuilder, onKept?: () => void): Promise<TaskWriteOutcome | null> {
   const counter = queryClient as Enqueuing;
   counter[ENQUEUING] = (counter[ENQUEUING] ?? 0) + 1;
   let enqueued = false;
@@ -246,6 +247,7 @@ export async function sendTaskWrite(queryClient: QueryClient, build: CommandBuil
     } finally {
       done();
     }
+    onKept?.();
     // A failure is being waited out (offline, a server that is down): the change waits with the others.
     if (engine.status().nextRetryAt === null) await engine.flush();
     // Refused at once: the caller says so where the person acted; nothing is left to show later.

@@ -8,10 +8,13 @@ import { isQueued, writeTask } from './task-writes';
 const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
 
 interface AddTodoCallbacks {
-  /** The server took the title: the form clears what was submitted and plays its sound. */
+  /**
+   * The task shows: kept on the device (before the server answers), or taken by the server when there is no
+   * device engine. The form clears what was submitted, takes the next task and plays its sound. Once per add.
+   */
   onAdded?: (title: string) => void;
-  /** The server refused the title: its message belongs next to the input (PRODUCT §10.7). */
-  onRefused?: (message: string) => void;
+  /** The server refused the title: its message belongs next to the input (PRODUCT §10.7), with the title. */
+  onRefused?: (message: string, title: string) => void;
 }
 
 /**
@@ -24,23 +27,32 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'add'],
-    mutationFn: (title: string) => writeTask(queryClient, (sync) => sync.addTaskCommand(title).command, () => addTodo(title)),
-    onSuccess: async (answer, title) => {
+    mutationFn: async (title: string) => {
+      let shown = false;
+      const answer = await writeTask(
+        queryClient,
+        (sync) => sync.addTaskCommand(title).command,
+        () => addTodo(title),
+        () => {
+          shown = true;
+          onAdded?.(title);
+        },
+      );
+      return { answer, shown };
+    },
+    onSuccess: async ({ answer, shown }, title) => {
       // Kept on the device (PRODUCT §10.4): the task shows already, under its temporary id, and syncs later.
-      if (isQueued(answer)) {
-        onAdded?.(title);
-        return;
-      }
+      if (isQueued(answer)) return;
       const { message, todo } = answer;
       await queryClient.cancelQueries({ queryKey: todosKey });
       updateCachedTodos(queryClient, (todos) => (todos.some((t) => t._id === todo._id) ? todos : [todo, ...todos]));
       notifySuccess(message);
-      onAdded?.(title);
+      if (!shown) onAdded?.(title);
     },
-    onError: (error) => {
+    onError: (error, title) => {
       logFailure('Adding the task failed', error);
       if (isSessionEnded(error)) return;
-      if (isValidationError(error) && onRefused) onRefused(errorMessage(error, ADD_FAILED_MESSAGE));
+      if (isValidationError(error) && onRefused) onRefused(errorMessage(error, ADD_FAILED_MESSAGE), title);
       else notifyError(isOffline(error) || isTimeout(error) ? describeError(error, ADD_FAILED_MESSAGE) : ADD_FAILED_MESSAGE);
     },
   });

@@ -16,10 +16,10 @@ export const isQueued = (answer: unknown): answer is Queued => typeof answer ===
  * device, shown at once, and sent now or as soon as the network allows. Resolves the server's answer as the
  * call alone would (a refusal rejects with the same error), or {@link Queued} when no answer came (offline, a
  * server that did not answer: it is sent again, once). Without an engine (no IndexedDB) the call is made alone
- * (`direct`), failing when offline.
+ * (`direct`), failing when offline. `onKept` runs as soon as the action is kept on the device and shown.
  */
-export async function writeTask<T>(queryClient: QueryClient, command: CommandBuilder, direct: () => Promise<T>): Promise<T | Queued> {
-  const outcome = await sendTaskWrite(queryClient, command);
+export async function writeTask<T>(queryClient: QueryClient, command: CommandBuilder, direct: () => Promise<T>, onKept?: () => void): Promise<T | Queued> {
+  const outcome = await sendTaskWrite(queryClient, command, onKept);
   if (outcome === null) return direct();
   if (outcome.kind === 'queued') return { queued: true, commandId: outcome.commandId };
   const { status, body } = outcome.result;

@@ -18,6 +18,9 @@ function afterAdded(current: string, submitted: string): string {
   return current.startsWith(submitted) ? current.slice(submitted.length).trimStart() : current;
 }
 
+/** A second press within this long of an add showing belongs to the same double click or Enter burst. */
+const REPEAT_WINDOW_MS = 500;
+
 /** The draft of the new-task input, kept across a session's end for the same person (web-platform's drafts). */
 const DRAFT = 'new-task';
 
@@ -27,7 +30,7 @@ function useUserId(): string | undefined {
 
 /**
  * The new-task form. One submission at a time: a double click, a repeated Enter or a click while an add is
- * on its way adds one task. A title the server would refuse (empty, only invisible characters, too long)
+ * on its way adds one task; the next task can be added as soon as the last one shows. A title the server would refuse (empty, only invisible characters, too long)
  * is refused here with the same words and no request (PRODUCT §10.2, §10.7); what the server refuses anyway
  * shows next to the input too, until the text changes.
  */
@@ -48,14 +51,26 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   };
   const paste = usePasteLimit(LIMITS.todoTitle.max);
   const [problem, setProblem] = useState<string | null>(null);
-  const submitting = useRef(false);
+  // The add being made, until its task shows: an Enter or a click meanwhile is the same add again. Once the
+  // task shows (kept on the device, before the server answers), the next task can be added at once; an
+  // empty submission just after is the rest of the same double click or Enter burst, and is let go quietly.
+  const submitting = useRef<object | null>(null);
+  const [adding, setAdding] = useState(false);
+  const shownAt = useRef(-Infinity);
   const playAdded = useSound(SOUNDS.added);
   const add = useAddTodo({
     onAdded: (submitted) => {
+      submitting.current = null;
+      shownAt.current = performance.now();
+      setAdding(false);
       playAdded();
       setTitle(afterAdded(titleNow.current, submitted));
     },
-    onRefused: setProblem,
+    onRefused: (message, submitted) => {
+      setProblem(message);
+      // What was refused comes back to be corrected, unless something new is being typed.
+      if (titleNow.current === '') setTitle(submitted);
+    },
   });
 
   // After a sign-in or sign-up the person came here to write a task (PRODUCT §10.9).
@@ -71,22 +86,27 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
     inputRef.current?.focus();
     if (submitting.current) return;
     const text = titleNow.current;
+    if (text === '' && performance.now() - shownAt.current < REPEAT_WINDOW_MS) return;
     const refused = todoTitleProblem(text);
     if (refused) {
       setProblem(refused);
       inputRef.current?.focus();
       return;
     }
-    submitting.current = true;
+    const attempt = {};
+    submitting.current = attempt;
+    setAdding(true);
     add
       .mutateAsync(text)
       .catch(() => undefined)
       .finally(() => {
-        submitting.current = false;
+        if (submitting.current !== attempt) return;
+        submitting.current = null;
+        setAdding(false);
       });
   };
 
-  const pending = add.isPending;
+  const pending = adding;
   const describedBy = [problem && problemId, paste.cut && pasteId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
   return (
     <form className="tasks-form" onSubmit={submit} aria-busy={pending} noValidate>
