@@ -184,6 +184,8 @@ export interface ServerTodo {
   completed: boolean;
   completedAt: string | null;
   isPinned: boolean;
+  /** Its due date (docs/PRODUCT.md §10.14); absent when it has none. */
+  due?: string;
   createdAt: string;
   updatedAt: string;
 }

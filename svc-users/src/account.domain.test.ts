@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import {
   accountId,
+  knownTimeZone,
   lostPasswordWrite,
   newPasswordRefusal,
   newPasswordReset,
@@ -84,6 +85,31 @@ describe('password writes', () => {
   it('that wrote nothing lost to another write, unless the account is gone', () => {
     expect(lostPasswordWrite(true)).toBe('changed-elsewhere');
     expect(lostPasswordWrite(false)).toBe('account-gone');
+  });
+});
+
+describe('time zones (PRODUCT §10.14)', () => {
+  it('knows the canonical zones, UTC and the aliases Intl accepts, written as IANA writes them', () => {
+    for (const zone of ['Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'America/Argentina/Buenos_Aires', 'America/Port-au-Prince', 'Etc/GMT+5', 'UTC', 'Etc/UTC', 'Asia/Calcutta', 'US/Eastern']) {
+      expect([zone, knownTimeZone(zone)]).toEqual([zone, true]);
+    }
+    // Every zone the runtime lists, so a browser offering its list is never refused for one of them.
+    expect(Intl.supportedValuesOf('timeZone').filter((zone) => !knownTimeZone(zone))).toEqual([]);
+  });
+
+  it('refuses unknown names, another case, offsets, padding and empty text', () => {
+    for (const name of ['Mars/Olympus_Mons', 'Europe/Atlantis', 'europe/paris', 'Europe/PARIS', 'utc', '+01:00', 'UTC+1', ' Europe/Paris', 'Europe/Paris ', '', 'Europe//Paris', '../etc/passwd']) {
+      expect([name, knownTimeZone(name)]).toEqual([name, false]);
+    }
+  });
+
+  it('change the time zone without a password, keep it as given, and refuse an unknown one whatever else changes', () => {
+    expect(planProfileChange(ADA_PUBLIC, { timeZone: 'Asia/Calcutta' })).toEqual({ kind: 'change', changes: { timeZone: 'Asia/Calcutta' }, prove: null, tellOldAddress: false });
+    expect(planProfileChange({ ...ADA_PUBLIC, timeZone: 'Europe/Paris' }, { timeZone: 'Europe/Paris' })).toEqual({ kind: 'unchanged' });
+    expect(planProfileChange({ ...ADA_PUBLIC, timeZone: 'Europe/Paris' }, { fullName: 'Ada King', timeZone: 'UTC' })).toMatchObject({ changes: { fullName: 'Ada King', timeZone: 'UTC' } });
+    expect(planProfileChange(ADA_PUBLIC, { fullName: 'Ada King', timeZone: 'Mars/Olympus_Mons' })).toEqual({ kind: 'refused', reason: 'unknown-time-zone' });
+    // Refused even when it is the zone the account has, were it ever stored: bad input changes nothing.
+    expect(planProfileChange({ ...ADA_PUBLIC, timeZone: 'europe/paris' }, { timeZone: 'europe/paris' })).toEqual({ kind: 'refused', reason: 'unknown-time-zone' });
   });
 });
 

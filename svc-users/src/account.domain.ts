@@ -35,6 +35,41 @@ export function publicUser({ passwordHash: _hash, ...user }: UserRecord): Public
   return user;
 }
 
+// Time zones (docs/PRODUCT.md §10.10, §10.14)
+
+/** The 400's words on `timeZone` for a name {@link knownTimeZone} refuses. */
+export const UNKNOWN_TIME_ZONE_MESSAGE = 'Time zone must be a known IANA time zone name, such as Europe/Paris';
+
+/** What an IANA name looks like: segments of letters, digits, `_`, `+` and `-`, each starting with a capital. */
+const IANA_NAME = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
+
+/**
+ * Whether `name` is a time zone an account may keep, exactly as given: one of the runtime's canonical zones
+ * (`Intl.supportedValuesOf('timeZone')`), or a name `Intl.DateTimeFormat` accepts (`UTC`, an alias such as
+ * `Asia/Calcutta` or `US/Eastern`) written as IANA writes it. A name Intl accepts in another case
+ * (`europe/paris`, `Europe/PARIS`) is refused, so every client reading it back finds it in its own list; so is
+ * an offset (`+01:00`), which does not follow a zone's clock changes.
+ */
+export function knownTimeZone(name: string): boolean {
+  if (supportedTimeZones().has(name)) return true;
+  if (!IANA_NAME.test(name)) return false;
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat(undefined, { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return false;
+  }
+  return resolved === name || resolved.toLowerCase() !== name.toLowerCase();
+}
+
+let supported: ReadonlySet<string> | undefined;
+
+/** The runtime's canonical zones, read once. */
+function supportedTimeZones(): ReadonlySet<string> {
+  supported ??= new Set(Intl.supportedValuesOf('timeZone'));
+  return supported;
+}
+
 // Passwords (SECURITY.md "Passwords")
 
 /** Why a new password is refused: too common or guessable, or no change at all. */
@@ -94,13 +129,14 @@ export interface ProfileRequest {
   fullName?: string | undefined;
   email?: string | undefined;
   currentPassword?: string | undefined;
+  timeZone?: string | undefined;
 }
 
 export type ProfilePlan =
   /** Every given value equals the current one: nothing to write, nothing needed. */
   | { kind: 'unchanged' }
-  /** A new email without the current password. */
-  | { kind: 'refused'; reason: 'email-needs-password' }
+  /** A time zone {@link knownTimeZone} refuses, or a new email without the current password. */
+  | { kind: 'refused'; reason: 'unknown-time-zone' | 'email-needs-password' }
   /**
    * Write `changes`; `prove` is the password to check first (a new email), null when none is needed (a name).
    * `tellOldAddress`: the old address gets a notice afterwards, so a change the owner did not make is noticed.
@@ -109,18 +145,21 @@ export type ProfilePlan =
 
 /**
  * What a profile change does: a value equal to the current one changes nothing and needs nothing; a new name
- * needs nothing more; a new email needs the current password, and the old address is told once it changed.
- * The new email being free is the store's to decide (its unique index), even against a racing sign-up.
+ * or time zone needs nothing more; a new email needs the current password, and the old address is told once it
+ * changed. A time zone is refused when it is not known, even when it is the only field (bad input changes
+ * nothing). The new email being free is the store's to decide (its unique index), even against a racing sign-up.
  */
-export function planProfileChange(user: PublicUser, { fullName, email, currentPassword }: ProfileRequest): ProfilePlan {
+export function planProfileChange(user: PublicUser, { fullName, email, currentPassword, timeZone }: ProfileRequest): ProfilePlan {
+  if (timeZone !== undefined && !knownTimeZone(timeZone)) return { kind: 'refused', reason: 'unknown-time-zone' };
   const changes: ProfileChanges = {};
   if (fullName !== undefined && fullName !== user.fullName) changes.fullName = fullName;
+  if (timeZone !== undefined && timeZone !== user.timeZone) changes.timeZone = timeZone;
   const newEmail = email !== undefined && email !== user.email;
   if (newEmail) {
     if (currentPassword === undefined) return { kind: 'refused', reason: 'email-needs-password' };
     changes.email = email;
   }
-  if (changes.fullName === undefined && changes.email === undefined) return { kind: 'unchanged' };
+  if (Object.keys(changes).length === 0) return { kind: 'unchanged' };
   return { kind: 'change', changes, prove: newEmail ? (currentPassword ?? null) : null, tellOldAddress: newEmail };
 }
 

@@ -32,8 +32,10 @@ describe('profile and reset link updates', () => {
     expect(profileUpdate({ fullName: 'Ada King' })).toEqual({ $set: { fullName: 'Ada King' } });
     expect(profileUpdate({ email: 'ada@example.com' })).toEqual({ $set: { email: 'ada@example.com' } });
     expect(profileUpdate({ fullName: 'Ada King', email: 'ada@example.com' })).toEqual({ $set: { fullName: 'Ada King', email: 'ada@example.com' } });
+    expect(profileUpdate({ timeZone: 'Europe/Paris' })).toEqual({ $set: { timeZone: 'Europe/Paris' } });
+    expect(profileUpdate({ fullName: 'Ada King', timeZone: 'Asia/Calcutta' })).toEqual({ $set: { fullName: 'Ada King', timeZone: 'Asia/Calcutta' } });
     const used = resetUsedUpdate(new Date(0));
     expect(used).toEqual({ $set: { usedAt: new Date(0) } });
-    for (const update of [profileUpdate({ fullName: 'x', email: 'y@example.com' }), used]) expect(isClassicUpdate(update)).toBe(true);
+    for (const update of [profileUpdate({ fullName: 'x', email: 'y@example.com', timeZone: 'UTC' }), used]) expect(isClassicUpdate(update)).toBe(true);
   });
 });

@@ -32,6 +32,8 @@ interface UserDocument {
   email: string;
   passwordHash: string;
   createdAt: Date;
+  /** The account's IANA time zone (docs/PRODUCT.md §10.14); absent while none is set, as in documents written before it. */
+  timeZone?: string;
 }
 
 interface PasswordResetDocument {
@@ -48,6 +50,7 @@ const PublicDocument = z.object({
   _id: z.instanceof(ObjectId).transform((id) => id.toHexString()),
   fullName: z.string(),
   email: z.string(),
+  timeZone: z.string().optional(),
 });
 const RecordDocument = PublicDocument.extend({ passwordHash: z.string() });
 const ResetDocument = z.object({
@@ -61,7 +64,7 @@ const ResetDocument = z.object({
 const DUPLICATE_KEY = 11000;
 // Not ObjectId.isValid: it also accepts any 12-character string.
 const HEX_ID = /^[0-9a-f]{24}$/i;
-const PUBLIC_FIELDS = { _id: 1, fullName: 1, email: 1 } as const;
+const PUBLIC_FIELDS = { _id: 1, fullName: 1, email: 1, timeZone: 1 } as const;
 
 /** The filter for one user, or null when `id` cannot name one (so nothing can match). */
 function byId(id: string): { _id: ObjectId } | null {
@@ -73,9 +76,15 @@ export function passwordHashUpdate(passwordHash: string): UpdateFilter<UserDocum
   return { $set: { passwordHash } };
 }
 
-/** The update that sets a new name and/or email: a classic `$set` of the given fields only. */
-export function profileUpdate({ fullName, email }: ProfileChanges): UpdateFilter<UserDocument> {
-  return { $set: { ...(fullName === undefined ? {} : { fullName }), ...(email === undefined ? {} : { email }) } };
+/** The update that sets a new name, email and/or time zone: a classic `$set` of the given fields only. */
+export function profileUpdate({ fullName, email, timeZone }: ProfileChanges): UpdateFilter<UserDocument> {
+  return {
+    $set: {
+      ...(fullName === undefined ? {} : { fullName }),
+      ...(email === undefined ? {} : { email }),
+      ...(timeZone === undefined ? {} : { timeZone }),
+    },
+  };
 }
 
 /** The update that marks a reset link used: a classic `$set`. */
@@ -129,15 +138,17 @@ export class MongoUsersStore implements UsersRepository {
     return new MongoUsersStore(connection, now);
   }
 
-  async create({ fullName, email, passwordHash }: NewUser): Promise<PublicUser> {
+  async create({ fullName, email, passwordHash, timeZone }: NewUser): Promise<PublicUser> {
     const _id = new ObjectId();
+    // No time zone, no field: a document without one reads as "none set", like those written before it.
+    const zone = timeZone === undefined ? {} : { timeZone };
     try {
-      await this.users.insertOne({ _id, fullName, email, passwordHash, createdAt: this.now() });
+      await this.users.insertOne({ _id, fullName, email, passwordHash, createdAt: this.now(), ...zone });
     } catch (error) {
       if (isDuplicateEmail(error)) throw new DuplicateEmailError();
       throw error;
     }
-    return PublicUser.parse({ _id: _id.toHexString(), fullName, email });
+    return PublicUser.parse({ _id: _id.toHexString(), fullName, email, ...zone });
   }
 
   async findByEmail(email: string): Promise<UserRecord | null> {
@@ -185,7 +196,7 @@ export class MongoUsersStore implements UsersRepository {
     const filter = byId(id);
     if (!filter) return null;
     // MongoDB refuses an empty `$set`; nothing to change is the user as it is.
-    if (changes.fullName === undefined && changes.email === undefined) return this.findById(id);
+    if (changes.fullName === undefined && changes.email === undefined && changes.timeZone === undefined) return this.findById(id);
     try {
       const doc = await this.users.findOneAndUpdate(filter, profileUpdate(changes), { returnDocument: 'after', projection: PUBLIC_FIELDS });
       return doc ? PublicUser.parse(PublicDocument.parse(doc)) : null;

@@ -16,14 +16,18 @@ import {
 
 export const SQLITE_FILE = 'users.sqlite';
 
-/** Times are milliseconds since the epoch, as in every SQLite file of the project (docs/ARCHITECTURE.md, "Storage"). */
+/**
+ * Times are milliseconds since the epoch, as in every SQLite file of the project (docs/ARCHITECTURE.md,
+ * "Storage"). `time_zone` is the account's IANA time zone (docs/PRODUCT.md §10.14), NULL while none is set.
+ */
 const USERS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS users (
     id            TEXT PRIMARY KEY,
     full_name     TEXT NOT NULL,
     email         TEXT NOT NULL UNIQUE,
     password_hash TEXT NOT NULL,
-    created_at    INTEGER NOT NULL
+    created_at    INTEGER NOT NULL,
+    time_zone     TEXT
   ) STRICT;
 `;
 
@@ -62,8 +66,19 @@ function migrate(db: SqliteDatabase): void {
   `);
 }
 
+/**
+ * A file whose users table has no `time_zone` gets the column in place (ALTER TABLE … ADD COLUMN keeps every
+ * row; a STRICT table takes a new nullable TEXT column), NULL for every existing account: no time zone set, so
+ * the account follows the browser it is used in (docs/PRODUCT.md §10.14). Runs inside the opening transaction,
+ * after the table exists, so concurrent openers agree.
+ */
+function addTimeZoneColumn(db: SqliteDatabase): void {
+  const timeZone = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('users') WHERE name = 'time_zone'").get();
+  if (timeZone === undefined) db.exec('ALTER TABLE users ADD COLUMN time_zone TEXT');
+}
+
 /** Rows are checked on the way out (docs/ARCHITECTURE.md, "Layers": zod at the database edge). */
-const PublicRow = z.object({ id: z.string(), full_name: z.string(), email: z.string() });
+const PublicRow = z.object({ id: z.string(), full_name: z.string(), email: z.string(), time_zone: z.string().nullable() });
 const RecordRow = PublicRow.extend({ password_hash: z.string() });
 const ResetRow = z.object({
   token_hash: z.string(),
@@ -83,8 +98,9 @@ function toResetRecord(row: z.infer<typeof ResetRow>): PasswordResetRecord {
   };
 }
 
+/** A NULL time zone is none set: the field is left out (docs/PRODUCT.md §10.14). */
 function toPublicUser(row: z.infer<typeof PublicRow>): PublicUser {
-  return PublicUser.parse({ _id: row.id, fullName: row.full_name, email: row.email });
+  return PublicUser.parse({ _id: row.id, fullName: row.full_name, email: row.email, ...(row.time_zone === null ? {} : { timeZone: row.time_zone }) });
 }
 
 /**
@@ -100,11 +116,11 @@ function prepareStatements(db: SqliteDatabase) {
   const swapPasswordHash = db.prepare<[string, string, string]>('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?');
   const deleteResetsOf = db.prepare<[string]>('DELETE FROM password_resets WHERE user_id = ?');
   return {
-    insert: db.prepare<[string, string, string, string, number]>(
-      'INSERT INTO users (id, full_name, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+    insert: db.prepare<[string, string, string, string, number, string | null]>(
+      'INSERT INTO users (id, full_name, email, password_hash, created_at, time_zone) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    byEmail: db.prepare<[string]>('SELECT id, full_name, email, password_hash FROM users WHERE email = ?'),
-    byId: db.prepare<[string]>('SELECT id, full_name, email FROM users WHERE id = ?'),
+    byEmail: db.prepare<[string]>('SELECT id, full_name, email, time_zone, password_hash FROM users WHERE email = ?'),
+    byId: db.prepare<[string]>('SELECT id, full_name, email, time_zone FROM users WHERE id = ?'),
     setPasswordHash: db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?'),
     swapPasswordHash,
     /** The swap and the end of the user's reset links together; nothing when the swap matched nothing. */
@@ -113,8 +129,8 @@ function prepareStatements(db: SqliteDatabase) {
       deleteResetsOf.run(id);
       return true;
     }),
-    setProfile: db.prepare<[string | null, string | null, string]>(
-      'UPDATE users SET full_name = coalesce(?, full_name), email = coalesce(?, email) WHERE id = ?',
+    setProfile: db.prepare<[string | null, string | null, string | null, string]>(
+      'UPDATE users SET full_name = coalesce(?, full_name), email = coalesce(?, email), time_zone = coalesce(?, time_zone) WHERE id = ?',
     ),
     deleteById: db.prepare<[string]>('DELETE FROM users WHERE id = ?'),
     insertReset: db.prepare<[string, string, number, number]>(
@@ -154,21 +170,22 @@ export class SqliteUsersStore implements UsersRepository {
       setup: (db) => {
         migrate(db);
         db.exec(USERS_SCHEMA);
+        addTimeZoneColumn(db);
         db.exec(RESETS_SCHEMA);
       },
     });
     return new SqliteUsersStore(db, now);
   }
 
-  async create({ fullName, email, passwordHash }: NewUser): Promise<PublicUser> {
+  async create({ fullName, email, passwordHash, timeZone }: NewUser): Promise<PublicUser> {
     const id = new ObjectId().toHexString();
     try {
-      this.statements.insert.run(id, fullName, email, passwordHash, this.now().getTime());
+      this.statements.insert.run(id, fullName, email, passwordHash, this.now().getTime(), timeZone ?? null);
     } catch (error) {
       if (isUniqueViolation(error)) throw new DuplicateEmailError();
       throw error;
     }
-    return toPublicUser({ id, full_name: fullName, email });
+    return toPublicUser({ id, full_name: fullName, email, time_zone: timeZone ?? null });
   }
 
   async findByEmail(email: string): Promise<UserRecord | null> {
@@ -193,9 +210,9 @@ export class SqliteUsersStore implements UsersRepository {
     return this.statements.swapPasswordHash.run(next, id, current).changes > 0;
   }
 
-  async updateProfile(id: string, { fullName, email }: ProfileChanges): Promise<PublicUser | null> {
+  async updateProfile(id: string, { fullName, email, timeZone }: ProfileChanges): Promise<PublicUser | null> {
     try {
-      this.statements.setProfile.run(fullName ?? null, email ?? null, id);
+      this.statements.setProfile.run(fullName ?? null, email ?? null, timeZone ?? null, id);
     } catch (error) {
       if (isUniqueViolation(error)) throw new DuplicateEmailError();
       throw error;

@@ -192,6 +192,30 @@ function describeUsersRepositoryContract(name: string, makeHarness: () => StoreH
       expect(await repository.updateProfile(created._id, {})).toEqual(created);
     });
 
+    it('keeps the time zone given at creation as given, and none when none was given (docs/PRODUCT.md §10.14)', async () => {
+      const repository = await open();
+      const withZone = await repository.create(newUser({ timeZone: 'Asia/Calcutta' }));
+      const without = await repository.create(newUser());
+      expect(withZone.timeZone).toBe('Asia/Calcutta');
+      expect(without).not.toHaveProperty('timeZone');
+      expect(await repository.findById(withZone._id)).toEqual(withZone);
+      expect(await repository.findByEmail(withZone.email)).toMatchObject({ timeZone: 'Asia/Calcutta' });
+      const read = await repository.findById(without._id);
+      expect(read).toEqual(without);
+      expect(read).not.toHaveProperty('timeZone');
+    });
+
+    it("sets a user's time zone alone or with the name, keeps it across other changes, and nobody else's", async () => {
+      const repository = await open();
+      const [ada, grace] = [await repository.create(newUser()), await repository.create(newUser({ fullName: 'Grace Hopper', timeZone: 'UTC' }))];
+      expect(await repository.updateProfile(ada._id, { timeZone: 'Europe/Paris' })).toEqual({ ...ada, timeZone: 'Europe/Paris' });
+      expect(await repository.updateProfile(ada._id, { fullName: 'Ada King' })).toEqual({ ...ada, fullName: 'Ada King', timeZone: 'Europe/Paris' });
+      expect(await repository.updateProfile(ada._id, { fullName: 'Ada Lovelace', timeZone: 'America/New_York' })).toEqual({ ...ada, timeZone: 'America/New_York' });
+      expect(await repository.findById(grace._id)).toEqual(grace);
+      // Reopened: the zone is in the store, not in memory.
+      expect(await (await open()).findById(ada._id)).toEqual({ ...ada, timeZone: 'America/New_York' });
+    });
+
     it('lets one of two users moving to the same email at once win, across two connections', async () => {
       const [a, b] = [await open(), await open()];
       const [first, second] = [await a.create(newUser()), await a.create(newUser())];
@@ -358,6 +382,65 @@ describe('SQLite users store specifics', () => {
       await repository.createPasswordReset(reset);
       expect(await repository.findPasswordReset(reset.tokenHash)).toEqual({ ...reset, usedAt: null });
       expect(await repository.findByEmail(user.email)).toMatchObject({ _id: '0123456789abcdef01234567' });
+    } finally {
+      await repository.close();
+      remove();
+    }
+  });
+
+  it('adds the time zone column in place to a file from before it: every account keeps its data and has none set', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const old = new Database(path.join(dir, SQLITE_FILE));
+    // The table exactly as the code before time zones created it, with its reset links.
+    old.exec(`CREATE TABLE users (
+      id TEXT PRIMARY KEY, full_name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE password_resets (
+      token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, used_at INTEGER
+    ) STRICT;`);
+    const user = newUser();
+    old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?)').run('0123456789abcdef01234567', user.fullName, user.email, user.passwordHash, 1);
+    old.prepare('INSERT INTO password_resets VALUES (?, ?, ?, ?, NULL)').run('d'.repeat(64), '0123456789abcdef01234567', 1, 2);
+    old.close();
+    const repository = SqliteUsersStore.open({ dataDir: dir });
+    try {
+      const found = { _id: '0123456789abcdef01234567', fullName: user.fullName, email: user.email };
+      const read = await repository.findById(found._id);
+      expect(read).toEqual(found);
+      expect(read).not.toHaveProperty('timeZone');
+      expect(await repository.findByEmail(user.email)).toEqual({ ...found, passwordHash: user.passwordHash });
+      // The link survived the change of the table it refers to.
+      expect(await repository.findPasswordReset('d'.repeat(64))).toMatchObject({ userId: found._id, usedAt: null });
+      expect(await repository.updateProfile(found._id, { timeZone: 'Europe/Paris' })).toEqual({ ...found, timeZone: 'Europe/Paris' });
+      await repository.close();
+      // Opening the file again adds nothing and keeps the zone.
+      const again = SqliteUsersStore.open({ dataDir: dir });
+      expect(await again.findById(found._id)).toEqual({ ...found, timeZone: 'Europe/Paris' });
+      await again.close();
+      const db = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+      expect(db.prepare("SELECT name, type, \"notnull\" FROM pragma_table_info('users') WHERE name = 'time_zone'").all()).toEqual([{ name: 'time_zone', type: 'TEXT', notnull: 0 }]);
+      expect(db.prepare('SELECT created_at, time_zone FROM users').all()).toEqual([{ created_at: 1, time_zone: 'Europe/Paris' }]);
+      db.close();
+    } finally {
+      await repository.close();
+      remove();
+    }
+  });
+
+  it('gives an account rebuilt from ISO text times no time zone', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const old = new Database(path.join(dir, SQLITE_FILE));
+    old.exec(`CREATE TABLE users (
+      id TEXT PRIMARY KEY, full_name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_at TEXT NOT NULL
+    ) STRICT;`);
+    const user = newUser();
+    old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?)').run('0123456789abcdef01234567', user.fullName, user.email, user.passwordHash, '2025-06-30T23:59:59.999Z');
+    old.close();
+    const repository = SqliteUsersStore.open({ dataDir: dir });
+    try {
+      expect(await repository.findById('0123456789abcdef01234567')).toEqual({ _id: '0123456789abcdef01234567', fullName: user.fullName, email: user.email });
+      expect(await repository.updateProfile('0123456789abcdef01234567', { timeZone: 'UTC' })).toMatchObject({ timeZone: 'UTC' });
     } finally {
       await repository.close();
       remove();

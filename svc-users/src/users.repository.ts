@@ -6,11 +6,15 @@ import type { PublicUser } from '@tm/contracts';
  * is handed, in one transaction where the contract says so.
  */
 
-/** What signup stores. The email is already normalised (trimmed, lower-cased) by the request schema. */
+/**
+ * What signup stores. The email is already normalised (trimmed, lower-cased) by the request schema; the time
+ * zone, when given, is one account.domain.ts knows (absent: the account has none, docs/PRODUCT.md §10.14).
+ */
 export interface NewUser {
   fullName: string;
   email: string;
   passwordHash: string;
+  timeZone?: string;
 }
 
 /** A stored user including the password hash; never leaves the service. */
@@ -18,10 +22,11 @@ export interface UserRecord extends PublicUser {
   passwordHash: string;
 }
 
-/** A new name and/or email for {@link UsersRepository.updateProfile}; the email already normalised. */
+/** A new name, email and/or time zone for {@link UsersRepository.updateProfile}; the email already normalised. */
 export interface ProfileChanges {
   fullName?: string;
   email?: string;
+  timeZone?: string;
 }
 
 /**
@@ -67,7 +72,7 @@ export interface UsersRepository {
    */
   replacePasswordHash(id: string, current: string, next: string, effects?: PasswordHashEffects): Promise<boolean>;
   /**
-   * Sets the user's name and/or email; the user as it now is, or null when there is no user with this id.
+   * Sets the user's name, email and/or time zone; the user as it now is, or null when there is no user with this id.
    * Throws {@link DuplicateEmailError} when another user has the email, even by a racing call.
    */
   updateProfile(id: string, changes: ProfileChanges): Promise<PublicUser | null>;

@@ -1,5 +1,6 @@
 import { ErrorBody, ErrorCode, INTERNAL_API, LIMITS } from '@tm/contracts';
 import { signedCall, type SignedCall } from '@tm/test-support';
+import { UNKNOWN_TIME_ZONE_MESSAGE } from './account.domain.js';
 import { startTestService, type TestService } from './users.test-helpers.js';
 
 /** Every bad request below uses this email where the email itself is not what is wrong. */
@@ -39,6 +40,10 @@ const signupCases: [string, BadInput][] = [
   ['an email over the limit', { call: { body: { fullName: 'Ada', email: `${'v'.repeat(LIMITS.email.max)}@example.com`, password: PASSWORD } }, status: 400, code: ErrorCode.validation, issues: [['email']], message: 'Email must be at most 254 characters' }],
   ['a password under the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.min - 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Password must be at least 8 characters' }],
   ['a password over the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: 'x'.repeat(LIMITS.password.max + 1) } }, status: 400, code: ErrorCode.validation, issues: [['password']], message: 'Password must be at most 128 characters' }],
+  ['a time zone of the wrong type', { call: { body: { fullName: 'Ada', email: EMAIL, password: PASSWORD, timeZone: 1 } }, status: 400, code: ErrorCode.validation, issues: [['timeZone']], message: 'Time zone must be text' }],
+  ['a time zone over the limit', { call: { body: { fullName: 'Ada', email: EMAIL, password: PASSWORD, timeZone: `Europe/${'x'.repeat(LIMITS.timeZone.max)}` } }, status: 400, code: ErrorCode.validation, issues: [['timeZone']], message: 'Time zone must be at most 64 characters' }],
+  ['an unknown time zone', { call: { body: { fullName: 'Ada', email: EMAIL, password: PASSWORD, timeZone: 'Mars/Olympus_Mons' } }, status: 400, code: ErrorCode.validation, issues: [['timeZone']], message: UNKNOWN_TIME_ZONE_MESSAGE }],
+  ['a time zone in another case', { call: { body: { fullName: 'Ada', email: EMAIL, password: PASSWORD, timeZone: 'europe/paris' } }, status: 400, code: ErrorCode.validation, issues: [['timeZone']], message: UNKNOWN_TIME_ZONE_MESSAGE }],
 ];
 
 const loginCases: [string, BadInput][] = [

@@ -14,6 +14,7 @@ import { ConflictError, HttpError, UnauthorizedError, ValidationError } from '@t
 import { emailChangedNotice, passwordResetNotice, resetMail, type AccountMail } from './account-mail.js';
 import {
   accountId,
+  knownTimeZone,
   lostPasswordWrite,
   newPasswordRefusal,
   newPasswordReset,
@@ -24,6 +25,7 @@ import {
   resetLinkWorks,
   resetTokenHash,
   sameAccount,
+  UNKNOWN_TIME_ZONE_MESSAGE,
   type PasswordWrite,
 } from './account.domain.js';
 import type { Mailer } from './mailer.js';
@@ -88,14 +90,18 @@ export class UsersService {
     this.dummyHash.catch(() => undefined);
   }
 
-  /** Creates an account; 409 when the email is taken, including by a signup racing this one. */
-  async signup({ fullName, email, password }: SignupRequest): Promise<PublicUser> {
+  /**
+   * Creates an account; 409 when the email is taken, including by a signup racing this one; 400 on `timeZone`
+   * for a time zone that is not known (PRODUCT §10.14). Without a time zone the account has none.
+   */
+  async signup({ fullName, email, password, timeZone }: SignupRequest): Promise<PublicUser> {
+    if (timeZone !== undefined && !knownTimeZone(timeZone)) throw unknownTimeZone();
     refuseNewPassword('password', newPasswordRefusal(password, { fullName, email }));
     // Cheap early answer for the common case; the store's unique constraint is what actually decides.
     if (await this.repository.findByEmail(email)) throw emailTaken();
     const passwordHash = await this.hasher.hash(password);
     try {
-      return await this.repository.create({ fullName, email, passwordHash });
+      return await this.repository.create({ fullName, email, passwordHash, ...(timeZone === undefined ? {} : { timeZone }) });
     } catch (error) {
       if (error instanceof DuplicateEmailError) throw emailTaken();
       throw error;
@@ -146,17 +152,21 @@ export class UsersService {
   }
 
   /**
-   * A new name and/or email (PRODUCT §10.10), held to the sign-up rules by the request schema. A new email
+   * A new name, email and/or time zone (PRODUCT §10.10, §10.14), the name and email held to the sign-up rules by
+   * the request schema. A time zone that is not known is a 400 on `timeZone` and nothing is written. A new email
    * needs the current password (400 without it, 403 when it is wrong) and must be free (409, even against a
    * racing sign-up or change); the old address is told. A value equal to the current one changes nothing and
    * needs nothing. Answers the user as it now is; 401 when the account no longer exists.
    */
-  async updateProfile(userId: string, { fullName, email, currentPassword }: UpdateProfileRequest): Promise<PublicUser> {
+  async updateProfile(userId: string, { fullName, email, currentPassword, timeZone }: UpdateProfileRequest): Promise<PublicUser> {
     const user = await this.findUser(userId);
     if (!user) throw notSignedIn();
-    const plan = planProfileChange(user, { fullName, email, currentPassword });
+    const plan = planProfileChange(user, { fullName, email, currentPassword, timeZone });
     if (plan.kind === 'unchanged') return user;
-    if (plan.kind === 'refused') throw new ValidationError([{ path: ['currentPassword'], message: PASSWORD_MESSAGES.emailNeedsPassword }]);
+    if (plan.kind === 'refused') {
+      if (plan.reason === 'unknown-time-zone') throw unknownTimeZone();
+      throw new ValidationError([{ path: ['currentPassword'], message: PASSWORD_MESSAGES.emailNeedsPassword }]);
+    }
     if (plan.prove !== null) {
       await this.provenRecord(userId, plan.prove, () => wrongPassword('currentPassword', PASSWORD_MESSAGES.wrongCurrent));
     }
@@ -306,6 +316,11 @@ function refuseNewPassword(field: string, refusal: ReturnType<typeof newPassword
   if (refusal === null) return;
   const message = refusal === 'weak' ? WEAK_PASSWORD_MESSAGE : PASSWORD_MESSAGES.sameAsCurrent;
   throw new ValidationError([{ path: [field], message }]);
+}
+
+/** 400 on `timeZone`: a name account.domain.ts does not know as a time zone (PRODUCT §10.14). */
+function unknownTimeZone(): ValidationError {
+  return new ValidationError([{ path: ['timeZone'], message: UNKNOWN_TIME_ZONE_MESSAGE }]);
 }
 
 function notSignedIn(): UnauthorizedError {

@@ -3,6 +3,10 @@ import { todosQuery } from '@tm/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { signUpNewUser } from '@tm/web-test-support';
+import toast from 'react-hot-toast';
+import { SMALL_SCREEN_QUERY } from '../features/todos/constants';
+import { restoreMatchMedia, stubAudioPlay, stubDialog, stubMatchMedia } from './browser-stubs';
 
 export const sleep = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -61,4 +65,24 @@ export function countFetches(queryClient: QueryClient): () => number {
     if (event.type === 'updated' && event.action.type === 'fetch' && event.query.queryHash === listHash) fetches += 1;
   });
   return () => fetches;
+}
+
+/**
+ * For each test of the block: a newly signed-up person on a small screen (the row actions in a menu,
+ * docs/PRODUCT.md §2), no toasts left from another test, sounds and <dialog> stubbed.
+ */
+export function onASmallScreenWithDialogs(): void {
+  let restoreDialog: () => void = () => undefined;
+  beforeEach(async () => {
+    toast.remove();
+    await signUpNewUser('Ada Lovelace');
+    stubAudioPlay();
+    stubMatchMedia([SMALL_SCREEN_QUERY]);
+    restoreDialog = stubDialog();
+  });
+  afterEach(() => {
+    restoreDialog();
+    restoreMatchMedia();
+    jest.restoreAllMocks();
+  });
 }

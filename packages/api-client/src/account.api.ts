@@ -33,9 +33,10 @@ export async function deleteAccount(body: DeleteAccountRequest): Promise<ApiResp
 }
 
 /**
- * PUT /user/profile: a new name and/or email; the answer is the user as it now is. A new email needs
+ * PUT /user/profile: a new name, email and/or time zone; the answer is the user as it now is. A new email needs
  * `currentPassword` (400 without, 403 `AUTH.WRONG_PASSWORD` when wrong) and must be free (409
- * `USER.EMAIL_TAKEN`, its issue on `email`).
+ * `USER.EMAIL_TAKEN`, its issue on `email`); an unknown time zone is a 400 with its issue on `timeZone`
+ * (docs/PRODUCT.md §10.14).
  */
 export async function updateProfile(body: UpdateProfileRequest): Promise<ApiResponse<'updateProfile'>> {
   return call(ROUTES.updateProfile, { body });

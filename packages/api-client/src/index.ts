@@ -52,4 +52,5 @@ export {
   updateTodo,
 } from './todos.api.js';
 export { currentUserQuery, fetchCurrentUser, login, logout, signup } from './user.api.js';
+export { browserTimeZone, personTimeZone } from './time-zone.js';
 export type { PublicUser, SessionEndReason, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';

@@ -59,8 +59,9 @@ export const todosQuery = () =>
     refetchOnReconnect: true,
   });
 
-export async function addTodo(title: string): Promise<TodoResponse> {
-  return call(ROUTES.addTodo, { body: { title } });
+/** Adds a task, with a due date when `due` is given (PRODUCT §10.14). */
+export async function addTodo(title: string, due?: string): Promise<TodoResponse> {
+  return call(ROUTES.addTodo, { body: due === undefined ? { title } : { title, due } });
 }
 
 /**

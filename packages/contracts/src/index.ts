@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './pages.js';
 export * from './session-end.js';
+export * from './time-zones.js';
 export * from './todo-dates.js';
 export * from './todo-title.js';
 export * from './todos.js';

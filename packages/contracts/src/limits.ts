@@ -7,6 +7,8 @@ export const LIMITS = {
   email: { max: 254 },
   password: { min: 8, max: 128 },
   todoTitle: { min: 1, max: 500 },
+  /** An IANA time zone name (docs/PRODUCT.md §10.10, §10.14): the longest in the database has 32 characters. */
+  timeZone: { max: 64 },
   /** Largest JSON request body the gateway and the services accept, but for a sync call's. */
   bodyBytes: 16 * 1024,
   /**

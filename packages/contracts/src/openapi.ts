@@ -63,7 +63,7 @@ const SUMMARIES: Record<ApiName, string> = {
   changePassword: 'Change the password (every other session ends)',
   logoutAll: 'Sign out everywhere',
   deleteAccount: 'Delete the account and all its tasks',
-  updateProfile: 'Change the name and/or the email (a new email needs the current password)',
+  updateProfile: 'Change the name, the email and/or the time zone (a new email needs the current password)',
   forgotPassword: 'Ask for a password reset link by email (the same answer whether or not the email has an account)',
   resetPassword: 'Set a new password with the token of a reset link (single use, 30 minutes; every session ends)',
   fetchTodos: "The user's tasks (pinned first, then newest first) and the change feed's position",
@@ -178,6 +178,11 @@ const DESCRIPTIONS: Record<string, string> = {
   Todo:
     'A task. `completedAt` is when it was completed: set by the write that ticked it, null while it is active, kept by ' +
     'writes that do not change `completed` and by an Undo; tasks completed before the field existed carry their `updatedAt`.',
+  TimeZone:
+    "The person's time zone (PRODUCT §10.10, §10.14): an IANA name such as `Europe/Paris`, `UTC`, or an alias the " +
+    'server knows (`Asia/Calcutta`), kept exactly as given; due dates are days and times in it. An unknown name is ' +
+    'refused with 400 `VALIDATION_FAILED`, its issue on `timeZone`. In an answer it is absent while the account has none ' +
+    "(a client then uses the browser's zone).",
   ErrorBody: 'Every error answer (4xx, 5xx) has this body: a message for people and a stable code for programs.',
 };
 
@@ -192,7 +197,7 @@ const SCHEMA_RULES: Record<string, Json> = {
   TodoDue: { pattern: DUE_PATTERN.source },
   TodoPatch: { minProperties: 1 },
   Email: { format: 'email' },
-  UpdateProfileRequest: { anyOf: [{ required: ['fullName'] }, { required: ['email'] }] },
+  UpdateProfileRequest: { anyOf: [{ required: ['fullName'] }, { required: ['email'] }, { required: ['timeZone'] }] },
 };
 
 /** The schemas the table refers to, named after their export; shared objects keep the plainest name. */

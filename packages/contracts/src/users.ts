@@ -21,8 +21,16 @@ export const Password = z
   .min(LIMITS.password.min, `Password must be at least ${LIMITS.password.min} characters`)
   .max(LIMITS.password.max, `Password must be at most ${LIMITS.password.max} characters`);
 
-/** POST /user/signup */
-export const SignupRequest = z.object({ fullName: FullName, email: Email, password: Password });
+/**
+ * The person's time zone (docs/PRODUCT.md §10.10, §10.14): an IANA name such as `Europe/Paris`, `UTC` or an alias
+ * the runtime's Intl accepts (`Asia/Calcutta`), kept exactly as given. Due dates are days and times in it. The
+ * schema holds its type and length only: whether the zone is known is svc-users' one rule (`knownTimeZone` in
+ * svc-users/src/account.domain.ts), answered with a 400 on the field.
+ */
+export const TimeZone = z.string().max(LIMITS.timeZone.max, `Time zone must be at most ${LIMITS.timeZone.max} characters`);
+
+/** POST /user/signup. `timeZone` is optional: an account without one follows the browser it is used in. */
+export const SignupRequest = z.object({ fullName: FullName, email: Email, password: Password, timeZone: TimeZone.optional() });
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
 /**
@@ -35,10 +43,12 @@ export const LoginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
+/** An account as it leaves svc-users. `timeZone` is absent while the account has none (not set). */
 export const PublicUser = z.object({
   _id: ObjectIdString,
   fullName: z.string(),
   email: z.string(),
+  timeZone: TimeZone.optional(),
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 
@@ -72,13 +82,17 @@ export const VerifyPasswordRequest = z.object({ password: CurrentPassword });
 export type VerifyPasswordRequest = z.infer<typeof VerifyPasswordRequest>;
 
 /**
- * PUT /user/profile (docs/PRODUCT.md §10.10): a new name and/or a new email, held to the sign-up rules. A new
- * email needs the current password (403 `AUTH.WRONG_PASSWORD` when it is wrong, 409 `USER.EMAIL_TAKEN` when
- * another account has the email); a new name alone does not. Answers the user as it now is.
+ * PUT /user/profile (docs/PRODUCT.md §10.10): a new name, email and/or time zone, the name and email held to the
+ * sign-up rules. A new email needs the current password (403 `AUTH.WRONG_PASSWORD` when it is wrong, 409
+ * `USER.EMAIL_TAKEN` when another account has the email); a new name or time zone does not. An unknown time
+ * zone is a 400 on `timeZone`. A value equal to the current one changes nothing. Answers the user as it now is.
  */
 export const UpdateProfileRequest = z
-  .object({ fullName: FullName.optional(), email: Email.optional(), currentPassword: CurrentPassword.optional() })
-  .refine((body) => body.fullName !== undefined || body.email !== undefined, { message: 'Give a new name or email', path: ['fullName'] });
+  .object({ fullName: FullName.optional(), email: Email.optional(), currentPassword: CurrentPassword.optional(), timeZone: TimeZone.optional() })
+  .refine((body) => body.fullName !== undefined || body.email !== undefined || body.timeZone !== undefined, {
+    message: 'Give a new name, email or time zone',
+    path: ['fullName'],
+  });
 export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;
 
 /**

@@ -66,7 +66,8 @@ describe('command builders', () => {
 
   it('reads back what each command does and which task it names', () => {
     const { command: add, tempId } = addTaskCommand('Buy milk', 'c1');
-    expect(actionOf(add)).toEqual({ kind: 'add', tempId, title: 'Buy milk' });
+    expect(actionOf(add)).toEqual({ kind: 'add', tempId, title: 'Buy milk', fields: {} });
+    expect(actionOf(addTaskCommand({ title: 'Pay rent', due: '2027-01-01T09:00' }).command)).toMatchObject({ kind: 'add', title: 'Pay rent', fields: { due: '2027-01-01T09:00' } });
     expect(taskIdOf(add)).toBe(tempId);
     expect(actionOf(updateTaskCommand(task(A), { completed: true }))).toEqual({ kind: 'update', taskId: A, fields: { completed: true } });
     expect(taskIdOf(deleteTaskCommand(`${TEMP_ID_PREFIX}c1`))).toBe(`${TEMP_ID_PREFIX}c1`);
@@ -81,6 +82,12 @@ describe('applyCommand (the optimistic overlay)', () => {
     const list = applyCommand([task(A), task(B, { isPinned: true })], command, T1);
     expect(list.map((todo) => todo._id)).toEqual([B, tempId, A]);
     expect(list[1]).toEqual({ _id: tempId, title: 'New one', completed: false, isPinned: false, createdAt: T1, updatedAt: T1, completedAt: null });
+  });
+
+  it('an add with a due date shows the task with it at once (PRODUCT §10.14), as the server will keep it', () => {
+    const { command, tempId } = addTaskCommand({ title: 'Pay rent', due: '2027-01-01T09:00' });
+    expect(command.body).toEqual({ title: 'Pay rent', due: '2027-01-01T09:00' });
+    expect(applyCommand([task(A)], command, T1)[0]).toEqual({ _id: tempId, title: 'Pay rent', completed: false, isPinned: false, createdAt: T1, updatedAt: T1, completedAt: null, due: '2027-01-01T09:00' });
   });
 
   it('an update sets its fields; completedAt follows completed; a pin moves the task up', () => {

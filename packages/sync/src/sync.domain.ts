@@ -1,4 +1,4 @@
-import { applyPatch, fieldValue, ROUTES, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, todoTitleValue, type ChangeBase, type PatchValues, type SyncCommand, type Todo, type TodoChangeEvent } from '@tm/contracts';
+import { applyPatch, fieldValue, ROUTES, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, todoTitleValue, type AddTodoRequest, type ChangeBase, type PatchValues, type SyncCommand, type Todo, type TodoChangeEvent } from '@tm/contracts';
 
 /**
  * The rules of offline-first tasks on the device (docs/PRODUCT.md §10.4), as pure functions over plain data:
@@ -30,7 +30,7 @@ export type IdMap = ReadonlyMap<string, string>;
 
 /** What a command does, read from its method and path (the routes of packages/contracts/src/routes.ts). */
 export type CommandAction =
-  | { kind: 'add'; tempId: string; title: string }
+  | { kind: 'add'; tempId: string; title: string; fields: Partial<TaskFields> }
   | { kind: 'update'; taskId: string; fields: Partial<TaskFields> }
   | { kind: 'delete'; taskId: string }
   | { kind: 'restore'; taskId: string }
@@ -61,8 +61,16 @@ export function isTempId(id: string): boolean {
 const pathOf = (path: string, taskId: string) => path.replace(':todoId', encodeURIComponent(taskId));
 
 /** Add a task (docs/PRODUCT.md §10.4): the command, and the temp id the list shows the task under until the server answers. */
-export function addTaskCommand(title: string, id: string = newCommandId()): { command: SyncCommand; tempId: string } {
-  return { command: { id, method: ROUTES.addTodo.method, path: ROUTES.addTodo.path, body: { title } }, tempId: tempIdOf(id) };
+export function addTaskCommand(task: string | AddTodoRequest, id: string = newCommandId()): { command: SyncCommand; tempId: string } {
+  const body: AddTodoRequest = typeof task === 'string' ? { title: task } : task;
+  return { command: { id, method: ROUTES.addTodo.method, path: ROUTES.addTodo.path, body }, tempId: tempIdOf(id) };
+}
+
+/** The fields other than its title that an add's body starts the task with (a due date, §10.14). */
+function startingFields(body: Record<string, unknown>): Partial<TaskFields> {
+  const fields: Partial<TaskFields> = {};
+  for (const field of TODO_PATCH_FIELDS) if (field !== 'title' && body[field] !== undefined) Object.assign(fields, { [field]: body[field] });
+  return fields;
 }
 
 /**
@@ -121,7 +129,7 @@ const same = (command: SyncCommand, route: { method: string; path: string }) => 
 /** What `command` does (by the routes of packages/contracts), for the overlay and the answers. */
 export function actionOf(command: SyncCommand): CommandAction {
   const body = bodyOf(command);
-  if (same(command, ROUTES.addTodo)) return { kind: 'add', tempId: tempIdOf(command.id), title: typeof body.title === 'string' ? body.title : '' };
+  if (same(command, ROUTES.addTodo)) return { kind: 'add', tempId: tempIdOf(command.id), title: typeof body.title === 'string' ? body.title : '', fields: startingFields(body) };
   if (same(command, ROUTES.completeAll)) return { kind: 'completeAll', completed: body.completed === true };
   if (same(command, ROUTES.clearCompleted)) return { kind: 'clearCompleted' };
   if (same(command, ROUTES.restoreBulk)) return { kind: 'restoreBulk' };
@@ -186,7 +194,7 @@ function overlay(byId: Map<string, Todo>, command: SyncCommand, now: string, ids
   switch (action.kind) {
     case 'add': {
       const id = resolve(action.tempId);
-      if (!byId.has(id)) byId.set(id, { _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null });
+      if (!byId.has(id)) byId.set(id, withFields({ _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null }, action.fields, now));
       return;
     }
     case 'update': {

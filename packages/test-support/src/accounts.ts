@@ -49,14 +49,20 @@ export async function signUp(baseUrl: string, { name, client = new ApiClient(bas
 
 /**
  * Adds `count` tasks for the signed-in `client`, `concurrency` requests at a time, titled by `title(n)` (1 to
- * `count`, in the order sent). Throws on any answer but 201.
+ * `count`, in the order sent), due on `due(n)` where it gives a date (PRODUCT §10.14). Throws on any answer
+ * but 201.
  */
-export async function addTodos(client: ApiClient, count: number, { concurrency = 16, title = (n: number) => `Task number ${n} of ${count}` }: { concurrency?: number; title?: (n: number) => string } = {}): Promise<void> {
+export async function addTodos(
+  client: ApiClient,
+  count: number,
+  { concurrency = 16, title = (n: number) => `Task number ${n} of ${count}`, due = () => undefined }: { concurrency?: number; title?: (n: number) => string; due?: (n: number) => string | undefined } = {},
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) {
       next += 1;
-      const answer = await client.post('/api/todo/add-todo', { title: title(next) });
+      const dueDate = due(next);
+      const answer = await client.post('/api/todo/add-todo', dueDate === undefined ? { title: title(next) } : { title: title(next), due: dueDate });
       if (answer.status !== 201) throw new Error(`add-todo answered ${answer.status}`);
     }
   };

@@ -126,3 +126,14 @@ export function HistoryIcon() {
     </svg>
   );
 }
+
+/** A calendar page: a task's due date (docs/PRODUCT.md §10.14). */
+export function CalendarIcon() {
+  return (
+    <svg {...base}>
+      <rect x="3" y="4" width="18" height="18" rx="2" />
+      <path d="M16 2v4M8 2v4M3 10h18" />
+      <path d="M8 14h.01M12 14h.01M16 14h.01M8 18h.01M12 18h.01" />
+    </svg>
+  );
+}

@@ -11,14 +11,16 @@ interface ModalDialogProps {
   children: ReactNode;
   /** The class of that "Close" button (each app styles its own buttons). */
   closeButtonClassName: string;
+  /** Its words: "Close" unless the dialog asks for a choice, where it is "Cancel" (it changes nothing). */
+  closeLabel?: string;
 }
 
 /**
  * A modal <dialog> the way every screen opens one (docs/PRODUCT.md §10.9): the browser keeps the focus inside
- * and makes the page behind it inert; Escape or its "Close" button closes it, and the focus goes back
+ * and makes the page behind it inert; Escape or its "Close" (or "Cancel") button closes it, and the focus goes back
  * to where it was when it opened.
  */
-export function ModalDialog({ open = true, onClose, className, labelledBy, children, closeButtonClassName }: ModalDialogProps) {
+export function ModalDialog({ open = true, onClose, className, labelledBy, children, closeButtonClassName, closeLabel = 'Close' }: ModalDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
 
@@ -52,7 +54,7 @@ export function ModalDialog({ open = true, onClose, className, labelledBy, child
     >
       {children}
       <button type="button" className={closeButtonClassName} onClick={close}>
-        Close
+        {closeLabel}
       </button>
     </dialog>
   );

@@ -101,7 +101,7 @@ describe('createQueryClient', () => {
     queryClient.setQueryData(userKey, await fetchCurrentUser());
     const phone = await anotherDevice(user.email, user.password);
     expect((await phone('POST', '/api/user/logout-all')).status).toBe(200);
-    const { result } = renderHook(() => useMutation({ mutationKey: ['todos', 'add'], mutationFn: addTodo }), { wrapper: wrapperFor(queryClient) });
+    const { result } = renderHook(() => useMutation({ mutationKey: ['todos', 'add'], mutationFn: (title: string) => addTodo(title) }), { wrapper: wrapperFor(queryClient) });
 
     // A write with the ended session's XSRF token: a 401 that says why, not a 403.
     act(() => result.current.mutate('after everyone was signed out'));
@@ -114,7 +114,7 @@ describe('createQueryClient', () => {
 
   it('a real 401 of a mutation while signed in ends the session too', async () => {
     await cacheOfAnEndedSession(queryClient);
-    const { result } = renderHook(() => useMutation({ mutationKey: ['todos', 'add'], mutationFn: addTodo }), { wrapper: wrapperFor(queryClient) });
+    const { result } = renderHook(() => useMutation({ mutationKey: ['todos', 'add'], mutationFn: (title: string) => addTodo(title) }), { wrapper: wrapperFor(queryClient) });
 
     act(() => result.current.mutate('after the session ended'));
     await waitFor(() => expect(result.current.isError).toBe(true));

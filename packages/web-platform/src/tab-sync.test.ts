@@ -254,7 +254,7 @@ describe('connectTabs between two tabs', () => {
     return { observer, fetches: () => fetches };
   }
 
-  const add = (tab: QueryClient, title: string) => new MutationObserver(tab, { mutationKey: ['todos', 'add'], mutationFn: addTodo }).mutate(title);
+  const add = (tab: QueryClient, title: string) => new MutationObserver(tab, { mutationKey: ['todos', 'add'], mutationFn: (title: string) => addTodo(title) }).mutate(title);
 
   it('a burst of 3 task changes in tab 1 refetches the list of tab 2 once, after the burst', async () => {
     await signedInUser();
@@ -296,7 +296,7 @@ describe('connectTabs between two tabs', () => {
     connect(tab1, tab2);
     const invalidate = jest.spyOn(tab2, 'invalidateQueries');
 
-    const refused = new MutationObserver(tab1, { mutationKey: ['todos', 'add'], mutationFn: addTodo }).mutate('\u200B');
+    const refused = new MutationObserver(tab1, { mutationKey: ['todos', 'add'], mutationFn: (title: string) => addTodo(title) }).mutate('\u200B');
     await expect(refused).rejects.toMatchObject({ response: { status: 400 } });
     await new MutationObserver(tab1, { mutationKey: ['user', 'check'], mutationFn: () => fetchCurrentUser() }).mutate();
 

@@ -1,11 +1,10 @@
 import { fetchCurrentUser, forgetSessionEnd, login, logout } from '@tm/api-client';
-import { readPreferences, PlatformProviders } from '@tm/web-platform';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { readPreferences } from '@tm/web-platform';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { currentUserQuery, newAccount, signUpNewUser, testQueryClient } from '@tm/web-test-support';
+import { currentUserQuery, newAccount, signUpNewUser } from '@tm/web-test-support';
 import toast from 'react-hot-toast';
-import { MemoryRouter } from 'react-router-dom';
-import { App } from '../../app/app';
+import { renderAccount } from '../../test/render-account';
 import { outboxFor } from '../../test/outbox';
 
 /**
@@ -15,19 +14,6 @@ import { outboxFor } from '../../test/outbox';
 
 type Account = Awaited<ReturnType<typeof signUpNewUser>>;
 const userKey = currentUserQuery().queryKey;
-
-async function renderAccount() {
-  const queryClient = testQueryClient();
-  render(
-    <PlatformProviders queryClient={queryClient}>
-      <MemoryRouter initialEntries={['/account']}>
-        <App />
-      </MemoryRouter>
-    </PlatformProviders>,
-  );
-  await screen.findByRole('heading', { level: 1, name: 'Account' });
-  return { queryClient };
-}
 
 const section = (name: string) => screen.getByRole('region', { name });
 /** The summary at the top of the page: the name and email as the page shows them. */

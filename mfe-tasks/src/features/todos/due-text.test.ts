@@ -1,4 +1,4 @@
-import { dueText, isOverdue } from './due-text';
+import { dueText, isOverdue, personNow, setPersonTimeZone } from './due-text';
 
 // A due date in plain words (docs/PRODUCT.md §10.14), read as the person's own day and time.
 
@@ -29,5 +29,22 @@ describe('due dates in words', () => {
     expect(isOverdue('2026-12-06T14:29', NOW)).toBe(true);
     expect(isOverdue('2026-12-06T14:31', NOW)).toBe(false);
     expect(isOverdue('not a date', NOW)).toBe(false);
+  });
+});
+
+describe('the person’s own clock', () => {
+  afterEach(() => setPersonTimeZone(undefined));
+
+  it('reads today and overdue in the account’s time zone, not this browser’s', () => {
+    // 23:30 on 6 December in UTC is already 7 December in Auckland (UTC+13) and still 6 December in Honolulu.
+    const at = new Date(Date.UTC(2026, 11, 6, 23, 30));
+    setPersonTimeZone('Pacific/Auckland');
+    expect(personNow(at).getDate()).toBe(7);
+    expect(dueText('2026-12-07', personNow(at), 'en-GB')).toBe('Today');
+    expect(isOverdue('2026-12-06', personNow(at))).toBe(true);
+    setPersonTimeZone('Pacific/Honolulu');
+    expect(dueText('2026-12-07', personNow(at), 'en-GB')).toBe('Tomorrow');
+    expect(isOverdue('2026-12-06', personNow(at))).toBe(false);
+    expect(personNow(at).getHours()).toBe(13);
   });
 });

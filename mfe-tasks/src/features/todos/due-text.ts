@@ -1,8 +1,26 @@
-import { dueParts } from '@tm/contracts';
+import { dueParts, nowIn } from '@tm/contracts';
 
 // A task's due date in plain words (docs/PRODUCT.md §10.14): the day relative to today when near, else the
 // weekday and date, with the time when the task has one, in the person's locale. A due date is a day (and
 // time) in the person's own time zone, so it is read as local, never shifted.
+
+/** The person's time zone (the account's, else this browser's: PRODUCT §10.14); undefined: this browser's. */
+let personZone: string | undefined;
+
+/** Reads "today" and "now" in `zone` from here on (the task screen sets it from the signed-in person). */
+export function setPersonTimeZone(zone: string | undefined): void {
+  personZone = zone;
+}
+
+/**
+ * The person's "now" on their own clock: a Date whose local fields are the wall-clock time in their zone, so
+ * it compares with {@link dueDate} and the day arithmetic below whatever zone this browser is in.
+ */
+export function personNow(at: Date = new Date()): Date {
+  if (personZone === undefined) return at;
+  const wall = dueParts(nowIn(personZone, at));
+  return wall === null ? at : new Date(wall.year, wall.month - 1, wall.day, wall.hour ?? 0, wall.minute ?? 0, at.getSeconds(), at.getMilliseconds());
+}
 
 /** The local Date a due date names: its day at its time, or at 00:00 for a day alone. */
 export function dueDate(due: string): Date | null {
@@ -18,7 +36,7 @@ function daysFromToday(date: Date, now: Date): number {
 }
 
 /** "Today", "Tomorrow 09:00", "Yesterday", "Fri 14 Mar", "Fri 14 Mar 2027 09:00". */
-export function dueText(due: string, now: Date = new Date(), locale?: string): string {
+export function dueText(due: string, now: Date = personNow(), locale?: string): string {
   const date = dueDate(due);
   if (date === null) return due;
   const time = due.includes('T') ? ` ${date.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })}` : '';
@@ -31,7 +49,7 @@ export function dueText(due: string, now: Date = new Date(), locale?: string): s
 }
 
 /** Whether a task due at `due` is overdue at `now`: a day before today, or today at a time already past. */
-export function isOverdue(due: string, now: Date = new Date()): boolean {
+export function isOverdue(due: string, now: Date = personNow()): boolean {
   const date = dueDate(due);
   if (date === null) return false;
   return due.includes('T') ? date.getTime() < now.getTime() : daysFromToday(date, now) < 0;

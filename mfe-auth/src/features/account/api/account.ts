@@ -17,13 +17,15 @@ import { formErrors, type FormErrors } from '../../../common/forms/form-errors';
 
 export type ChangePasswordField = keyof ChangePasswordRequest;
 export type DeleteAccountField = keyof DeleteAccountRequest;
-export type ProfileField = keyof UpdateProfileRequest;
+export type ProfileField = Exclude<keyof UpdateProfileRequest, 'timeZone'>;
+export type TimeZoneField = 'timeZone';
 
 /** Shown when a failed call carries no server message (network error, timeout, a 5xx page). */
 export const CHANGE_PASSWORD_FALLBACK = 'Your password could not be changed. Please try again.';
 export const SIGN_OUT_EVERYWHERE_FALLBACK = 'Could not sign out of all devices. Please try again.';
 export const DELETE_ACCOUNT_FALLBACK = 'Your account could not be deleted. Please try again.';
 export const PROFILE_FALLBACK = 'Your details could not be saved. Please try again.';
+export const TIME_ZONE_FALLBACK = 'Your time zone could not be saved. Please try again.';
 const WRONG_PASSWORD_FALLBACK = 'The password is not correct.';
 
 const CHANGE_PASSWORD_FIELDS: readonly ChangePasswordField[] = ['currentPassword', 'newPassword'];
@@ -50,6 +52,11 @@ export function profileErrors(error: unknown): FormErrors<ProfileField> {
     { field: 'currentPassword', owns: isWrongPassword, fallback: WRONG_PASSWORD_FALLBACK },
     { field: 'email', owns: isEmailTaken, fallback: 'An account with this email already exists' },
   ]);
+}
+
+/** A refused time zone (400, docs/PRODUCT.md §10.14) at its field; anything else above it. */
+export function timeZoneErrors(error: unknown): FormErrors<TimeZoneField> {
+  return formErrors(error, ['timeZone'], TIME_ZONE_FALLBACK);
 }
 
 /**

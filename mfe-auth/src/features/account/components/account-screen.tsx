@@ -6,18 +6,20 @@ import { DeleteAccountForm } from './delete-account-form';
 import { PreferencesForm } from './preferences-form';
 import { ProfileForm } from './profile-form';
 import { SignOutEverywhere } from './sign-out-everywhere';
+import { TimeZoneForm } from './time-zone-form';
 import '../../../common/forms/auth-form.css';
 import './account.css';
 
 /**
  * The Account screen (PRODUCT §10.10): who is signed in (from the current-user check the shell made), then
- * "Name and email", "Preferences" (sounds, celebrations), "Change password", "Sign out of all devices" and
+ * "Name and email", "Time zone" (PRODUCT §10.14), "Preferences" (sounds, celebrations), "Change password", "Sign out of all devices" and
  * the danger zone, "Delete account". It is for signed-in people only (the route guard's job); once the
  * session ends here (signed out everywhere, account deleted) it shows nothing while the guard moves on to /login.
  */
 export function AccountScreen({ headingId }: { headingId: string }) {
   const { data: user } = useQuery(currentUserQuery());
   const profileId = useId();
+  const timeZoneId = useId();
   const preferencesId = useId();
   const passwordId = useId();
   const devicesId = useId();
@@ -48,6 +50,14 @@ export function AccountScreen({ headingId }: { headingId: string }) {
         </h2>
         <p className="account__text">Changing your email asks for your password. Sign in with the new email afterwards.</p>
         <ProfileForm user={user} />
+      </section>
+
+      <section className="auth-card account__card" aria-labelledby={timeZoneId}>
+        <h2 className="account__title" id={timeZoneId}>
+          Time zone
+        </h2>
+        <p className="account__text">Due dates and times are read in this zone, on every device.</p>
+        <TimeZoneForm user={user} />
       </section>
 
       <section className="auth-card account__card" aria-labelledby={preferencesId}>

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { WEAK_PASSWORD_MESSAGE } from '@tm/password-policy';
 import { newAccount, renderPage, signUpNewUser } from '@tm/web-test-support';
 import toast from 'react-hot-toast';
+import { pretendBrowserZone } from '../../../test/browser-zone';
 import { SignupForm } from './signup-form';
 
 /** Observes the current-user check while the form is shown, as the shell's route guard does. */
@@ -54,6 +55,39 @@ describe('SignupForm against the real gateway', () => {
     expect(await screen.findByText('home of Signup Tester')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Account created successfully');
     expect(await fetchCurrentUser()).toMatchObject({ fullName: 'Signup Tester', email: account.email });
+  });
+
+  it("keeps the browser's time zone with the new account (docs/PRODUCT.md §10.14)", async () => {
+    const restore = pretendBrowserZone('Asia/Calcutta');
+    try {
+      const account = newAccount('Zone Signup');
+      const events = userEvent.setup();
+      renderSignup();
+      await screen.findByText('probe: signed out');
+      await fill(events, account);
+      expect(await screen.findByText('home of Zone Signup')).toBeInTheDocument();
+      expect(await fetchCurrentUser()).toMatchObject({ email: account.email, timeZone: 'Asia/Calcutta' });
+    } finally {
+      restore();
+    }
+  });
+
+  it('signs up without a zone when the server does not know the browser\'s, and the account then has none', async () => {
+    const restore = pretendBrowserZone('Mars/Olympus_Mons');
+    try {
+      const account = newAccount('Zone Unknown');
+      const events = userEvent.setup();
+      renderSignup();
+      await screen.findByText('probe: signed out');
+      await fill(events, account);
+      expect(await screen.findByText('home of Zone Unknown')).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent('Account created successfully');
+      const user = await fetchCurrentUser();
+      expect(user).toMatchObject({ email: account.email });
+      expect(user).not.toHaveProperty('timeZone');
+    } finally {
+      restore();
+    }
   });
 
   it('shows a taken email next to the Email field (no toast), and stays on the form', async () => {

@@ -7,6 +7,12 @@ import { isQueued, writeTask } from './task-writes';
 /** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
 const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
 
+/** What an add sends: the title, and the due date it starts with (PRODUCT §10.14). */
+export interface NewTask {
+  title: string;
+  due?: string;
+}
+
 interface AddTodoCallbacks {
   /**
    * The task shows: kept on the device (before the server answers), or taken by the server when there is no
@@ -27,12 +33,12 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'add'],
-    mutationFn: async (title: string) => {
+    mutationFn: async ({ title, due }: NewTask) => {
       let shown = false;
       const answer = await writeTask(
         queryClient,
-        (sync) => sync.addTaskCommand(title).command,
-        () => addTodo(title),
+        (sync) => sync.addTaskCommand(due === undefined ? title : { title, due }).command,
+        () => addTodo(title, due),
         () => {
           shown = true;
           onAdded?.(title);
@@ -40,7 +46,7 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
       );
       return { answer, shown };
     },
-    onSuccess: async ({ answer, shown }, title) => {
+    onSuccess: async ({ answer, shown }, { title }) => {
       // Kept on the device (PRODUCT §10.4): the task shows already, under its temporary id, and syncs later.
       if (isQueued(answer)) return;
       const { message, todo } = answer;
@@ -49,7 +55,7 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
       notifySuccess(message);
       if (!shown) onAdded?.(title);
     },
-    onError: (error, title) => {
+    onError: (error, { title }) => {
       logFailure('Adding the task failed', error);
       if (isSessionEnded(error)) return;
       if (isValidationError(error) && onRefused) onRefused(errorMessage(error, ADD_FAILED_MESSAGE), title);

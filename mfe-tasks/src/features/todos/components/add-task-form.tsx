@@ -2,12 +2,15 @@ import { LIMITS, todoTitleProblem } from '@tm/contracts';
 import { isAfterSignIn, keepDraft, readDraft } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { currentUserQuery } from '@tm/api-client';
-import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type RefObject, type SubmitEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAddTodo } from '../api/add-todo';
 import { SOUNDS } from '../constants';
+import { dueText, personNow } from '../due-text';
 import { usePasteLimit } from '../hooks/use-paste-limit';
 import { useSound } from '../hooks/use-sound';
+import { quoted } from './task-actions';
+import type * as QuickAddModule from '../quick-add';
 
 /** The length counter shows from here on (docs/PRODUCT.md §10.7). */
 const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
@@ -24,6 +27,27 @@ const REPEAT_WINDOW_MS = 500;
 /** The draft of the new-task input, kept across a session's end for the same person (web-platform's drafts). */
 const DRAFT = 'new-task';
 
+type QuickAdd = typeof QuickAddModule;
+
+/**
+ * Quick add in plain words (docs/PRODUCT.md §10.14): the parser loads once the person starts typing a task
+ * (not with the page), then reads the date the words say as they type. Null until it has arrived: a task
+ * added before then is added as typed, since its date was never shown.
+ */
+function useQuickAdd(title: string) {
+  const [module, setModule] = useState<QuickAdd | null>(null);
+  const loading = useRef(false);
+  useEffect(() => {
+    if (title === '' || loading.current) return;
+    loading.current = true;
+    import('../quick-add').then(setModule, () => {
+      loading.current = false; // a failed load (offline, a new release) is tried again at the next key
+    });
+  }, [title]);
+  const understood = useMemo(() => (module && title.trim() !== '' ? module.understand(title, personNow()) : null), [module, title]);
+  return { understood, read: (text: string) => module?.understand(text, personNow()) ?? null };
+}
+
 function useUserId(): string | undefined {
   return useQuery({ ...currentUserQuery(), select: (user) => user?._id }).data;
 }
@@ -39,6 +63,7 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   const problemId = useId();
   const counterId = useId();
   const pasteId = useId();
+  const previewId = useId();
   const userId = useUserId();
   const [title, setTitleState] = useState(() => readDraft(userId, DRAFT));
   // The latest text, readable at once: after an add, a repeated Enter may arrive before React has rendered
@@ -55,21 +80,26 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   // task shows (kept on the device, before the server answers), the next task can be added at once; an
   // empty submission just after is the rest of the same double click or Enter burst, and is let go quietly.
   const submitting = useRef<object | null>(null);
+  const submitted = useRef('');
   const [adding, setAdding] = useState(false);
+  const quickAdd = useQuickAdd(title);
+  // "Keep words as typed": the date words stay in the title and no date is set (§10.14), until the next add.
+  const [asTyped, setAsTyped] = useState(false);
   const shownAt = useRef(-Infinity);
   const playAdded = useSound(SOUNDS.added);
   const add = useAddTodo({
-    onAdded: (submitted) => {
+    onAdded: () => {
       submitting.current = null;
       shownAt.current = performance.now();
       setAdding(false);
+      setAsTyped(false);
       playAdded();
-      setTitle(afterAdded(titleNow.current, submitted));
+      setTitle(afterAdded(titleNow.current, submitted.current));
     },
-    onRefused: (message, submitted) => {
+    onRefused: (message) => {
       setProblem(message);
       // What was refused comes back to be corrected, unless something new is being typed.
-      if (titleNow.current === '') setTitle(submitted);
+      if (titleNow.current === '') setTitle(submitted.current);
     },
   });
 
@@ -95,9 +125,11 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
     }
     const attempt = {};
     submitting.current = attempt;
+    submitted.current = text;
     setAdding(true);
+    const understood = asTyped ? null : quickAdd.read(text);
     add
-      .mutateAsync(text)
+      .mutateAsync(understood ? { title: understood.title, due: understood.due } : { title: text })
       .catch(() => undefined)
       .finally(() => {
         if (submitting.current !== attempt) return;
@@ -107,7 +139,12 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   };
 
   const pending = adding;
-  const describedBy = [problem && problemId, paste.cut && pasteId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
+  const { understood } = quickAdd;
+  const describedBy = [problem && problemId, paste.cut && pasteId, understood && previewId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
+  // A press does not take the focus from the input (the keyboard would close and open again).
+  const keepInputFocus = (event: MouseEvent<HTMLButtonElement>) => {
+    if (document.activeElement === inputRef.current) event.preventDefault();
+  };
   return (
     <form className="tasks-form" onSubmit={submit} aria-busy={pending} noValidate>
       <label htmlFor={inputId} className="visually-hidden">
@@ -130,6 +167,7 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
           onChange={(event) => {
             setTitle(event.target.value);
             setProblem(null);
+            if (event.target.value === '') setAsTyped(false);
             paste.onChange();
           }}
         />
@@ -143,10 +181,7 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
         type="submit"
         className="tasks-button tasks-form__submit"
         aria-disabled={pending || undefined}
-        // A press does not take the focus from the input (the keyboard would close and open again).
-        onMouseDown={(event) => {
-          if (document.activeElement === inputRef.current) event.preventDefault();
-        }}
+        onMouseDown={keepInputFocus}
       >
         {pending && <span className="tasks-spinner" aria-hidden="true" />}
         {pending ? 'Adding…' : 'Add Task'}
@@ -156,6 +191,22 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
           {problem}
         </p>
       )}
+      {/* What the words say, before adding (§10.14); always in the page, so a change is read out. */}
+      <div className="tasks-form__quick">
+        <p id={previewId} className="tasks-form__preview" aria-live="polite">
+          {understood && !asTyped && (
+            <>
+              <span className="tasks-form__preview-due">Due {dueText(understood.due)}</span> · {quoted(understood.title)}
+            </>
+          )}
+          {understood && asTyped && 'Adding as typed, with no due date'}
+        </p>
+        {understood && (
+          <button type="button" className="tasks-form__as-typed" aria-pressed={asTyped} onMouseDown={keepInputFocus} onClick={() => setAsTyped((kept) => !kept)}>
+            Keep words as typed
+          </button>
+        )}
+      </div>
       {/* Always in the page, so the words are read out when a paste is cut. */}
       <p id={pasteId} className="tasks-form__notice" aria-live="polite">
         {paste.cut}

@@ -18,7 +18,7 @@ describe('the row actions on a small screen', () => {
     restoreMatchMedia();
   });
 
-  it('puts edit, pin, history and delete into an overflow menu, and marks a pinned row with one visually hidden "Pinned"', async () => {
+  it('puts edit, pin, history, due date and delete into an overflow menu, and marks a pinned row with one visually hidden "Pinned"', async () => {
     const user = userEvent.setup();
     await addTodo('Pack the bags');
     renderPage(<TaskListPage />);
@@ -26,13 +26,14 @@ describe('the row actions on a small screen', () => {
     expect(within(row).queryByRole('button', { name: 'Pin “Pack the bags”' })).not.toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: 'Delete “Pack the bags”' })).not.toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: 'History of “Pack the bags”' })).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Due date of “Pack the bags”' })).not.toBeInTheDocument();
     expect(within(row).queryByText('Pinned')).not.toBeInTheDocument();
 
     const trigger = within(row).getByRole('button', { name: 'More actions for “Pack the bags”' });
     expect(trigger).toHaveAttribute('title', 'More actions for “Pack the bags”');
     await user.click(trigger);
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Pin', 'History', 'Delete']);
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Pin', 'History', 'Due date…', 'Delete']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Pin' }));
 
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
@@ -45,7 +46,7 @@ describe('the row actions on a small screen', () => {
     expect(row).toHaveTextContent(/^Pack the bagsPinned$/);
     await waitFor(async () => expect((await fetchTodos())[0]?.isPinned).toBe(true));
     await user.click(within(row).getByRole('button', { name: 'More actions for “Pack the bags”' }));
-    expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Unpin', 'History', 'Delete']);
+    expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Unpin', 'History', 'Due date…', 'Delete']);
   });
 
   it('works with the keyboard: open the menu, arrow to Delete, press Enter; the focus goes to the next row', async () => {
@@ -62,7 +63,7 @@ describe('the row actions on a small screen', () => {
     await user.keyboard('{Enter}');
     const menu = await screen.findByRole('menu');
     await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Edit' })).toHaveFocus());
-    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
     expect(within(menu).getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
     await user.keyboard('{Enter}');
 

@@ -1,4 +1,4 @@
-import { EditIcon, HistoryIcon, MoreIcon, PinIcon, TrashIcon } from '@tm/web-platform';
+import { CalendarIcon, EditIcon, HistoryIcon, MoreIcon, PinIcon, TrashIcon } from '@tm/web-platform';
 import { useCallback, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
@@ -13,6 +13,8 @@ interface TaskActionsProps {
   onDelete: () => void;
   /** Opens the task's change history (docs/PRODUCT.md §10.4). */
   onShowHistory: () => void;
+  /** Opens the task's due-date picker (docs/PRODUCT.md §10.14). */
+  onPickDue: () => void;
   /** Called once the delete control has let go of focus: the row is leaving, the list moves the focus on. */
   onFocusLost: () => void;
 }
@@ -23,17 +25,18 @@ export function quoted(title: string): string {
 }
 
 /**
- * The edit, pin, delete and history actions of one task row, named with the task's title and with a tooltip
- * each. The control that started an edit (`data-edit-return`) gets the focus back when the edit ends with Enter
- * or Escape; the one that opened the history gets it back when its dialog closes.
+ * The edit, pin, delete, history and due-date actions of one task row, named with the task's title and with a
+ * tooltip each. The control that started an edit (`data-edit-return`) gets the focus back when the edit ends
+ * with Enter or Escape; the one that opened the history or the due-date picker gets it back when its dialog closes.
  */
 export function TaskActions(props: TaskActionsProps) {
   return props.compact ? <TaskActionsMenu {...props} /> : <TaskActionButtons {...props} />;
 }
 
-function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onFocusLost }: TaskActionsProps) {
+function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onFocusLost }: TaskActionsProps) {
   const editLabel = `Edit ${quoted(title)}`;
   const historyLabel = `History of ${quoted(title)}`;
+  const dueLabel = `Due date of ${quoted(title)}`;
   const pinLabel = `${isPinned ? 'Unpin' : 'Pin'} ${quoted(title)}`;
   const deleteLabel = `Delete ${quoted(title)}`;
   return (
@@ -58,6 +61,9 @@ function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, 
       </button>
       <button type="button" className="tasks-icon-button" aria-label={historyLabel} title={historyLabel} aria-haspopup="dialog" onClick={onShowHistory}>
         <HistoryIcon />
+      </button>
+      <button type="button" className="tasks-icon-button" aria-label={dueLabel} title={dueLabel} aria-haspopup="dialog" onClick={onPickDue}>
+        <CalendarIcon />
       </button>
     </div>
   );
@@ -87,11 +93,11 @@ function placeMenu(trigger: HTMLElement, menu: HTMLElement): MenuPosition {
  * The overflow menu of small screens, a WAI-ARIA menu button, with no menu library (docs/PERFORMANCE.md "First-load budgets"):
  * Enter, Space, a click or ArrowDown opens it on its first item, ArrowUp on its last; arrows (wrapping),
  * Home and End move between items; Enter or Space picks one; Escape and Tab close it and give the focus
- * back to the button, as does picking Pin or History (whose dialog gives it back again when it closes). Picking Edit leaves the focus in the title's field, picking
+ * back to the button, as does picking Pin, History or Due date (whose dialogs give it back again when they close). Picking Edit leaves the focus in the title's field, picking
  * Delete hands it on (the row is leaving). A click outside closes it. It is rendered at the end of <body>
  * and does not hide the rest of the page (a modal menu would aria-hide controls that stay focusable).
  */
-function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onFocusLost }: TaskActionsProps) {
+function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onFocusLost }: TaskActionsProps) {
   const [open, setOpen] = useState<'first' | 'last' | null>(null);
   const [position, setPosition] = useState<MenuPosition | null>(null);
   const [highlighted, setHighlighted] = useState(-1);
@@ -228,8 +234,10 @@ function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, on
             {item('Edit', <EditIcon />, 0, onEdit, 'edit')}
             {item(isPinned ? 'Unpin' : 'Pin', <PinIcon filled={isPinned} />, 1, onTogglePinned, null)}
             {item('History', <HistoryIcon />, 2, onShowHistory, null)}
+            {/* "…": it opens a dialog that asks for the date (docs/PRODUCT.md §10.14). */}
+            {item('Due date…', <CalendarIcon />, 3, onPickDue, null)}
             {/* The destructive item last, on its own edge of the menu. */}
-            {item('Delete', <TrashIcon />, 3, onDelete, 'delete', true)}
+            {item('Delete', <TrashIcon />, 4, onDelete, 'delete', true)}
           </div>,
           document.body,
         )}

@@ -5,9 +5,8 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
-import { goOffline, restoreMatchMedia, stubAudioPlay, stubDialog, stubMatchMedia } from '../../../test/browser-stubs';
-import { allRowsEntered, rowOf, sleep } from '../../../test/page-helpers';
-import { SMALL_SCREEN_QUERY } from '../constants';
+import { goOffline, stubAudioPlay, stubDialog } from '../../../test/browser-stubs';
+import { allRowsEntered, onASmallScreenWithDialogs, rowOf, sleep } from '../../../test/page-helpers';
 
 /** The entries of the open history dialog, top to bottom: what changed, when (and where), any conflict. */
 const entries = (dialog: HTMLElement) =>
@@ -241,19 +240,7 @@ describe("a task's change history (docs/PRODUCT.md §10.4)", () => {
 });
 
 describe('the History action in the menu of small screens', () => {
-  let restoreDialog: () => void;
-  beforeEach(async () => {
-    toast.remove();
-    await signUpNewUser('Ada Lovelace');
-    stubAudioPlay();
-    stubMatchMedia([SMALL_SCREEN_QUERY]);
-    restoreDialog = stubDialog();
-  });
-  afterEach(() => {
-    restoreDialog();
-    restoreMatchMedia();
-    jest.restoreAllMocks();
-  });
+  onASmallScreenWithDialogs();
 
   it('is reached with the keyboard; the dialog opens on its title and Escape gives the focus back to the menu button', async () => {
     const user = userEvent.setup();

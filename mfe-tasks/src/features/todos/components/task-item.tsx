@@ -25,6 +25,8 @@ export interface RowHandlers extends RowActions {
   onEditing: (todo: Todo, editing: boolean) => void;
   /** Opens the task's change history (docs/PRODUCT.md §10.4). */
   onShowHistory: (todo: Todo) => void;
+  /** Opens the task's due-date picker (docs/PRODUCT.md §10.14). */
+  onPickDue: (todo: Todo) => void;
 }
 
 interface TaskItemProps extends RowHandlers {
@@ -74,6 +76,7 @@ export const TaskItem = memo(function TaskItem({
   onFocusLost,
   onEditing,
   onShowHistory,
+  onPickDue,
   deletedElsewhere,
   refusal,
   onDismissRefusal,
@@ -183,6 +186,7 @@ export const TaskItem = memo(function TaskItem({
           onTogglePinned={() => onTogglePinned(todo)}
           onDelete={() => onDelete(todo)}
           onShowHistory={() => onShowHistory(todo)}
+          onPickDue={() => onPickDue(todo)}
           onFocusLost={onFocusLost}
         />
       )}

@@ -20,6 +20,9 @@ const { Component: TaskHistoryDialog, preload: preloadHistory } = preloadable(()
   import('./task-history-dialog').then((module) => module.TaskHistoryDialog),
 );
 if (typeof window !== 'undefined') onFirstAct(() => void preloadHistory());
+// So is the due-date picker (docs/PRODUCT.md §10.14), fetched the same way.
+const { Component: TaskDueDialog, preload: preloadDue } = preloadable(() => import('./task-due-dialog').then((module) => module.TaskDueDialog));
+if (typeof window !== 'undefined') onFirstAct(() => void preloadDue());
 
 interface TaskListProps {
   /** Every task, in the spec's order (the list shows those of `filter`). */
@@ -37,7 +40,8 @@ interface TaskListProps {
  * the filters and the bulk actions (docs/PRODUCT.md §10.11). Each concern is a part of its own: the rows'
  * actions (useRowActions), where the focus goes (useFocusAfterChange), the sounds (useTaskSounds), a title
  * edited while its task went away (useOrphanedEdits), and the windowed rows with their entrances (TaskRows).
- * A row's History action opens the task's change history here, one dialog for the list (docs/PRODUCT.md §10.4).
+ * A row's History action opens the task's change history here, one dialog for the list (docs/PRODUCT.md §10.4);
+ * its Due date action the due-date picker, likewise (§10.14).
  */
 export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef }: TaskListProps) {
   const headingId = useId();
@@ -67,6 +71,11 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
     [actions],
   );
 
+  const [dueOf, setDueOf] = useState<Todo | null>(null);
+  const pickDue = useCallback((todo: Todo) => setDueOf(todo), []);
+  // The task as it is now (its due date decides whether Save changes anything); null when it has gone.
+  const dueTodo = dueOf && (todos.find((todo) => todo._id === dueOf._id) ?? null);
+
   let empty: string | undefined;
   if (counts.all === 0) empty = 'No tasks';
   else if (visible.length === 0 && filter !== 'all') empty = EMPTY_FILTER_MESSAGES[filter];
@@ -92,6 +101,7 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
         actions={actions}
         onEditing={orphans.onEditing}
         onShowHistory={showHistory}
+        onPickDue={pickDue}
         goneId={orphans.goneId}
         deletedElsewhere={orphans.deletedElsewhere}
         handle={focus.rows}
@@ -99,6 +109,11 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
       {historyOf && (
         <Suspense fallback={null}>
           <TaskHistoryDialog todo={historyTodo ?? historyOf} deleted={!historyTodo} onRestore={restore} onClose={() => setHistoryOf(null)} />
+        </Suspense>
+      )}
+      {dueOf && (
+        <Suspense fallback={null}>
+          <TaskDueDialog todo={dueTodo ?? dueOf} deleted={!dueTodo} onSetDue={actions.onSetDue} onClose={() => setDueOf(null)} />
         </Suspense>
       )}
     </div>

@@ -29,6 +29,8 @@ interface TaskRowsProps {
   onEditing: RowHandlers['onEditing'];
   /** A row's History action (the list shows the dialog). */
   onShowHistory: RowHandlers['onShowHistory'];
+  /** A row's Due date action (the list shows the picker). */
+  onPickDue: RowHandlers['onPickDue'];
   goneId: string | undefined;
   deletedElsewhere: (DeletedElsewhere & { draft?: string }) | undefined;
   handle: RefObject<RowsHandle | null>;
@@ -41,7 +43,7 @@ interface TaskRowsProps {
  * in a list as tall as all of them; the list stays a list for screen readers (each row says its place and the
  * list's size, §10.5.3).
  */
-export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, onShowHistory, goneId, deletedElsewhere, handle }: TaskRowsProps) {
+export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, onShowHistory, onPickDue, goneId, deletedElsewhere, handle }: TaskRowsProps) {
   const list = useRef<HTMLUListElement>(null);
   const { focusedIndex, focusRow } = useRowFocus(list, visible, inputRef);
   const { virtualizer, items, totalSize, offset } = useRowWindow(list, keys, focusedIndex);
@@ -75,6 +77,7 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
               {...actions}
               onEditing={onEditing}
               onShowHistory={onShowHistory}
+              onPickDue={onPickDue}
               deletedElsewhere={todo._id === goneId ? deletedElsewhere : undefined}
               refusal={refusals.get(todo._id)}
               onDismissRefusal={onDismissRefusal}

@@ -67,7 +67,7 @@ export function useOrphanedEdits(todos: Todo[], playAdded: () => void) {
         addAsNew: (title) => {
           busy(gone);
           add
-            .mutateAsync(title)
+            .mutateAsync(gone.todo.due === undefined ? { title } : { title, due: gone.todo.due })
             .then(settle)
             .catch((error: unknown) => setOrphan({ ...gone, busy: false, problem: describeError(error, 'It could not be added.') }));
         },
