@@ -243,3 +243,10 @@ export function recordTaskWrites(page: Page): { all: () => TaskWrite[]; count: (
     count: (method, path) => all().filter((write) => write.method === method && (typeof path === 'string' ? write.path === path : path.test(write.path))).length,
   };
 }
+
+/** The person's calendar day `offset` days from today (this machine's clock), as the API takes it (`YYYY-MM-DD`). */
+export function day(offset: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + offset);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}

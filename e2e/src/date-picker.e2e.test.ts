@@ -1,19 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { openSession, useBrowser } from './browser.js';
 import { openDevice, signUpOn, until } from './phone.js';
-import { addTasksViaApi, describeInBrowser, newTaskInput, row, serverTodos, signUp, snapshot } from './app.js';
+import { addTasksViaApi, day, describeInBrowser, newTaskInput, row, serverTodos, signUp, snapshot } from './app.js';
 
 // A task's due-date picker (docs/PRODUCT.md §10.14, §10.9): reached and used with the keyboard alone on a wide
 // screen, and with taps from the row's menu on a phone, where it fits the screen with 44 px controls.
 
 const browser = useBrowser();
-
-/** The person's calendar day `offset` days from today, as the API takes it (`YYYY-MM-DD`). */
-function day(offset: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() + offset);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-}
 
 const serverDue = async (page: Page, title: string) => (await serverTodos(page)).find((todo) => todo.title === title)?.due;
 const focusedName = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? null);

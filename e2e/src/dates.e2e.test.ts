@@ -1,17 +1,10 @@
 import { openSession, useBrowser } from './browser.js';
-import { describeInBrowser, row, signUp, snapshot, xsrfHeaders } from './app.js';
+import { day, describeInBrowser, row, signUp, snapshot, xsrfHeaders } from './app.js';
 
 // Due dates on the task list (docs/PRODUCT.md §10.14): in plain words under the title, overdue in words and
 // in the warning colour, read with the checkbox; a due date's changes in the task's History.
 
 const browser = useBrowser();
-
-/** The person's calendar day `offset` days from today, as the API takes it (`YYYY-MM-DD`). */
-function day(offset: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() + offset);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-}
 
 describeInBrowser('due dates', () => {
   it('shows each row’s due date in words, an overdue one in words and in the warning colour, read with its checkbox', async () => {

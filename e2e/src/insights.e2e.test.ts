@@ -23,11 +23,11 @@ describeInBrowser('the Insights screen (mfe-insights)', () => {
       }
       await page.request.put(`/api/todo/update-todo/${byTitle('Pinned idea')._id}`, { data: { updateData: { isPinned: true } }, headers });
 
-      // Reached from the header, where it declares its place (order 20: after the task list).
+      // Reached from the header, where it declares its place (order 20: after the task list and Today, 10).
       await page.reload();
       const links = page.getByRole('navigation', { name: 'Screens' }).getByRole('link');
       await page.getByRole('link', { name: 'Insights', exact: true }).waitFor();
-      expect((await links.allTextContents()).slice(0, 2)).toEqual(['Tasks', 'Insights']);
+      expect((await links.allTextContents()).slice(0, 3)).toEqual(['Tasks', 'Today', 'Insights']);
       await page.getByRole('link', { name: 'Insights', exact: true }).click();
       await page.waitForURL('**/insights');
       const region = page.getByRole('region', { name: 'Insights' });

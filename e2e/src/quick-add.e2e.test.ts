@@ -1,19 +1,12 @@
 import type { Response } from 'playwright-core';
 import { useBrowser } from './browser.js';
-import { describeInBrowser, newTaskInput, row, serverTodos, snapshot } from './app.js';
+import { day, describeInBrowser, newTaskInput, row, serverTodos, snapshot } from './app.js';
 import { openDevice, signUpOn, until } from './phone.js';
 
 // Quick add in plain words (docs/PRODUCT.md §10.14) on a phone, by touch: what the words say shows before
 // adding, and the parser arrives only once the person starts typing.
 
 const browser = useBrowser();
-
-const pad = (value: number) => String(value).padStart(2, '0');
-function day(offset: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() + offset);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
 
 describeInBrowser('quick add in plain words', () => {
   it('previews the date the words say, adds it with the rest as the title, and keeps the words as typed in one tap', async () => {

@@ -104,6 +104,11 @@ describe('GET /api/openapi.json', () => {
     for (const response of Object.values(doc.components.responses)) {
       expect(response).toEqual(expect.objectContaining({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } }));
     }
+    const agenda = doc.paths['/todo/agenda']?.get;
+    expect((agenda?.parameters ?? []).map((parameter) => [parameter.name, parameter.in, parameter.required])).toEqual([
+      ['today', 'query', true],
+      ['days', 'query', false],
+    ]);
     const events = doc.paths['/todo/events']?.get;
     expect((events?.parameters ?? []).map((parameter) => parameter.name)).toEqual(['after', 'Last-Event-ID']);
     expect(Object.keys(events?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '429', '503']));
@@ -190,6 +195,8 @@ describe('GET /api/openapi.json', () => {
       completeAll: () => ({ completed: true }),
       reportWebVitals: () => ({ route: '/', metrics: [{ name: 'LCP', value: 1200 }] }),
     };
+    /** The query strings of the calls that need one. */
+    const QUERIES: Record<string, string> = { todoChanges: '?after=0', agenda: '?today=2026-12-06' };
     const statuses: string[] = [];
     for (const [route, item] of Object.entries(doc.paths)) {
       for (const method of METHODS) {
@@ -207,7 +214,8 @@ describe('GET /api/openapi.json', () => {
           await client.put(`/api/todo/update-todo/${task._id}`, { updateData: { completed: true } });
           undoToken = (await client.delete<{ undoToken?: string }>('/api/todo/clear-completed')).body.undoToken;
         }
-        const concrete = API_BASE + route.replace('{todoId}', task._id) + (operation.operationId === 'todoChanges' ? '?after=0' : '');
+        const query = QUERIES[operation.operationId] ?? '';
+        const concrete = API_BASE + route.replace('{todoId}', task._id) + query;
         let status: number;
         let code: unknown;
         if (operation.operationId === 'todoEvents') {
@@ -337,6 +345,9 @@ describe('every refusal a call really answers is declared under it, with its cod
     expectDeclared('restoreBulk', 'unknown token', await client.post('/api/todo/restore-bulk', { undoToken: 'no-such-token' }), 404, ErrorCode.todoNotRestorable);
 
     expectDeclared('todoEvents', 'bad cursor', await client.get('/api/todo/events?after=x'), 400, ErrorCode.validation);
+    expectDeclared('todoChanges', 'no cursor', await client.get('/api/todo/changes'), 400, ErrorCode.validation);
+    expectDeclared('agenda', 'no today', await client.get('/api/todo/agenda'), 400, ErrorCode.validation);
+    expectDeclared('agenda', 'days out of range', await client.get('/api/todo/agenda?today=2026-12-06&days=32'), 400, ErrorCode.validation);
     const streams = await Promise.all(Array.from({ length: 5 }, () => openRawEventStream(`${stack.gateway.url}/api/todo/events`, { cookie: client.cookieHeader() })));
     try {
       expect(streams.map((live) => live.status)).toEqual([200, 200, 200, 200, 200]);

@@ -1,5 +1,5 @@
 import { isClassicUpdate } from '@tm/service-kit/mongo';
-import { todoUpdates } from './mongo-todos.store.js';
+import { OPEN_DUE_INDEX, openDueFilter, todoUpdates } from './mongo-todos.store.js';
 
 // The Mongo contract suite needs a server (todos.repository.test.ts, MONGO_URL); these checks do not. What a
 // write changes is the rules' (todos.domain.test.ts); the store stores tasks whole, by replacement.
@@ -34,5 +34,14 @@ describe('MongoDB todos store updates (docs/ARCHITECTURE.md, "Storage")', () => 
   it('migration: completion times are backfilled with a plain $set; the marker keeps its first time', () => {
     expect(todoUpdates.backfillCompletedAt(earlier)).toEqual({ $set: { completedAt: earlier } });
     expect(todoUpdates.migrationFinished(now)).toEqual({ $setOnInsert: { finishedAt: now } });
+  });
+
+  it("the agenda's read names every term of its partial index's filter, so any engine's planner may use the index", () => {
+    const filter = openDueFilter('user', '2026-12-13');
+    expect(filter).toEqual({ userId: 'user', completed: false, due: { $exists: true, $lt: '2026-12-13' }, deletedAt: { $exists: false } });
+    for (const [field, condition] of Object.entries(OPEN_DUE_INDEX.partialFilterExpression)) {
+      expect([field, filter[field as keyof typeof filter]]).toEqual([field, typeof condition === 'object' ? expect.objectContaining(condition) : condition]);
+    }
+    expect(Object.keys(OPEN_DUE_INDEX.key)).toEqual(['userId', 'due']);
   });
 });

@@ -3,6 +3,7 @@ import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
 import { MongoClient, ObjectId, WriteConcern, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Document, type Filter, type UpdateFilter, type WithoutId } from 'mongodb';
 import { z } from 'zod';
 import {
+  byListOrder,
   completedAtOf,
   LIST_ORDER,
   migratedFeedPosition,
@@ -222,6 +223,26 @@ function userKey(userId: string): UserKey {
 
 /** A live (undeleted) task has no `deletedAt`. */
 const LIVE = { deletedAt: { $exists: false } };
+
+/**
+ * The index of Today and Upcoming (docs/PRODUCT.md §10.15): a user's open dated tasks by due date, and only
+ * those (a completed task or one without a date costs it nothing). Partial filters of equality and
+ * `$exists: true` alone, which MongoDB and the compatible engines all accept.
+ */
+export const OPEN_DUE_INDEX = {
+  key: { userId: 1, due: 1 },
+  name: 'user_open_due',
+  partialFilterExpression: { completed: false, due: { $exists: true } },
+} as const;
+
+/**
+ * The filter of {@link MongoTodosStore.openDueBefore}: the index's partial filter written out in it term for
+ * term (a planner uses a partial index only for a query that implies its filter), the user, the range of
+ * due dates, and live tasks only.
+ */
+export function openDueFilter(user: UserKey, before: string) {
+  return { userId: user, completed: false, due: { $exists: true, $lt: before }, ...LIVE } satisfies Filter<TodoDocument>;
+}
 /** The rules' list order as a sort document (served by the `user_pinned_created` index). */
 const LIST_SORT = Object.fromEntries(LIST_ORDER.map(({ field, direction }) => [field, direction === 'desc' ? -1 : 1] as const));
 
@@ -383,6 +404,8 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
           { key: { userId: 1, isPinned: -1, createdAt: -1, _id: -1 }, name: 'user_pinned_created' },
           // Only deleted tasks are in it, so the sweep finds the expired ones without a scan.
           { key: { deletedAt: 1 }, name: 'deleted_at', partialFilterExpression: { deletedAt: { $type: 'date' } } },
+          // Today and Upcoming (openDueBefore): a user's open dated tasks by due date.
+          OPEN_DUE_INDEX,
         ],
         [EVENTS_COLLECTION]: [
           // A user's events in number order (the stream's read). Not unique: the user's feed document already
@@ -513,6 +536,13 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
   async listJson(userId: string): Promise<string> {
     // Documents are validated one by one (toTask): unlike a STRICT SQLite table, a collection enforces no shape.
     return JSON.stringify(await this.list(userId));
+  }
+
+  async openDueBefore(userId: string, before: string): Promise<TodoRecord[]> {
+    // Read through user_open_due, then put in list order here, where they are few: a sort in the query could
+    // lead the planner to the listing index instead, which reads every task of the user.
+    const documents = await this.todos.find(openDueFilter(userKey(userId), before)).toArray();
+    return documents.map((document) => toTask(document).todo).sort(byListOrder);
   }
 
   async history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]> {

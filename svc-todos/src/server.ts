@@ -11,6 +11,7 @@ import type { TodosRepository } from './todos.repository.js';
 const TRACED_STORE_CALLS = [
   'list',
   'listJson',
+  'openDueBefore',
   'create',
   'update',
   'remove',

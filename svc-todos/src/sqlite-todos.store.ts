@@ -125,6 +125,11 @@ const INDEXES = `
   CREATE UNIQUE INDEX IF NOT EXISTS todo_history_task ON todo_history (user_id, todo_id, seq, field);
   -- The sweep's expired history entries.
   CREATE INDEX IF NOT EXISTS todo_history_at ON todo_history (at);
+  -- Today and Upcoming (docs/PRODUCT.md §10.15): a user's open, live, dated tasks by due date (openDueBefore).
+  -- Only those rows, so an agenda costs what it answers, not the user's whole list, and a tick or a task
+  -- without a date costs this index nothing. Created here, after migrate: a file from before due dates gains
+  -- the column first, then this index, in place.
+  CREATE INDEX IF NOT EXISTS todos_user_open_due ON todos (user_id, due) WHERE completed = 0 AND due IS NOT NULL AND deleted_at IS NULL;
 `;
 
 const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at, completed_at, due';
@@ -132,6 +137,15 @@ const TASK_COLUMNS = `${COLUMNS}, deleted_at`;
 const SORT_COLUMNS = { isPinned: 'is_pinned', createdAt: 'created_at', _id: 'id' } as const;
 /** The list, in the rules' order (LIST_ORDER), served by todos_user_pinned_created. */
 const LIST = `SELECT ${COLUMNS} FROM todos WHERE user_id = ? AND deleted_at IS NULL
+  ORDER BY ${LIST_ORDER.map(({ field, direction }) => `${SORT_COLUMNS[field]} ${direction.toUpperCase()}`).join(', ')}`;
+
+/**
+ * A user's open dated tasks due before a day (openDueBefore), in the rules' order. Its WHERE repeats the
+ * partial index's terms, so SQLite reads them through todos_user_open_due (the range on due), then sorts
+ * those few rows.
+ */
+const OPEN_DUE_BEFORE = `SELECT ${COLUMNS} FROM todos
+  WHERE user_id = ? AND completed = 0 AND due IS NOT NULL AND deleted_at IS NULL AND due < ?
   ORDER BY ${LIST_ORDER.map(({ field, direction }) => `${SORT_COLUMNS[field]} ${direction.toUpperCase()}`).join(', ')}`;
 
 /**
@@ -233,6 +247,7 @@ function historyRow(userId: string, seq: number, origin: string | null, { taskId
 function prepareStatements(db: SqliteDatabase) {
   return {
     list: db.prepare<[string], TodoTuple>(LIST).raw(),
+    openDueBefore: db.prepare<[string, string], TodoTuple>(OPEN_DUE_BEFORE).raw(),
     // The user's own position: the last number handed out to the user, trimmed events included.
     cursor: db.prepare('SELECT last_seq AS value FROM todo_feed_positions WHERE user_id = ?'),
     position: db.prepare('SELECT last_seq AS lastSeq, trimmed_through AS trimmedThrough FROM todo_feed_positions WHERE user_id = ?'),
@@ -467,6 +482,10 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
 
   async listJson(userId: string): Promise<string> {
     return this.db.transaction(() => listJson(this.statements.list.all(userId), this.cursor(userId))).deferred();
+  }
+
+  async openDueBefore(userId: string, before: string): Promise<TodoRecord[]> {
+    return this.statements.openDueBefore.all(userId, before).map(toRecord);
   }
 
   private cursor(userId: string): string {

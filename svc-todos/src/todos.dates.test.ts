@@ -110,12 +110,19 @@ describe('due dates', () => {
 test('a file from before due dates gains the column in place: its tasks have none, and can be given one', async () => {
   const task = await add({ title: 'Written before dates' });
   await service.stop();
-  // The file as the previous version left it: no due column.
+  // The file as the previous version left it: no due column, so no index of due dates either (Today and
+  // Upcoming's, docs/PRODUCT.md §10.15, which the reopened store creates after the column).
   const db = new Database(path.join(dir.dir, SQLITE_FILE));
-  db.exec('ALTER TABLE todos DROP COLUMN due');
+  db.exec('DROP INDEX todos_user_open_due; ALTER TABLE todos DROP COLUMN due');
   db.close();
   service = await startTestService({ dataDir: dir.dir });
   const { todos } = await list();
   expect(todos).toEqual([task]);
   expect(UpdateTodoResponse.parse((await update(task._id, { due: '2027-05-01' })).body).todo.due).toBe('2027-05-01');
+  const migrated = new Database(path.join(dir.dir, SQLITE_FILE), { readonly: true });
+  try {
+    expect(migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'todos_user_open_due'").all()).toEqual([{ name: 'todos_user_open_due' }]);
+  } finally {
+    migrated.close();
+  }
 });

@@ -15,6 +15,7 @@ import {
   LEGACY_COUNTERS_COLLECTION,
   MIGRATIONS_COLLECTION,
   MongoTodosStore,
+  openDueFilter,
   TODOS_COLLECTION,
   UNDO_COLLECTION,
 } from './mongo-todos.store.js';
@@ -117,6 +118,62 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(cleared).not.toBeNull();
     expect('due' in (cleared ?? {})).toBe(false);
     expect(await todosOf(store, alice)).toEqual([cleared]);
+  });
+
+  describe('openDueBefore (Today and Upcoming, docs/PRODUCT.md §10.15)', () => {
+    test("answers the user's open, live tasks due before the day, in list order, as the list has them", async () => {
+      const at = (seconds: number) => clock.set(clock.start + seconds * 1_000);
+      at(1);
+      await store.create(alice, 'no date');
+      at(2);
+      const overdue = await store.create(alice, 'overdue', null, '2026-11-30');
+      at(3);
+      const timed = await store.create(alice, 'today 09:00', null, '2026-12-06T09:00');
+      at(4);
+      const pinned = await store.create(alice, 'today, pinned', null, '2026-12-06');
+      todoOf(await store.update(alice, pinned._id, { isPinned: true }));
+      at(5);
+      const lastDay = await store.create(alice, 'last day 23:59', null, '2026-12-12T23:59');
+      at(6);
+      await store.create(alice, 'on the day itself', null, '2026-12-13');
+      await store.create(alice, 'on the day itself, timed', null, '2026-12-13T00:00');
+      at(7);
+      const done = await store.create(alice, 'completed', null, '2026-12-06');
+      todoOf(await store.update(alice, done._id, { completed: true }));
+      const gone = await store.create(alice, 'deleted', null, '2026-12-06');
+      await store.remove(alice, gone._id);
+      await store.create(bob, "bob's", null, '2026-12-06');
+
+      const answer = await store.openDueBefore(alice, '2026-12-13');
+      const listed = await todosOf(store, alice);
+      expect(answer.map((todo) => todo.title)).toEqual(['today, pinned', 'last day 23:59', 'today 09:00', 'overdue']);
+      // Each task exactly as the list answers it (the pinned one as its update left it).
+      expect(answer).toEqual(listed.filter((todo) => [pinned._id, lastDay._id, timed._id, overdue._id].includes(todo._id)));
+      expect(answer.every((todo) => Todo.safeParse(todo).success)).toBe(true);
+      expect(await store.openDueBefore(alice, '2026-11-30')).toEqual([]);
+      expect(await store.openDueBefore(bob, '2026-12-13')).toEqual([expect.objectContaining({ title: "bob's" })]);
+    });
+
+    test('follows every write: a tick, a new date, a removed date, a delete and its restore', async () => {
+      const task = await store.create(alice, 'moving', null, '2026-12-06');
+      const titles = async () => (await store.openDueBefore(alice, '2026-12-07')).map((todo) => todo.title);
+      expect(await titles()).toEqual(['moving']);
+      todoOf(await store.update(alice, task._id, { completed: true }));
+      expect(await titles()).toEqual([]);
+      todoOf(await store.update(alice, task._id, { completed: false }));
+      todoOf(await store.update(alice, task._id, { due: '2026-12-07T08:00' }));
+      expect(await titles()).toEqual([]);
+      todoOf(await store.update(alice, task._id, { due: '2026-12-06T23:00' }));
+      expect(await store.openDueBefore(alice, '2026-12-07')).toEqual(await todosOf(store, alice));
+      await store.remove(alice, task._id);
+      expect(await titles()).toEqual([]);
+      await store.restore(alice, task._id);
+      expect(await titles()).toEqual(['moving']);
+      todoOf(await store.update(alice, task._id, { due: null }));
+      expect(await titles()).toEqual([]);
+      await store.setAllCompleted(alice, true);
+      expect(await store.openDueBefore(alice, '2999-12-31')).toEqual([]);
+    });
   });
 
   test('a new user has an empty list', async () => {
@@ -1142,7 +1199,11 @@ describe('SqliteTodosStore', () => {
         { name: 'todo_undo_batches_user' },
         { name: 'todo_history_task' },
         { name: 'todo_history_at' },
+        { name: 'todos_user_open_due' },
       ]));
+      // Today and Upcoming read a user's open dated tasks through their partial index (docs/PRODUCT.md §10.15).
+      const agendaPlan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM todos WHERE user_id = ? AND completed = 0 AND due IS NOT NULL AND deleted_at IS NULL AND due < ?').all('u', '2026-12-13');
+      expect(JSON.stringify(agendaPlan)).toContain('todos_user_open_due');
       // The sweep finds expired deleted tasks through the partial index, not by reading every task.
       const plan = db.prepare('EXPLAIN QUERY PLAN DELETE FROM todos WHERE deleted_at IS NOT NULL AND deleted_at <= 0').all();
       expect(JSON.stringify(plan)).toContain('todos_deleted_at');
@@ -1604,6 +1665,10 @@ describeMongo('MongoTodosStore', () => {
       const indexes = await admin.db(dbName).collection(TODOS_COLLECTION).indexes();
       expect(indexes.map((index) => index.key)).toContainEqual({ userId: 1, isPinned: -1, createdAt: -1, _id: -1 });
       expect(indexes.map((index) => index.key)).toContainEqual({ deletedAt: 1 });
+      expect(indexes.find((index) => index.name === 'user_open_due')).toMatchObject({ key: { userId: 1, due: 1 }, partialFilterExpression: { completed: false, due: { $exists: true } } });
+      // The agenda's read goes through it (docs/PRODUCT.md §10.15).
+      const plan = JSON.stringify(await admin.db(dbName).collection(TODOS_COLLECTION).find(openDueFilter(new ObjectId(userId), '2026-12-13')).explain());
+      expect(plan).toContain('user_open_due');
       const eventIndexes = await admin.db(dbName).collection(EVENTS_COLLECTION).indexes();
       expect(eventIndexes.map((index) => index.key)).toEqual(expect.arrayContaining([{ userId: 1, seq: 1 }, { createdAt: 1 }]));
       const event = await admin.db(dbName).collection(EVENTS_COLLECTION).findOne({ 'saved._id': todo._id });

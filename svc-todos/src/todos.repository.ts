@@ -167,6 +167,14 @@ export interface TodosRepository {
    * and turning a thousand rows into objects only to stringify them costs more than the rest).
    */
   listJson(userId: string): Promise<string>;
+  /**
+   * The user's open tasks (not completed, not deleted) with a due date before `before` (a day `YYYY-MM-DD`;
+   * due dates compare as text, so a task due on `before` itself, with a time or without, is not among them),
+   * in list order: what Today and Upcoming are made of (docs/PRODUCT.md §10.15). Only reads; which day a task
+   * goes to is the contracts' `agendaOf`. Served by an index of the open dated tasks, so its cost follows
+   * the tasks it answers, not every task of the user.
+   */
+  openDueBefore(userId: string, before: string): Promise<TodoRecord[]>;
   /** Stores a new task: not completed, not pinned, `createdAt === updatedAt`. */
   /** A new task, due at `due` when given (docs/PRODUCT.md §10.14). */
   create(userId: string, title: string, origin?: string | null, due?: string): Promise<TodoRecord>;

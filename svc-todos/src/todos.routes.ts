@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import {
   AddTodoRequest,
+  AgendaQuery,
   changeMessage,
   isTick,
   unchangedMessage,
@@ -327,6 +328,12 @@ export function todosRoutes(service: TodosService, streams: TodoEventStreams): R
   router.get('/changes', async (ctx) => {
     const { after } = parseOr400(ChangesQuery, ctx.query);
     ctx.body = await service.changesSince(userIdOf(ctx), after, LIMITS.changesPage);
+  });
+
+  // Today and Upcoming for the person's own day (docs/PRODUCT.md §10.15); a bad `today` or `days` is a 400 naming it.
+  router.get('/agenda', async (ctx) => {
+    const { today, days } = parseOr400(AgendaQuery, ctx.query);
+    ctx.body = await service.agenda(userIdOf(ctx), today, days);
   });
 
   router.get('/history/:todoId', async (ctx) => {

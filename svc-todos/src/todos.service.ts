@@ -1,4 +1,4 @@
-import { ErrorCode, type ChangesResponse, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
+import { addDays, agendaOf, ErrorCode, type AgendaResponse, type ChangesResponse, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
 import { HttpError } from '@tm/service-kit/errors';
 import { catchUp, type IdempotencyRecord, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
 import type { FeedPosition, ResultOf, TodoList, TodosRepository, TodoWrite, TodoWriteResults } from './todos.repository.js';
@@ -23,6 +23,16 @@ export class TodosService {
   /** {@link list} as the JSON body of the answer, built by the store in one pass. */
   listJson(userId: string): Promise<string> {
     return this.repository.listJson(userId);
+  }
+
+  /**
+   * Today and Upcoming (docs/PRODUCT.md §10.15) for the person's `today` and the `days` from it: the store
+   * reads the open tasks due before the agenda's end, and the contracts' `agendaOf`, the rule the Today
+   * screen draws with too, sorts them into overdue and days.
+   */
+  async agenda(userId: string, today: string, days: number): Promise<AgendaResponse> {
+    const open = await this.repository.openDueBefore(userId, addDays(today, days));
+    return { today, ...agendaOf(open, today, days) };
   }
 
   /**

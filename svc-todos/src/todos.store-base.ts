@@ -101,7 +101,7 @@ interface Plan<R> {
  * holds no task rule of its own.
  */
 export abstract class TodosStoreBase
-  implements Omit<TodosRepository, 'list' | 'listJson' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'history' | 'ping' | 'close'>
+  implements Omit<TodosRepository, 'list' | 'listJson' | 'openDueBefore' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'history' | 'ping' | 'close'>
 {
   private readonly listeners = new CommitListeners();
 

@@ -38,6 +38,7 @@ export {
   clearCompleted,
   completeAll,
   deleteTodo,
+  fetchAgenda,
   fetchChanges,
   fetchTodoHistory,
   fetchTodoList,

@@ -1,7 +1,7 @@
 import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN, IDEMPOTENCY_KEY_HEADER, ROUTES } from '@tm/contracts';
 import { signUpNewUser } from '@tm/web-test-support';
 import { call } from './http.js';
-import { addTodo, clearCompleted, clientId, completeAll, deleteTodo, fetchTodoList, fetchTodos, http, newIdempotencyKey, restoreBulk, restoreTodo, updateTodo } from './index.js';
+import { addTodo, clearCompleted, clientId, completeAll, deleteTodo, fetchAgenda, fetchTodoList, fetchTodos, http, newIdempotencyKey, restoreBulk, restoreTodo, updateTodo } from './index.js';
 
 describe('the page\'s client id', () => {
   it('is random, one per page, within the pattern, and goes with every request as X-Client-Id', async () => {
@@ -40,6 +40,25 @@ describe('the task calls beyond the spec (docs/PRODUCT.md §10.11), against the 
     expect(restored).toEqual(pinned);
     expect(await fetchTodos()).toEqual([pinned]);
     await expect(restoreTodo(todo._id)).rejects.toMatchObject({ response: { status: 404 } });
+  });
+
+  it("reads Today and Upcoming for the person's own day (PRODUCT §10.15), and a bad day is a 400 naming it", async () => {
+    await addTodo('overdue', '2026-12-01');
+    await addTodo('today 09:00', '2026-12-06T09:00');
+    const done = (await addTodo('done today', '2026-12-06')).todo;
+    await updateTodo(done._id, { completed: true });
+    await addTodo('tomorrow', '2026-12-07');
+    await addTodo('no date');
+    const titles = (todos: { title: string }[]) => todos.map((todo) => todo.title);
+    const agenda = await fetchAgenda('2026-12-06');
+    expect([agenda.today, titles(agenda.overdue), agenda.days.map((day) => [day.date, titles(day.todos)])]).toEqual([
+      '2026-12-06',
+      ['overdue'],
+      [['2026-12-06', ['today 09:00']], ['2026-12-07', ['tomorrow']]],
+    ]);
+    expect((await fetchAgenda('2026-12-06', 1)).days.map((day) => day.date)).toEqual(['2026-12-06']);
+    await expect(fetchAgenda('2026-02-30')).rejects.toMatchObject({ response: { status: 400, data: { issues: [{ path: ['today'] }] } } });
+    await expect(fetchAgenda('2026-12-06', 0)).rejects.toMatchObject({ response: { status: 400, data: { issues: [{ path: ['days'] }] } } });
   });
 
   it('marks all complete or active, and clears the completed ones, one request each', async () => {

@@ -1,5 +1,6 @@
 import {
   ROUTES,
+  type AgendaResponse,
   type BulkTodosResponse,
   type ChangesResponse,
   type HistoryResponse,
@@ -116,4 +117,13 @@ export async function fetchChanges(after: string, { signal }: { signal?: AbortSi
 /** A task's changes of the last 30 days, newest first, each with the value it replaced (PRODUCT §10.4). */
 export async function fetchTodoHistory(todoId: string, { signal }: { signal?: AbortSignal } = {}): Promise<HistoryResponse> {
   return call(ROUTES.todoHistory, { todoId, signal });
+}
+
+/**
+ * Today and Upcoming (PRODUCT §10.15) for the person's own day `today` (`YYYY-MM-DD`, read on the person's
+ * clock: their time zone, §10.14): the open tasks overdue, then those of each of the `days` days from today on
+ * that holds any (the server's default, 7, when not given).
+ */
+export async function fetchAgenda(today: string, days?: number, { signal }: { signal?: AbortSignal } = {}): Promise<AgendaResponse> {
+  return (await http.get<AgendaResponse>(ROUTES.agenda.path, { params: days === undefined ? { today } : { today, days }, signal })).data;
 }

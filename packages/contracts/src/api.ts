@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { MessageResponse } from './common.js';
 import {
   AddTodoRequest,
+  AgendaResponse,
   BulkTodosResponse,
   ChangesResponse,
   HistoryResponse,
@@ -84,6 +85,8 @@ export const API = {
   todoChanges: { ...ROUTES.todoChanges, response: ChangesResponse, status: 200 },
   /** A task's changes of the last 30 days, each with the value it replaced (PRODUCT §10.4). */
   todoHistory: { ...ROUTES.todoHistory, response: HistoryResponse, status: 200 },
+  /** Today and Upcoming (PRODUCT §10.15): the open tasks overdue and those of each day from the person's `today` on. */
+  agenda: { ...ROUTES.agenda, response: AgendaResponse, status: 200 },
   /** Queued task writes in one call, applied in order, each once (PRODUCT §10.4). */
   syncTodos: { ...ROUTES.syncTodos, request: SyncRequest, response: SyncResponse, status: 200 },
 } as const satisfies { [N in keyof typeof ROUTES]: Endpoint };

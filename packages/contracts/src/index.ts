@@ -15,3 +15,4 @@ export { checkRemoteBuildInfo, checkRemoteCatalog, ROUTE_GUARDS, type BuildInfoC
 export { checkOriginPattern, checkOverrideOrigins, LOOPBACK_OVERRIDE_ORIGINS, overrideOriginAllowed, type OriginPatternCheck } from './remote-overrides.js';
 export * from './rum.js';
 export * from './rum-limits.js';
+export * from './agenda.js';

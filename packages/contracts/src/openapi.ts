@@ -13,6 +13,7 @@
  * checks it before passing it on.
  */
 import { z } from 'zod';
+import { AGENDA_DAYS } from './agenda.js';
 import { API, type ApiName } from './api.js';
 import { ObjectIdString } from './common.js';
 import { ErrorBody, ErrorCode } from './errors.js';
@@ -77,6 +78,7 @@ const SUMMARIES: Record<ApiName, string> = {
   todoEvents: "Live changes of the user's tasks (Server-Sent Events)",
   todoChanges: "The user's changes after a feed position, as JSON, or a reset (a device catching up)",
   todoHistory: "A task's changes of the last 30 days, each with the value it replaced",
+  agenda: "Today and Upcoming: the user's open tasks overdue, then those of each day from the person's today on",
   syncTodos: "A device's queued task writes, applied in order, each once (by its command id)",
 };
 
@@ -133,6 +135,8 @@ const REFUSALS: Record<ApiName, Refusals> = {
   todoEvents: { 400: [ErrorCode.validation], 429: [ErrorCode.tooManyStreams], 503: [ErrorCode.tooManyStreams, ErrorCode.unavailable] },
   todoChanges: { 400: [ErrorCode.validation] },
   todoHistory: { 400: [ErrorCode.validation] },
+  // A missing or malformed `today`, or `days` out of 1..AGENDA_DAYS.max: the issue names the parameter.
+  agenda: { 400: [ErrorCode.validation] },
   // A refused command is answered in its own result (status and error body); the call itself refuses only a malformed batch.
   syncTodos: { ...JSON_BODY },
 };
@@ -183,8 +187,13 @@ const DESCRIPTIONS: Record<string, string> = {
     'server knows (`Asia/Calcutta`), kept exactly as given; due dates are days and times in it. An unknown name is ' +
     'refused with 400 `VALIDATION_FAILED`, its issue on `timeZone`. In an answer it is absent while the account has none ' +
     "(a client then uses the browser's zone).",
+  CalendarDay:
+    "A day of the person's own calendar, `2027-03-14`: no time, no offset (PRODUCT §10.14). A real date (no 30 February), years 1970–2999.",
   ErrorBody: 'Every error answer (4xx, 5xx) has this body: a message for people and a stable code for programs.',
 };
+
+/** A day `YYYY-MM-DD` with no time: the day part of {@link DUE_PATTERN}. */
+const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
 /**
  * Rules the schemas check with refinements, which zod cannot put into JSON Schema, said in JSON Schema for
@@ -195,6 +204,7 @@ const SCHEMA_RULES: Record<string, Json> = {
   TodoTitle: { minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max },
   EditedTodoTitle: { minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max },
   TodoDue: { pattern: DUE_PATTERN.source },
+  CalendarDay: { pattern: DAY_PATTERN },
   TodoPatch: { minProperties: 1 },
   Email: { format: 'email' },
   UpdateProfileRequest: { anyOf: [{ required: ['fullName'] }, { required: ['email'] }, { required: ['timeZone'] }] },
@@ -383,6 +393,23 @@ const CHANGES_PARAMETERS = [
   },
 ];
 
+const AGENDA_PARAMETERS = [
+  {
+    name: 'today',
+    in: 'query',
+    required: true,
+    description: "The person's own day, read by the client on the person's clock (their time zone, PRODUCT §10.14): tasks due before it are overdue.",
+    schema: ref('CalendarDay'),
+  },
+  {
+    name: 'days',
+    in: 'query',
+    required: false,
+    description: `How many days from today on the agenda covers (today is the first); ${AGENDA_DAYS.default} when absent.`,
+    schema: { type: 'integer', minimum: 1, maximum: AGENDA_DAYS.max, default: AGENDA_DAYS.default },
+  },
+];
+
 const STREAM_PARAMETERS = [
   {
     name: EVENTS_AFTER_PARAM,
@@ -447,6 +474,7 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   // A sync call's commands carry their own ids (their keys), so the call itself takes none.
   if (isTodo && write) parameters.push(...(name === 'syncTodos' ? [CLIENT_ID_PARAMETER] : [CLIENT_ID_PARAMETER, IDEMPOTENCY_KEY_PARAMETER]));
   if (name === 'todoChanges') parameters.push(...CHANGES_PARAMETERS);
+  if (name === 'agenda') parameters.push(...AGENDA_PARAMETERS);
   const stream = 'stream' in endpoint && endpoint.stream;
   if (stream) parameters.push(...STREAM_PARAMETERS);
 

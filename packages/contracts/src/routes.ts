@@ -23,4 +23,5 @@ export const restoreBulk = { method: 'POST', path: '/todo/restore-bulk' } as con
 export const todoEvents = { method: 'GET', path: '/todo/events' } as const satisfies Route;
 export const todoChanges = { method: 'GET', path: '/todo/changes' } as const satisfies Route;
 export const todoHistory = { method: 'GET', path: '/todo/history/:todoId' } as const satisfies Route;
+export const agenda = { method: 'GET', path: '/todo/agenda' } as const satisfies Route;
 export const syncTodos = { method: 'POST', path: '/todo/sync' } as const satisfies Route;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { TODO_PATCH_FIELDS, type PatchOf } from './todo-changes.js';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
 import { COMMAND_ID_PATTERN, LIMITS } from './limits.js';
-import { dueProblem } from './todo-dates.js';
+import { AGENDA_DAYS } from './agenda.js';
+import { dueParts, dueProblem } from './todo-dates.js';
 import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
 
 /**
@@ -224,6 +225,47 @@ export const HistoryEntry = z.object({
   conflict: z.boolean(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/** Shown for a `today` that is not a real day written `YYYY-MM-DD` (GET /todo/agenda). */
+export const CALENDAR_DAY_MESSAGE = 'Today must be a real day written YYYY-MM-DD (years 1970 to 2999).';
+/** Shown for a `days` that is not a whole number of days an agenda may cover (GET /todo/agenda). */
+export const AGENDA_DAYS_MESSAGE = `Days must be a whole number from 1 to ${AGENDA_DAYS.max}.`;
+
+/**
+ * A day of the person's own calendar, `2026-12-06`, with no time and no offset (docs/PRODUCT.md §10.14): a real
+ * one by the due dates' rule ({@link dueParts}: no 30 February, years 1970–2999).
+ */
+export const CalendarDay = z.string().superRefine((value, ctx) => {
+  if (value.length !== 10 || dueParts(value) === null) ctx.addIssue({ code: 'custom', message: CALENDAR_DAY_MESSAGE });
+});
+
+/**
+ * GET /todo/agenda?today=YYYY-MM-DD&days=N (Today and Upcoming, docs/PRODUCT.md §10.15): `today` is the
+ * person's own day, which the client reads on the person's clock (the time zone is the client's business);
+ * `days` how many days from today on the agenda covers, 1 to AGENDA_DAYS.max, AGENDA_DAYS.default when absent.
+ */
+export const AgendaQuery = z.object({
+  today: CalendarDay,
+  days: z
+    .string()
+    .regex(/^\d{1,2}$/, AGENDA_DAYS_MESSAGE)
+    .transform(Number)
+    .pipe(z.number().int().min(1, AGENDA_DAYS_MESSAGE).max(AGENDA_DAYS.max, AGENDA_DAYS_MESSAGE))
+    .default(AGENDA_DAYS.default),
+});
+export type AgendaQuery = z.infer<typeof AgendaQuery>;
+
+/** One day of the agenda that holds open tasks: its date and those tasks, timed ones first by time, then as the list orders them. */
+export const AgendaDayTodos = z.object({ date: CalendarDay, todos: z.array(Todo) });
+export type AgendaDayTodos = z.infer<typeof AgendaDayTodos>;
+
+/**
+ * Answer of GET /todo/agenda (docs/PRODUCT.md §10.15), the contracts' `agendaOf` over the user's open dated
+ * tasks: `overdue`, the open tasks due before `today`, oldest first; `days`, each day from `today` on (within
+ * the days asked) that holds any, in date order. A task with a time today stays in today once its time passed.
+ */
+export const AgendaResponse = z.object({ today: CalendarDay, overdue: z.array(Todo), days: z.array(AgendaDayTodos) });
+export type AgendaResponse = z.infer<typeof AgendaResponse>;
 
 /** GET /todo/history/:todoId: the task's changes of the last 30 days, newest first (none for an unknown id). */
 export const HistoryResponse = z.object({ entries: z.array(HistoryEntry) });

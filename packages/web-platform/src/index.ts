@@ -28,3 +28,5 @@ export {
   type CommandBuilder,
   type TaskWriteOutcome,
 } from './task-sync.js';
+export { dueDate, dueFull, dueText, isOverdue, personNow, setPersonTimeZone } from './due-text.js';
+export { usePersonClock } from './person-clock.js';

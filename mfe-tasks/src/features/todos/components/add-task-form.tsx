@@ -6,7 +6,7 @@ import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type RefO
 import { useLocation } from 'react-router-dom';
 import { useAddTodo } from '../api/add-todo';
 import { SOUNDS } from '../constants';
-import { dueText, personNow } from '../due-text';
+import { dueText, personNow } from '@tm/web-platform';
 import { usePasteLimit } from '../hooks/use-paste-limit';
 import { useSound } from '../hooks/use-sound';
 import { quoted } from './task-actions';

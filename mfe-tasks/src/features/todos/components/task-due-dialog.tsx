@@ -3,7 +3,7 @@ import { DUE_YEARS, dueProblem } from '@tm/contracts';
 import { ModalDialog } from '@tm/web-platform';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { quoted } from './task-actions';
-import { personNow } from '../due-text';
+import { personNow } from '@tm/web-platform';
 
 // The due-date picker of a task (docs/PRODUCT.md §10.14): the browser's own date and time fields, which every
 // engine makes usable with the keyboard and a screen reader and turns into its native picker on a phone, with

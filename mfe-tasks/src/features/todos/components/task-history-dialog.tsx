@@ -4,7 +4,7 @@ import { ModalDialog } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { completedAtFull, dayAndTimeText } from '../completed-at';
-import { dueText } from '../due-text';
+import { dueText } from '@tm/web-platform';
 import { quoted } from './task-actions';
 
 /** The cache key of one task's history; fetched afresh each time the dialog opens (the data library's default). */

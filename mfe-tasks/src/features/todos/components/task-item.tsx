@@ -2,7 +2,7 @@ import type { Todo } from '@tm/api-client';
 import { PinIcon } from '@tm/web-platform';
 import { memo, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { completedAtFull, completedAtText } from '../completed-at';
-import { dueFull, dueText, isOverdue } from '../due-text';
+import { dueFull, dueText, isOverdue } from '@tm/web-platform';
 import { quoted as quotedTitle, TaskActions } from './task-actions';
 import type { DeletedElsewhere } from './task-title-editor';
 import { RowRefusal, type Refused } from './sync-status';

@@ -1,8 +1,7 @@
 import { useReducedMotion } from 'framer-motion';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useKeptScreen, useLiveTodos, usePreferences, useTaskSync } from '@tm/web-platform';
-import { useFullName, usePersonTimeZone } from '../api/get-current-user';
-import { setPersonTimeZone } from '../due-text';
+import { useKeptScreen, useLiveTodos, usePersonClock, usePreferences, useTaskSync } from '@tm/web-platform';
+import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
 import { CONFETTI, SUCCESS_CUE_MS } from '../constants';
 import { useCelebration } from '../hooks/use-celebration';
@@ -43,7 +42,7 @@ function encouragement(todos: { completed: boolean }[]): string {
 export function TaskListPage({ headingId }: TaskListPageProps) {
   const fullName = useFullName();
   // Due dates are read on the person's own clock (§10.14), set before the rows below read it.
-  setPersonTimeZone(usePersonTimeZone());
+  usePersonClock();
   const todos = useTodos();
   const [filter, chooseFilter] = useTaskFilter();
   const counts = useMemo(() => countTodos(todos.data ?? []), [todos.data]);

@@ -1,7 +1,8 @@
 import type { Todo, TodoPatch } from '@tm/api-client';
 import { taskRowKey } from '@tm/web-platform';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useCallback, useId, useMemo, useState, type RefObject } from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useState, type RefObject } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { SMALL_SCREEN_QUERY } from '../constants';
 import { onFirstAct } from '../hooks/first-act';
 import { useMediaQuery } from '../hooks/use-media-query';
@@ -43,6 +44,29 @@ interface TaskListProps {
  * A row's History action opens the task's change history here, one dialog for the list (docs/PRODUCT.md §10.4);
  * its Due date action the due-date picker, likewise (§10.14).
  */
+/** What another screen hands over when it opens a task here (Today's titles, docs/PRODUCT.md §10.15). */
+interface OpenTaskState {
+  focusTask: string;
+}
+const isOpenTaskState = (state: unknown): state is OpenTaskState => typeof state === 'object' && state !== null && typeof (state as Partial<OpenTaskState>).focusTask === 'string';
+
+/**
+ * A task opened from another screen takes the focus on its row, scrolled into view, once the list holds it;
+ * the hand-over is then taken out of the history entry, so going back or reloading does not move the focus.
+ */
+function useOpenedTask(rows: ReturnType<typeof useFocusAfterChange>['rows']) {
+  const location = useLocation();
+  const state: unknown = location.state;
+  const { pathname, search } = location;
+  const navigate = useNavigate();
+  const opened = isOpenTaskState(state) ? state.focusTask : undefined;
+  useEffect(() => {
+    if (opened === undefined) return;
+    rows.current?.focusTask(opened);
+    void navigate({ pathname, search }, { replace: true, state: null });
+  }, [opened, rows, navigate, pathname, search]);
+}
+
 export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef }: TaskListProps) {
   const headingId = useId();
   const [playSuccess, playDeleted, playAdded] = useTaskSounds();
@@ -54,6 +78,7 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
   const keys = useMemo(() => visible.map((todo) => taskRowKey(queryClient, todo._id)), [visible, queryClient]);
   const compact = useMediaQuery(SMALL_SCREEN_QUERY);
   const focus = useFocusAfterChange(visible, filter);
+  useOpenedTask(focus.rows);
   // The same functions across renders, so a tick re-renders only its own row.
   const actions = useRowActions(focus, playSuccess, playDeleted, onCompleted, orphans.onSaveFoundGone);
   const [historyOf, setHistoryOf] = useState<Todo | null>(null);

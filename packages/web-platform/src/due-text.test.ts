@@ -1,4 +1,4 @@
-import { dueText, isOverdue, personNow, setPersonTimeZone } from './due-text';
+import { dueText, isOverdue, personNow, setPersonTimeZone } from './due-text.js';
 
 // A due date in plain words (docs/PRODUCT.md §10.14), read as the person's own day and time.
 

@@ -1,0 +1,4 @@
+import { mountStandalone } from '@tm/remote-kit/standalone';
+import { StandaloneApp } from './standalone/standalone-app';
+
+mountStandalone(<StandaloneApp />);
