@@ -27,8 +27,9 @@ export async function addTask(page: Page, title: string): Promise<void> {
   await page.getByRole('button', { name: 'Add Task' }).click();
   const rows = page.getByRole('listitem').filter({ hasText: title });
   await rows.first().waitFor();
-  // For a moment the device may show its own copy of the add (a temporary id) beside the server's task (the
-  // list read while the add's answer was on its way): wait until the two are one, never for good.
+  // The device's own copy of the add (a temporary id) and the server's task are one task on screen, also when
+  // the list is read while the add's answer is on its way (the engine's adopt); should a path remain where the
+  // two show together for a moment, they must become one, never stay two.
   await page.waitForFunction(
     (typed) => {
       const ids = Array.from(document.querySelectorAll<HTMLElement>('#root li[data-todo-id]'))
@@ -39,7 +40,7 @@ export async function addTask(page: Page, title: string): Promise<void> {
     title,
     { timeout: 10_000 },
   );
-  // The row shows as soon as the task is kept on the device; the input clears once the add is done (PRODUCT §10.2, §10.4).
+  // The row shows as soon as the task is kept on the device, and the input clears with it (PRODUCT §10.2, §10.4).
   await page.waitForFunction(([selector, typed]) => document.querySelector<HTMLInputElement>(selector ?? '')?.value !== typed, ['input[placeholder="What would you like to accomplish?"]', title]);
 }
 

@@ -90,6 +90,45 @@ const feed = async (client: ApiClient, after = '0') => (await client.get<Changes
 const strip = (todos: { _id: string; title: string; completed: boolean; isPinned: boolean }[]) => todos.map(({ title, completed, isPinned }) => ({ title, completed, isPinned }));
 
 describe('SyncEngine against the real stack', () => {
+  it('adopts a list read while its own add was on its way, the server holding it already: the task shows once', async () => {
+    const { client, user } = await signUp(stack.url);
+    const real = createFetchTransport({ origin, cookies: client.cookies, timeoutMs: 5000 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let applied: () => void = () => undefined;
+    const atServer = new Promise<void>((resolve) => {
+      applied = resolve;
+    });
+    // The server applies the add at once; its answer is held on the way back.
+    const transport: SyncTransport = {
+      ...real,
+      sync: async (commands) => {
+        const answer = await real.sync(commands);
+        applied();
+        await held;
+        return answer;
+      },
+    };
+    const engine = await device(client, user._id, { transport });
+    await engine.flush();
+    await client.post('/api/todo/add-todo', { title: 'From another device' });
+    const add = addTaskCommand('Buy milk');
+    await engine.enqueue(add.command);
+    const flushed = engine.flush();
+    await atServer;
+    // The page reads the whole list meanwhile (a focus, a reconnect): the server's Buy milk is that add.
+    await engine.adopt(await serverList(client));
+    const titles = () => engine.view().map((todo) => todo.title).sort();
+    expect(titles()).toEqual(['Buy milk', 'From another device']);
+    expect(engine.view().some((todo) => todo._id === add.tempId)).toBe(false);
+    release();
+    await flushed;
+    expect(titles()).toEqual(['Buy milk', 'From another device']);
+    expect(strip((await serverList(client)).todos).map((todo) => todo.title).sort()).toEqual(['Buy milk', 'From another device']);
+  });
+
   it('keeps changes made offline, shows them at once, and sends them in order when the network is back: each applied once', async () => {
     const { client, user } = await signUp(stack.url);
     const log: CallLog = { sync: [], other: [] };

@@ -219,7 +219,12 @@ export class SyncEngine {
       if (this.cursor !== null && compareCursors(list.cursor, this.cursor) < 0) return;
       const covered = this.commands.filter((entry) => entry.state === 'acknowledged').map((entry) => entry.seq);
       const lastSyncAt = new Date(this.now()).toISOString();
-      await this.open().write({ snapshot: { todos: list.todos, cursor: list.cursor, lastSyncAt }, remove: covered });
+      // Read while this device's adds were on their way: the server may hold them already, their answers not
+      // back yet. Its new tasks are those adds (as in a live echo of its own), so no task shows twice.
+      const echoed = this.syncing ? echoedAdds({ saved: list.todos }, this.confirmed, this.commands, this.idMap()) : new Map<string, string>();
+      const ids = [...echoed].map(([tempId, realId]) => ({ tempId, realId, at: lastSyncAt }));
+      await this.open().write({ snapshot: { todos: list.todos, cursor: list.cursor, lastSyncAt }, remove: covered, ids });
+      for (const entry of ids) this.ids.set(entry.tempId, entry);
       this.confirmed = list.todos;
       this.cursor = list.cursor;
       this.lastSyncAt = lastSyncAt;
