@@ -54,3 +54,17 @@ export const taskIsGone = (title: string): boolean =>
 /** Whether the page shows the task list (its New task field). */
 export const onTaskList = (): boolean =>
   location.pathname === '/' && Array.from(document.querySelectorAll('label')).some((label) => label.textContent?.trim() === 'New task');
+
+/** The visible link whose text is `name`. */
+export const linkNamed: Finder = (name) => Array.from(document.querySelectorAll('a')).find((link) => link.textContent?.trim() === name && link.getClientRects().length > 0);
+
+/** The checkbox named `name` (its aria-label), wherever it is on the screen. */
+export const checkboxNamed: Finder = (name) => Array.from(document.querySelectorAll('input[type="checkbox"]')).find((box) => box.getAttribute('aria-label') === name);
+
+/** Whether the task titled `title` says it is due tomorrow at 09:00 on its row (PRODUCT §10.14; "9:00 AM" in en-US). */
+export const taskDueTomorrowAtNine = (title: string): boolean =>
+  /^Due Tomorrow 0?9[:.]00/.test(
+    Array.from(document.querySelectorAll('li[data-todo-id]'))
+      .find((row) => (row.querySelector('input[type="checkbox"]')?.getAttribute('aria-label') ?? '').includes(`“${title}”`))
+      ?.querySelector('.tasks-item__due')?.textContent ?? '',
+  );

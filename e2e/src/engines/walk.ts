@@ -1,6 +1,6 @@
 import { newUser } from '@tm/test-support';
 import { click, evaluate, screenshotPath, type, until, type Engine, type EngineSession } from './engine.js';
-import { buttonNamed, fieldLabelled, menuItem, moreActions, onTaskList, taskCheckbox, taskIsFirst, taskIsGone, taskIsTicked, taskRow } from './finders.js';
+import { buttonNamed, checkboxNamed, fieldLabelled, linkNamed, menuItem, moreActions, onTaskList, taskCheckbox, taskDueTomorrowAtNine, taskIsFirst, taskIsGone, taskIsTicked, taskRow } from './finders.js';
 
 /**
  * The smoke walk every engine takes (the same steps, found and clicked the same way), with what it saw:
@@ -12,7 +12,9 @@ import { buttonNamed, fieldLabelled, menuItem, moreActions, onTaskList, taskChec
  * 4. at 375 px the row's pin and delete sit in a "More actions" menu (PRODUCT §2): pin, then delete, from it;
  * 5. the service worker registers and controls the page after a reload (Cache Storage, and IndexedDB for
  *    Workbox's expiration records);
- * 6. tabs in step (BroadcastChannel, PRODUCT §10.3): a logout sends the other tab of the profile to /login.
+ * 6. dates (PRODUCT §10.14, §10.15): quick add in plain words (its parser loaded on typing) gives a task a due
+ *    date shown on its row; the Today screen (its own remote) lists it under Tomorrow and completes it;
+ * 7. tabs in step (BroadcastChannel, PRODUCT §10.3): a logout sends the other tab of the profile to /login.
  * Screenshots of the list at desktop width and at 375 px (and of the open menu) go to
  * .test-data/screenshots/engines-<engine>-*.png.
  */
@@ -223,6 +225,30 @@ export async function smokeWalk(engine: Engine, progress: WalkProgress = { step:
     return result;
   });
 
+  await step('dates: quick add and the Today screen', async () => {
+    await type(a, 'the New task field', fieldLabelled, 'New task', 'Pay rent tomorrow 9am');
+    await until(a, 'the quick-add preview', () => document.querySelector('.tasks-form__preview')?.textContent?.startsWith('Due Tomorrow') ?? false, '', PAGE_MS);
+    await click(a, 'the Add Task button', buttonNamed, 'Add Task');
+    await until(a, 'the due date of “Pay rent”', taskDueTomorrowAtNine, 'Pay rent');
+    await click(a, 'the Today link', linkNamed, 'Today');
+    await until(a, 'the Today screen’s Tomorrow', () => Array.from(document.querySelectorAll('h3')).some((heading) => heading.textContent?.startsWith('Tomorrow')), '', PAGE_MS);
+    await click(a, 'the checkbox of “Pay rent” on Today', checkboxNamed, 'Mark “Pay rent” as completed');
+    await until(a, '“Pay rent” gone from Today', () => !Array.from(document.querySelectorAll('a')).some((link) => link.textContent === 'Pay rent'));
+    await until(
+      a,
+      'the server to hold “Pay rent” completed, due tomorrow at 09:00',
+      () =>
+        fetch('/api/todo/fetch-todo', { credentials: 'same-origin' })
+          .then((response) => response.json() as Promise<{ todos: { title: string; completed: boolean; due?: string }[] }>)
+          .then(({ todos }) => todos.some((todo) => todo.title === 'Pay rent' && todo.completed && /T09:00$/.test(todo.due ?? ''))),
+      '',
+      10_000,
+    );
+    await a.screenshot(shot('today'));
+    await click(a, 'the Tasks link', linkNamed, 'Tasks');
+    await until(a, 'the task list again', onTaskList, '', PAGE_MS);
+  });
+
   await step('tabs in step: logout reaches the other tab', async () => {
     const other = await a.newTab();
     progress.pages.set('second tab', other);
@@ -280,7 +306,7 @@ async function describeFailure(engine: Engine, progress: WalkProgress): Promise<
  * people comparing engines, not an assertion), and stops the engine whatever happened.
  */
 export function itWalks(start: (baseUrl: string) => Promise<Engine>, baseUrl: () => string): void {
-  it('signs up, adds and completes a task, syncs it live to a second profile, pins and deletes from the 375 px menu, runs the service worker, keeps tabs in step', async () => {
+  it('signs up, adds and completes a task, syncs it live to a second profile, pins and deletes from the 375 px menu, runs the service worker, dates a task in plain words and completes it from Today, keeps tabs in step', async () => {
     const launched = Date.now();
     const engine = await start(baseUrl());
     const progress: WalkProgress = { step: 'starting', pages: new Map() };
