@@ -50,8 +50,13 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
       // Kept on the device (PRODUCT §10.4): the task shows already, under its temporary id, and syncs later.
       if (isQueued(answer)) return;
       const { message, todo } = answer;
-      await queryClient.cancelQueries({ queryKey: todosKey });
-      updateCachedTodos(queryClient, (todos) => (todos.some((t) => t._id === todo._id) ? todos : [todo, ...todos]));
+      // Through the device's engine (the task shown already), the engine's list is the page's: it puts the
+      // server's id in place of the temporary one itself. Adding the answer here as well would show the task
+      // twice until the engine's next write.
+      if (!shown) {
+        await queryClient.cancelQueries({ queryKey: todosKey });
+        updateCachedTodos(queryClient, (todos) => (todos.some((t) => t._id === todo._id) ? todos : [todo, ...todos]));
+      }
       notifySuccess(message);
       if (!shown) onAdded?.(title);
     },
