@@ -260,7 +260,8 @@ describeInBrowser('the task screen on a phone and at the keyboard', () => {
     const before = await rowsInView();
     await snapshot(page, 'phone-keyboard-closed', { fullPage: false });
     await newTaskInput(page).tap();
-    expect(await page.evaluate(() => document.documentElement.dataset.keyboard)).toBe('open');
+    // The page marks the keyboard open from the input's focus, a frame or so after the tap.
+    await until(() => page.evaluate(() => document.documentElement.dataset.keyboard), (value) => value === 'open', 5_000);
     expect(await page.getByText('Hello, Keyboard Open!').isVisible()).toBe(false);
     expect(await page.locator('.tasks-page__illustration').isVisible()).toBe(false);
     const typing = await rowsInView();

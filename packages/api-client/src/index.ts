@@ -28,7 +28,7 @@ export {
   resetPassword,
   updateProfile,
 } from './account.api.js';
-export { asSessionEndReason, forgetSessionEnd, peekSessionEnd, rememberSessionEnd, type SessionEnd } from './session-end.js';
+export { asSessionEndReason, explainSessionEnd, forgetSessionEnd, peekSessionEnd, rememberSessionEnd, SESSION_END_EXPLAINED_EVENT, type SessionEnd } from './session-end.js';
 export { dropEarlyResponses, EARLY_GLOBAL, takeEarlyResponse, type EarlyRequests, type KeptScreen } from './early.js';
 export { clientId, createHttpClient, http, newIdempotencyKey } from './http.js';
 export { DEVICE_USER_KEY, deviceUser, KEPT_SCREEN_KEY, forgetDeviceUser, rememberDeviceUser, userFromDevice } from './device-user.js';

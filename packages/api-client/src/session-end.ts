@@ -59,3 +59,20 @@ export function forgetSessionEnd(): void {
     // Nothing to forget.
   }
 }
+
+/** The window event that tells a sign-in screen already showing why its session ended (`detail`: the reason). */
+export const SESSION_END_EXPLAINED_EVENT = 'tm:session-end-explained';
+
+/**
+ * Why this tab's session ended, learnt after it ended without a reason: another tab's logout can reach this
+ * tab after this tab's own next call was refused (a 401 that cannot say why). The sign-in screen's banner
+ * says the reason instead of only "Your session has ended" (docs/PRODUCT.md §10.3).
+ */
+export function explainSessionEnd(reason: SessionEndReason): void {
+  try {
+    if (storage()?.getItem(SESSION_END_STORAGE_KEY) === WITHOUT_REASON) storage()?.setItem(SESSION_END_STORAGE_KEY, reason);
+  } catch {
+    // Not kept: the event below still reaches a banner on screen.
+  }
+  if (typeof window !== 'undefined') window.dispatchEvent(new CustomEvent<SessionEndReason>(SESSION_END_EXPLAINED_EVENT, { detail: reason }));
+}

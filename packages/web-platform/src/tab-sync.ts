@@ -1,4 +1,4 @@
-import { asSessionEndReason, currentUserQuery, rememberSessionEnd, todosQuery, type PublicUser, type SessionEndReason } from '@tm/api-client';
+import { asSessionEndReason, currentUserQuery, explainSessionEnd, rememberSessionEnd, todosQuery, type PublicUser, type SessionEndReason } from '@tm/api-client';
 import { hashKey, type QueryClient } from '@tanstack/react-query';
 import { isLiveSyncConnected } from './live-sync.js';
 import { endingReason, endSession, isSignedIn } from './session.js';
@@ -51,6 +51,8 @@ export function connectTabs(queryClient: QueryClient): () => void {
         // A message of another version may carry a reason this one does not know: then it says none.
         const reason = asSessionEndReason(event.data.reason);
         if (reason && isSignedIn(queryClient)) rememberSessionEnd(reason);
+        // Already signed out by a refused call of its own, which could not say why: now it can.
+        else if (reason) explainSessionEnd(reason);
         // The cache reports the change synchronously, so the flag covers exactly this change.
         echo = 'signed-out';
         endSession(queryClient, reason);

@@ -1,6 +1,6 @@
-import { currentUserQuery, forgetSessionEnd, logout, peekSessionEnd, rememberSessionEnd, type SessionEndReason } from '@tm/api-client';
+import { currentUserQuery, explainSessionEnd, forgetSessionEnd, logout, peekSessionEnd, rememberSessionEnd, type SessionEndReason } from '@tm/api-client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderPage, signUpNewUser } from '@tm/web-test-support';
 import toast from 'react-hot-toast';
@@ -77,6 +77,24 @@ describe('the sign-in screen after a session ended', () => {
     renderLogin();
     expect(banner()).toHaveTextContent(SESSION_ENDED_MESSAGE);
     expect(SESSION_ENDED_MESSAGE).toBe('Your session has ended. Please sign in again.');
+  });
+
+  it('says why when another tab’s logout arrives after this tab’s own refused call ended it without a reason', async () => {
+    // Before the screen opens: the kept entry takes the reason.
+    rememberSessionEnd(undefined);
+    explainSessionEnd('signed-out');
+    const { unmount } = renderLogin();
+    expect(banner()).toHaveTextContent('You signed out in another tab.');
+    unmount();
+    // Once the screen shows: the banner changes, and a reason already shown stays.
+    rememberSessionEnd(undefined);
+    renderLogin();
+    expect(banner()).toHaveTextContent(SESSION_ENDED_MESSAGE);
+    act(() => explainSessionEnd('signed-out'));
+    expect(banner()).toHaveTextContent('You signed out in another tab.');
+    act(() => explainSessionEnd('password-changed'));
+    expect(banner()).toHaveTextContent('You signed out in another tab.');
+    expect(peekSessionEnd()).toBeUndefined();
   });
 
   it('shows nothing when no session ended', async () => {

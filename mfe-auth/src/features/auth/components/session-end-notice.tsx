@@ -1,4 +1,4 @@
-import { forgetSessionEnd, peekSessionEnd, type SessionEnd, type SessionEndReason } from '@tm/api-client';
+import { asSessionEndReason, forgetSessionEnd, peekSessionEnd, SESSION_END_EXPLAINED_EVENT, type SessionEnd, type SessionEndReason } from '@tm/api-client';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 
@@ -32,9 +32,20 @@ export function sessionEndMessage({ reason }: SessionEnd): string {
  * to create one instead of asking to sign in.
  */
 export function SessionEndNotice() {
-  const [ended] = useState(peekSessionEnd);
+  const [ended, setEnded] = useState(peekSessionEnd);
   // Said once: a reload of the sign-in screen, or coming back to it, does not say it again.
   useEffect(() => forgetSessionEnd(), []);
+  // A reason learnt after the screen opened (another tab's logout arriving after this tab's own refused
+  // call) replaces "Your session has ended"; a reason already shown stays.
+  useEffect(() => {
+    const explained = (event: Event) => {
+      const reason = asSessionEndReason((event as CustomEvent<unknown>).detail);
+      if (reason) setEnded((shown) => (shown && !shown.reason ? { reason } : shown));
+      forgetSessionEnd();
+    };
+    window.addEventListener(SESSION_END_EXPLAINED_EVENT, explained);
+    return () => window.removeEventListener(SESSION_END_EXPLAINED_EVENT, explained);
+  }, []);
   if (!ended) return null;
   return (
     <div className="auth-form__notice" role="alert">
