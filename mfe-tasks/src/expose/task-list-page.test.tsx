@@ -6,6 +6,10 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { goOffline, playedSources, stubAudioPlay, stubDialog } from '../test/browser-stubs';
 import TaskListPage from './task-list-page';
+import { preloadQuickAdd } from '../features/todos/components/add-task-form';
+
+// The quick-add parser in place before any test types, so its arrival never updates a form outside act().
+beforeAll(() => preloadQuickAdd());
 
 /**
  * axe measures icon ligatures on a canvas, which jsdom lacks (it logs "not implemented" and returns null):

@@ -29,21 +29,29 @@ const DRAFT = 'new-task';
 
 type QuickAdd = typeof QuickAddModule;
 
+/** The parser once it has arrived, for every form of the page (a form mounted later starts with it). */
+let quickAddModule: QuickAdd | null = null;
+
+/** Fetches the quick-add parser (its own chunk); resolves with it. */
+export function preloadQuickAdd(): Promise<QuickAdd> {
+  return import('../quick-add').then((loaded) => (quickAddModule = loaded));
+}
+
 /**
  * Quick add in plain words (docs/PRODUCT.md §10.14): the parser loads once the person starts typing a task
  * (not with the page), then reads the date the words say as they type. Null until it has arrived: a task
  * added before then is added as typed, since its date was never shown.
  */
 function useQuickAdd(title: string) {
-  const [module, setModule] = useState<QuickAdd | null>(null);
+  const [module, setModule] = useState<QuickAdd | null>(() => quickAddModule);
   const loading = useRef(false);
   useEffect(() => {
-    if (title === '' || loading.current) return;
+    if (title === '' || module || loading.current) return;
     loading.current = true;
-    import('../quick-add').then(setModule, () => {
+    preloadQuickAdd().then(setModule, () => {
       loading.current = false; // a failed load (offline, a new release) is tried again at the next key
     });
-  }, [title]);
+  }, [title, module]);
   const understood = useMemo(() => (module && title.trim() !== '' ? module.understand(title, personNow()) : null), [module, title]);
   return { understood, read: (text: string) => module?.understand(text, personNow()) ?? null };
 }

@@ -6,6 +6,10 @@ import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
 import { goOffline, playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
 import { allRowsEntered, tickToasts, toastsSaying, undoToasts } from '../../../test/page-helpers';
+import { preloadQuickAdd } from './add-task-form';
+
+// The quick-add parser in place before any test types, so its arrival never updates a form outside act().
+beforeAll(() => preloadQuickAdd());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rowOf = (title: string) => {
