@@ -1,4 +1,4 @@
-import { addDays, agendaOf, type AgendaTask } from './agenda.js';
+import { addDays, agendaOf, nextMonday, type AgendaTask } from './agenda.js';
 
 // Today and Upcoming (docs/PRODUCT.md §10.15): one rule for the service and the screen.
 
@@ -14,6 +14,10 @@ describe('the agenda', () => {
     expect(addDays('2027-03-27', 2)).toBe('2027-03-29'); // the clocks change in between in Europe
     expect(addDays('2027-01-01', -1)).toBe('2026-12-31');
     expect(() => addDays('2027-02-30', 1)).toThrow(RangeError);
+    // "Next week" is the Monday after, a week on from a Monday.
+    expect(nextMonday('2026-12-06')).toBe('2026-12-07');
+    expect(nextMonday('2026-12-07')).toBe('2026-12-14');
+    expect(nextMonday('2026-12-12')).toBe('2026-12-14');
   });
 
   it('puts open tasks due before today first, oldest first, then each day that holds any, within the days asked', () => {

@@ -33,6 +33,12 @@ export function addDays(day: string, count: number): string {
   return new Date(Date.UTC(parts.year, parts.month - 1, parts.day + count)).toISOString().slice(0, 10);
 }
 
+/** "Next week" (PRODUCT §10.14, §10.15): the Monday after `day`, a week on when `day` is a Monday. */
+export function nextMonday(day: string): string {
+  const weekday = new Date(`${day.slice(0, 10)}T00:00:00Z`).getUTCDay();
+  return addDays(day, (8 - weekday) % 7 || 7);
+}
+
 /**
  * The order within a day: tasks with a time by their time, then those for the whole day as the list orders
  * them (pinned first, then the newest: PRODUCT §2). Overdue tasks go by their due date, oldest first.

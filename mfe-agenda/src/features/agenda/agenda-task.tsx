@@ -1,5 +1,5 @@
 import { describeError, type Todo } from '@tm/api-client';
-import { addDays } from '@tm/contracts';
+import { addDays, nextMonday } from '@tm/contracts';
 import { CalendarIcon, dueFull, dueText, isOverdue, notifyError } from '@tm/web-platform';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -27,12 +27,6 @@ interface AgendaTaskProps {
 }
 
 const quoted = (title: string) => `“${title}”`;
-
-/** The Monday after `day` (a week on when `day` is a Monday): "Next week", as the date picker says it (§10.14). */
-function nextMonday(day: string): string {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return addDays(day, ((8 - weekday) % 7) || 7);
-}
 
 /** The due date moved to `day`, keeping its time of day. */
 const movedTo = (due: string, day: string) => `${day}${due.slice(10)}`;

@@ -1,13 +1,11 @@
 import { addTodo, fetchCurrentUser, fetchTodos, forgetSessionEnd, login, logout } from '@tm/api-client';
-import { PlatformProviders } from '@tm/web-platform';
 import type { QueryClient } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { currentUserQuery, signUpNewUser, testQueryClient } from '@tm/web-test-support';
+import { currentUserQuery, signUpNewUser } from '@tm/web-test-support';
 import axe from 'axe-core';
 import toast from 'react-hot-toast';
-import { MemoryRouter } from 'react-router-dom';
-import { App } from '../../app/app';
+import { renderAccount } from '../../test/render-account';
 import { anotherDevice } from '../../test/another-device';
 
 /**
@@ -20,19 +18,6 @@ type Account = Awaited<ReturnType<typeof signUpNewUser>>;
 
 const NEW_PASSWORD = 'violet tractor sings at midnight';
 const userKey = currentUserQuery().queryKey;
-
-async function renderAccount() {
-  const queryClient = testQueryClient();
-  const rendered = render(
-    <PlatformProviders queryClient={queryClient}>
-      <MemoryRouter initialEntries={['/account']}>
-        <App />
-      </MemoryRouter>
-    </PlatformProviders>,
-  );
-  await screen.findByRole('heading', { level: 1, name: 'Account' });
-  return { ...rendered, queryClient };
-}
 
 /** The session ended on this page as after a logout: user signed out, and the guard moved on to /login. */
 async function expectSignedOutHere(queryClient: QueryClient) {

@@ -1,5 +1,5 @@
 import type { Todo } from '@tm/api-client';
-import { DUE_YEARS, dueProblem } from '@tm/contracts';
+import { DUE_YEARS, dueProblem, nextMonday } from '@tm/contracts';
 import { ModalDialog } from '@tm/web-platform';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { quoted } from './task-actions';
@@ -32,7 +32,7 @@ function daysFromToday(days: number, now: Date): string {
 export const QUICK_CHOICES: readonly { label: string; day: (now: Date) => string }[] = [
   { label: 'Today', day: (now) => daysFromToday(0, now) },
   { label: 'Tomorrow', day: (now) => daysFromToday(1, now) },
-  { label: 'Next week', day: (now) => daysFromToday((8 - now.getDay()) % 7 || 7, now) },
+  { label: 'Next week', day: (now) => nextMonday(daysFromToday(0, now)) },
 ];
 
 interface Problem {
