@@ -25,6 +25,7 @@ const moduleNameMapper = {
   '^@tm/(contracts|service-kit|test-support|password-policy|sync)$': path.join(__dirname, 'packages/$1/src/index.ts'),
   '^@tm/service-kit/(errors|sqlite|mongo)$': path.join(__dirname, 'packages/service-kit/src/$1.ts'),
   '^@tm/contracts/openapi$': path.join(__dirname, 'packages/contracts/src/openapi.ts'),
+  '^@tm/contracts/repeat$': path.join(__dirname, 'packages/contracts/src/todo-repeat.ts'),
   '^@tm/api-client$': path.join(__dirname, 'packages/api-client/src/index.ts'),
   '^@tm/api-client/early$': path.join(__dirname, 'packages/api-client/src/early-store.ts'),
   '^@tm/web-platform$': path.join(__dirname, 'packages/web-platform/src/index.ts'),

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
@@ -32,7 +33,11 @@ const remotesText = readFileSync(rendered.composeFile, 'utf8');
 /** Where compose.yaml includes it from: its relative paths resolve against this folder. */
 const REMOTES_FILE = path.join(GENERATED_DIR, GENERATED.compose);
 
-const SECRETS = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_ROOT_PASSWORD', 'MONGO_APP_PASSWORD', 'REDIS_PASSWORD'];
+/** The reminders' Web Push key pair (svc-todos; SECURITY.md "Reminders"): secrets like the others. */
+const VAPID_KEYS = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'];
+const SECRETS = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_ROOT_PASSWORD', 'MONGO_APP_PASSWORD', 'REDIS_PASSWORD', ...VAPID_KEYS];
+/** Every value deploy/.env must give: the secrets and the push services' contact for the VAPID pair. */
+const REQUIRED = [...SECRETS, 'VAPID_SUBJECT'];
 const NODE_SERVICES = { gateway: 8080, 'svc-users': 4001, 'svc-todos': 4002 } as const;
 /** The variable each process listens on: PORT is the app's public port (the gateway's) only. */
 const PORT_VARIABLE = { gateway: 'PORT', 'svc-users': 'USERS_PORT', 'svc-todos': 'TODOS_PORT' } as const;
@@ -180,11 +185,24 @@ function load(env: Env): { compose: Compose; main: ComposeFile; remotes: Compose
 /** The folder a service's relative paths resolve against: compose.yaml's, or the included file's. */
 const baseDir = (name: string) => (name in (rawRemotes.services ?? {}) ? path.dirname(REMOTES_FILE) : deployDir);
 
-/** The example env file with every required secret filled in, as an operator would. */
+/**
+ * The `web-push` package svc-todos sends with, resolved from svc-todos (the deploy checks do not depend on it):
+ * its generateVAPIDKeys is what `npx web-push generate-vapid-keys` prints.
+ */
+const webPush = createRequire(path.join(repo, 'svc-todos/package.json'))('web-push') as { generateVAPIDKeys(): { publicKey: string; privateKey: string } };
+
+/**
+ * The example env file with every required value filled in, as an operator would. The VAPID pair is a fresh
+ * one of this run, the way deploy/.env.example says to make it: a test key, never one a deployment could use.
+ */
 function filledEnv(): Env {
   const env = parseEnvFile(envExampleText);
   for (const name of SECRETS) env[name] = randomBytes(32).toString('hex');
   env.SESSION_KEYS = `${randomBytes(32).toString('hex')},${randomBytes(32).toString('hex')}`;
+  const vapid = webPush.generateVAPIDKeys();
+  env.VAPID_PUBLIC_KEY = vapid.publicKey;
+  env.VAPID_PRIVATE_KEY = vapid.privateKey;
+  env.VAPID_SUBJECT = 'mailto:ops@example.test';
   return env;
 }
 
@@ -303,11 +321,15 @@ describe('compose.yaml', () => {
     expect(() => withIncluded(rawMain, { services: { shell: {} } })).toThrow(/shell/);
   });
 
-  it('stops on every missing secret: the example leaves them empty and each one is ${VAR:?…}', () => {
+  it('stops on every missing secret (the VAPID pair and its subject included): the example leaves them empty and each one is ${VAR:?…}', () => {
     const example = parseEnvFile(envExampleText);
-    for (const name of SECRETS) expect(example[name]).toBe('');
+    for (const name of REQUIRED) expect([name, example[name]]).toEqual([name, '']);
     const missing = new Set(load(example).errors.map((error) => error.variable));
-    expect([...missing].sort()).toEqual([...SECRETS].sort());
+    expect([...missing].sort()).toEqual([...REQUIRED].sort());
+    // One of them alone stops it too: the VAPID variables are not satisfied by the rest.
+    for (const name of [...VAPID_KEYS, 'VAPID_SUBJECT']) {
+      expect([name, load({ ...env, [name]: '' }).errors.map((error) => error.variable)]).toEqual([name, [name]]);
+    }
     for (const error of load(example).errors) expect(error.message).toMatch(/deploy\/\.env/);
   });
 
@@ -333,13 +355,23 @@ describe('compose.yaml', () => {
     for (const svc of Object.values(rawCompose.services ?? {})) {
       const raw = svc.environment && !Array.isArray(svc.environment) ? svc.environment : {};
       for (const [key, value] of Object.entries(raw)) {
-        if (!/SECRET|KEYS|PASSWORD/.test(key)) continue;
-        expect(String(value)).toMatch(/^\$\{[A-Z_]+:\?[^}]+\}$/);
+        if (!/SECRET|KEY|PASSWORD/.test(key)) continue;
+        expect([key, String(value)]).toEqual([key, expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/)]);
       }
     }
     expect(environment(service(compose, 'gateway')).SESSION_KEYS).toBe(env.SESSION_KEYS);
     for (const name of Object.keys(NODE_SERVICES)) {
       expect(environment(service(compose, name)).INTERNAL_SECRET).toBe(env.INTERNAL_SECRET);
+    }
+  });
+
+  it('gives svc-todos, and only svc-todos, the VAPID pair and subject of deploy/.env (SECURITY.md "Reminders")', () => {
+    const todosEnv = environment(service(compose, 'svc-todos'));
+    for (const name of [...VAPID_KEYS, 'VAPID_SUBJECT']) expect([name, todosEnv[name]]).toEqual([name, env[name]]);
+    for (const [name, svc] of Object.entries(compose.services ?? {})) {
+      if (name === 'svc-todos') continue;
+      const vapid = Object.keys(svc.environment && !Array.isArray(svc.environment) ? svc.environment : {}).filter((key) => key.startsWith('VAPID_'));
+      expect([name, vapid]).toEqual([name, []]);
     }
   });
 
@@ -526,6 +558,23 @@ describe('compose.yaml', () => {
     }
     // A weak secret is refused by the same loader, so the check above is not vacuous.
     expect(() => readGatewayConfig({ ...environment(service(compose, 'gateway')), SESSION_KEYS: 'short' })).toThrow(/SESSION_KEYS/);
+  });
+
+  it('gives svc-todos a VAPID pair it pushes reminders with in production', async () => {
+    type TodosSettings = { DATA_DIR: string; NODE_ENV?: string; VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT: string };
+    const { loadTodosConfig } = (await import(path.join(repo, 'svc-todos/src/config.ts'))) as { loadTodosConfig: (env: Env) => TodosSettings };
+    const { vapidKeys } = (await import(path.join(repo, 'svc-todos/src/push-sender.ts'))) as { vapidKeys: (config: TodosSettings) => unknown };
+    const todosEnv = environment(service(compose, 'svc-todos'));
+    const config = loadTodosConfig(todosEnv);
+    expect(config.NODE_ENV).toBe('production');
+    // What svc-todos signs with (push-sender.ts): the pair of deploy/.env, never a key generated per container.
+    expect(vapidKeys(config)).toEqual({ publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT });
+    // Without the pair, a production svc-todos sends no push at all: what the required variables prevent.
+    const { VAPID_PUBLIC_KEY: _public, VAPID_PRIVATE_KEY: _private, ...withoutPair } = todosEnv;
+    expect(vapidKeys(loadTodosConfig(withoutPair))).toBeNull();
+    // The loader refuses a half pair and a malformed key, so the values above are held to its rules.
+    expect(() => loadTodosConfig({ ...todosEnv, VAPID_PRIVATE_KEY: '' })).toThrow(/set both or neither/);
+    expect(() => loadTodosConfig({ ...todosEnv, VAPID_PUBLIC_KEY: randomBytes(32).toString('hex') })).toThrow(/VAPID_PUBLIC_KEY/);
   });
 
   it('mounts the load balancer config, whose upstreams are services of this file on their ports', () => {

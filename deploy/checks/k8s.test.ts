@@ -11,7 +11,9 @@
  *   Secret/ConfigMap references, probes, resources, security settings, shutdown timing.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
@@ -581,7 +583,8 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     const required: Record<(typeof NODE_PROCESSES)[number], { secrets: string[]; config: string[] }> = {
       gateway: { secrets: ['SESSION_KEYS', 'INTERNAL_SECRET', 'REDIS_URL'], config: ['USERS_URL', 'TODOS_URL', 'AUTH_RATE_LIMIT', 'PUBLIC_URL'] },
       'svc-users': { secrets: ['INTERNAL_SECRET', 'MONGO_URL'], config: ['MONGO_DB'] },
-      'svc-todos': { secrets: ['INTERNAL_SECRET', 'MONGO_URL'], config: ['MONGO_DB'] },
+      // The reminders' VAPID pair: in production only from the environment (SECURITY.md "Reminders").
+      'svc-todos': { secrets: ['INTERNAL_SECRET', 'MONGO_URL', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'], config: ['MONGO_DB', 'VAPID_SUBJECT'] },
     };
     for (const name of NODE_PROCESSES) {
       const container = mainContainer(name);
@@ -605,12 +608,48 @@ describe('Kubernetes manifests (deploy/k8s): Deployments', () => {
     // The services never see the cookie keys; only svc-todos (change notifications) joins the gateway on
     // Redis; the gateway never sees MongoDB.
     for (const name of ['svc-users', 'svc-todos']) expect(effectiveEnv(mainContainer(name)).has('SESSION_KEYS')).toBe(false);
+    // Only svc-todos signs pushes: no other container gets the VAPID keys.
+    for (const d of deployments) {
+      for (const c of containersOf(d)) {
+        if (c.name === 'svc-todos') continue;
+        const vapidKeys = [...effectiveEnv(c).keys()].filter((key) => /^VAPID_(PUBLIC|PRIVATE)_KEY$/.test(key));
+        expect({ container: c.name, vapidKeys }).toEqual({ container: c.name, vapidKeys: [] });
+      }
+    }
     expect(effectiveEnv(mainContainer('svc-users')).has('REDIS_URL')).toBe(false);
     expect(effectiveEnv(mainContainer('svc-todos')).has('REDIS_URL')).toBe(true);
     expect(effectiveEnv(mainContainer('gateway')).has('MONGO_URL')).toBe(false);
     // The shell writes /remotes.json from REMOTES_CATALOG: the generated catalog (deploy/generated/remotes-catalog.json).
     const shellEnv = effectiveEnv(mainContainer('shell'));
     expect(JSON.parse(literal(shellEnv, 'REMOTES_CATALOG') ?? 'null')).toEqual(rendered.catalog);
+  });
+
+  it('svc-todos: its environment, with the Secret filled in, is one its config accepts and pushes reminders with', async () => {
+    type TodosSettings = { DATA_DIR: string; NODE_ENV?: string; VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT: string };
+    const { loadTodosConfig } = (await import(path.join(REPO, 'svc-todos/src/config.ts'))) as { loadTodosConfig: (env: Record<string, string>) => TodosSettings };
+    const { vapidKeys } = (await import(path.join(REPO, 'svc-todos/src/push-sender.ts'))) as { vapidKeys: (config: TodosSettings) => unknown };
+    // The `web-push` svc-todos sends with, resolved from svc-todos: a key pair of this run only, as an
+    // operator makes one with `npx web-push generate-vapid-keys`.
+    const webPush = createRequire(path.join(REPO, 'svc-todos/package.json'))('web-push') as { generateVAPIDKeys(): { publicKey: string; privateKey: string } };
+    const vapid = webPush.generateVAPIDKeys();
+    const secret: Record<string, string> = {
+      INTERNAL_SECRET: randomBytes(32).toString('hex'),
+      MONGO_URL: 'mongodb://user:password@mongo.example.internal:27017/?replicaSet=rs0&authSource=admin',
+      REDIS_URL: 'redis://:password@redis.example.internal:6379/0',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+    };
+    const env: Record<string, string> = {};
+    for (const [name, value] of effectiveEnv(mainContainer('svc-todos'))) {
+      if ('value' in value) env[name] = value.value;
+      else if ('secret' in value) env[name] = secret[value.key] ?? '';
+    }
+    const config = loadTodosConfig(env);
+    expect(config.NODE_ENV).toBe('production');
+    expect(vapidKeys(config)).toEqual({ publicKey: vapid.publicKey, privateKey: vapid.privateKey, subject: literal(effectiveEnv(mainContainer('svc-todos')), 'VAPID_SUBJECT') });
+    // Without the pair a production svc-todos sends no push: what the required Secret keys prevent.
+    const { VAPID_PUBLIC_KEY: _public, VAPID_PRIVATE_KEY: _private, ...withoutPair } = env;
+    expect(vapidKeys(loadTodosConfig(withoutPair))).toBeNull();
   });
 
   it("the gateway's USERS_URL and TODOS_URL name the services' Services and ports", () => {
@@ -768,11 +807,12 @@ describe('Kubernetes manifests (deploy/k8s): autoscaling and disruption budgets'
 // ---------------------------------------------------------------------------------------------- secret + docs
 
 describe('Kubernetes manifests (deploy/k8s): the Secret template and the README', () => {
-  const keys = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_URL', 'REDIS_URL'];
+  /** Keys every deployment has (read without `optional`): the pods wait for them. */
+  const keys = ['SESSION_KEYS', 'INTERNAL_SECRET', 'MONGO_URL', 'REDIS_URL', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'];
   /** Keys a deployment may leave out (the Deployments read them with `optional: true`). */
   const optionalKeys = ['SMTP_URL'];
 
-  it('secret.example.yaml is a template: the four required keys and the optional ones, every value a REPLACE_ME placeholder', () => {
+  it('secret.example.yaml is a template: the required keys and the optional ones, every value a REPLACE_ME placeholder', () => {
     expect(exampleSecretDocs).toHaveLength(1);
     expect(exampleSecret.kind).toBe('Secret');
     expect(nameOf(exampleSecret)).toBe('task-manager-secrets');
@@ -793,6 +833,7 @@ describe('Kubernetes manifests (deploy/k8s): the Secret template and the README'
     expect(create).not.toBeNull();
     for (const key of keys) expect(create?.[1]).toContain(`--from-literal=${key}=`);
     for (const text of [
+      'npx web-push generate-vapid-keys',
       'pnpm deploy:render',
       'kubectl apply -k deploy/k8s',
       'kustomize edit set image',

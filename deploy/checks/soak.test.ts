@@ -10,11 +10,13 @@ interface Phase {
 
 interface ProcessMemory {
   pid: number;
-  /** RSS: median of the first 3 and of the last 3 samples of the soak. */
+  /** What the process holds after a full GC (V8 heap in use plus memory outside it), before and after the soak. */
+  retainedMiB: { start: number; end: number };
+  /** Growth of `retainedMiB` (what the script's exit code looks at). */
+  growthPct: number;
+  /** RSS under load: median of the first 3 and of the last 3 samples of the soak (reported). */
   startMiB: number;
   endMiB: number;
-  /** RSS growth less the young generation's growth (what the script's exit code looks at). */
-  growthPct: number;
   rssGrowthPct: number;
 }
 
@@ -36,14 +38,14 @@ interface Report {
 
 // The soak is 5 minutes with `pnpm soak`; here its short form: 8 users with lists of 20 tasks (sign-up hashes
 // and checks password strength at production cost, so fewer users start sooner), a 5 s peak burst, then 20 s at 70 % of it.
-// Memory: the script's figure is RSS growth (first 3 vs last 3 samples under load) less V8's young-generation
-// growth. In 20 s no process has had a full GC yet, so the old generation still holds the garbage of those
-// 20 s (the gateway's heap in use goes from about 29 to 44 MiB, some 10 % of its RSS, and comes down at the
-// next mark-compact); on a 2-core machine shared with other suites the samples also move by a few MiB. So the
-// bound here is 25 % (the script's --max-growth, which also sets its exit code), not the 10 % the 5-minute
-// run must meet: it still catches a leak of about 5 KiB per request or more. Errors and lost writes keep
-// full bounds.
-const ARGS = ['perf/soak/soak.mjs', '--seconds', '20', '--peak-seconds', '5', '--users', '8', '--cap', '20', '--max-growth', '25', '--json'];
+// Memory: the script's figure is what each process holds after a full garbage collection (its probe,
+// perf/soak/gc-probe.cjs), after the soak vs before it. Garbage not yet collected is not in it, so it does not
+// move with load, only with what stays alive: over 20 s on this 2-core machine it grew by 0.5–5.6 % (the
+// gateway's 30 MiB by 1.7 MiB at most, the same over 60 s and 10 000 requests: caches reaching their working
+// size). The bound here is 15 % (the script's --max-growth, which also sets its exit code), the 5-minute run's
+// 10 %: a leak of 1 KiB per request or more fails it. RSS is reported, not bounded: V8 alone moves it by up to
+// 35 % in 20 s without any leak. Errors and lost writes keep full bounds.
+const ARGS = ['perf/soak/soak.mjs', '--seconds', '20', '--peak-seconds', '5', '--users', '8', '--cap', '20', '--max-growth', '15', '--json'];
 
 describe('soak through the gateway (short run of perf/soak/soak.mjs)', () => {
   it('holds 70 % of peak with < 0.1 % errors, no lost acknowledged write and bounded memory growth', () => {
@@ -61,11 +63,11 @@ describe('soak through the gateway (short run of perf/soak/soak.mjs)', () => {
     // Lists stayed bounded: the cap, plus per connection of the user (4) one add not yet trimmed and one
     // delete cut off by the end of the run.
     expect(report.writes.finalListSize.max).toBeLessThanOrEqual(20 + 2 * 4);
-    // RSS of each of the three processes measured at start and end; the ones over the bound, if any.
+    // Each of the three processes measured before and after; the ones over the bound, if any.
     const memory = Object.entries(report.memory);
     expect(memory.map(([name]) => name).sort()).toEqual(['gateway', 'svc-todos', 'svc-users']);
-    expect(memory.filter(([, m]) => !(m.pid > 0 && m.startMiB > 0 && m.endMiB > 0 && m.growthPct <= m.rssGrowthPct))).toEqual([]);
-    expect(memory.filter(([, m]) => !(m.growthPct < 25)).map(([name, m]) => [name, m.growthPct])).toEqual([]);
+    expect(memory.filter(([, m]) => !(m.pid > 0 && m.retainedMiB.start > 0 && m.retainedMiB.end > 0 && m.startMiB > m.retainedMiB.start))).toEqual([]);
+    expect(memory.filter(([, m]) => !(m.growthPct < 15)).map(([name, m]) => [name, m.growthPct])).toEqual([]);
     expect(report.checks).toEqual({ errorRate: true, lost: true, accounting: true, memory: true });
     expect(report.ok).toBe(true);
     expect(status).toBe(0);

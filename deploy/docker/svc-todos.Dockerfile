@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # svc-todos: the tasks of each user, scoped to the signed user id. Build from the repository root:
 #   docker build -f deploy/docker/svc-todos.Dockerfile -t task-manager/svc-todos .
-# Runs with NODE_ENV=production: INTERNAL_SECRET must be set (and MONGO_URL in any real deployment).
+# Runs with NODE_ENV=production: INTERNAL_SECRET must be set (and MONGO_URL in any real deployment), and
+# VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY for reminders by push (without them none is sent: SECURITY.md "Reminders").
 
 FROM node:24-bookworm-slim AS build
 # better-sqlite3 is native: a prebuilt binary normally downloads, this toolchain is the fallback.

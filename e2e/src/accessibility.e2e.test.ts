@@ -150,5 +150,5 @@ describeInBrowser('accessibility and polish in Chromium', () => {
         await context.close();
       }
     }
-  });
+  }, 150_000); // four sessions (two themes, two widths), each scanning every screen
 });

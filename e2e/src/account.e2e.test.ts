@@ -2,6 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useOwnApp } from './browser.js';
+import { until } from './phone.js';
 import { addTask, describeInBrowser, openAccountPage, row, seriousAxeViolations, signIn, signUp, snapshot, toastWith } from './app.js';
 
 // The account page (docs/PRODUCT.md §10.10). This file runs its own app with the embedded stores
@@ -95,7 +96,8 @@ describeInBrowser('the account page', () => {
     await addTask(page, 'First of mine');
     await addTask(page, 'Second of mine');
     const userId = await page.evaluate(async () => ((await (await fetch('/api/user/me')).json()) as { user: { _id: string } }).user._id);
-    expect(countRows('todos.sqlite', 'SELECT COUNT(*) AS n FROM todos WHERE user_id = ?', userId)).toBe(2);
+    // A task shows as soon as the device keeps it (PRODUCT §10.4); both are in the store once the server took them.
+    await until(async () => countRows('todos.sqlite', 'SELECT COUNT(*) AS n FROM todos WHERE user_id = ?', userId), (n) => n === 2);
 
     await openAccountPage(page);
     await page.getByRole('region', { name: 'Delete account' }).getByLabel('Password').fill(account.password);
@@ -144,8 +146,21 @@ describeInBrowser('the account page', () => {
         const { context, page } = await newContext({ width, theme });
         const account = await signUp(page, 'Screen Shot');
         const tag = `account-${theme}-${width}`;
+        // The screen has settled once the new-task input holds the focus a sign-up gives it (PRODUCT §10.9).
+        await page.waitForFunction(() => document.activeElement?.getAttribute('placeholder') === 'What would you like to accomplish?');
         await page.getByRole('button', { name: 'Account menu' }).click();
-        await page.getByRole('link', { name: 'Account settings' }).waitFor();
+        await page
+          .getByRole('link', { name: 'Account settings' })
+          .waitFor({ timeout: 10_000 })
+          .catch(async (error: unknown) => {
+            // Say what the page was doing, should the menu not be open.
+            const state = await page.evaluate(() => ({
+              address: location.href,
+              expanded: document.querySelector('[aria-label="Account menu"]')?.getAttribute('aria-expanded'),
+              focus: document.activeElement?.outerHTML.slice(0, 200),
+            }));
+            throw new Error(`the account menu did not open: ${JSON.stringify(state)}; ${String(error)}`);
+          });
         await snapshot(page, `${tag}-menu`, { fullPage: false });
         expect(await seriousAxeViolations(page)).toEqual([]);
         await page.keyboard.press('Escape');

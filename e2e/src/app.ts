@@ -187,6 +187,8 @@ export interface ServerTodo {
   isPinned: boolean;
   /** Its due date (docs/PRODUCT.md §10.14); absent when it has none. */
   due?: string;
+  /** Its list (docs/PRODUCT.md §10.19); absent in the Inbox. */
+  listId?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -250,4 +252,27 @@ export function day(offset: number): string {
   const date = new Date();
   date.setDate(date.getDate() + offset);
   return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}
+
+/** A list as the server answers it (docs/PRODUCT.md §10.19). */
+export interface ServerList {
+  _id: string;
+  name: string;
+  colour: string;
+  order: string;
+  archived: boolean;
+}
+
+/** The lists the server holds for the page's user, in the person's order (`lists` of GET /todo/fetch-todo). */
+export async function serverLists(page: Page): Promise<ServerList[]> {
+  const response = await page.request.get('/api/todo/fetch-todo');
+  if (!response.ok()) throw new Error(`fetch-todo answered ${response.status()}`);
+  return ((await response.json()) as { lists: ServerList[] }).lists;
+}
+
+/** Makes a list through the API with the page's session (fast set-up); resolves it as the server made it. */
+export async function addListViaApi(page: Page, name: string): Promise<ServerList> {
+  const response = await page.request.post('/api/todo/lists', { data: { name }, headers: await xsrfHeaders(page) });
+  if (response.status() !== 201) throw new Error(`POST /todo/lists answered ${response.status()}`);
+  return ((await response.json()) as { list: ServerList }).list;
 }

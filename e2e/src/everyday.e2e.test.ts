@@ -29,7 +29,8 @@ function countRequests(page: Page, path: string): { count: () => number } {
 }
 
 function filterTab(page: Page, name: 'All' | 'Active' | 'Completed') {
-  return page.getByRole('link', { name: new RegExp(`^${name}\\b`) });
+  // Within the filters (the lists' sidebar has "All tasks" too).
+  return page.getByRole('navigation', { name: 'Filter tasks' }).getByRole('link', { name: new RegExp(`^${name}\\b`) });
 }
 
 /** Signs in to an existing account on a fresh profile and waits for the list. */

@@ -112,6 +112,7 @@ function deleteAccount(options: AccountRoutesOptions): Middleware {
     await throttle.succeeded(ctx, accountOf(userId));
     for (const [upstream, step] of [
       [todos, INTERNAL_API.purgeTodos],
+      [todos, INTERNAL_API.purgeReminders],
       [users, INTERNAL_API.deleteUser],
     ] as const) {
       const { answer } = await callService(ctx, upstream, internalSecret, { ...step, userId, contract: step.response });

@@ -15,6 +15,7 @@ import Koa, { type Middleware } from 'koa';
 import compress from 'koa-compress';
 import type { Registry } from 'prom-client';
 import { AccountThrottle } from './account-throttle.js';
+import { calendarFeedAccountRoutes, publicCalendarFeedRoutes, type CalendarFeedLimits } from './calendar-feed.routes.js';
 import { CookieKeys } from './cookie-keys.js';
 import { accountRoutes } from './account.routes.js';
 import { API_PREFIX } from './api-prefix.js';
@@ -29,6 +30,7 @@ import { crossSiteProtection } from './origin.middleware.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import type { RedisClient } from './redis-connection.js';
 import { readiness } from './readiness.js';
+import { pushSessionEnds, reminderRoutes } from './reminder.routes.js';
 import { sessionEndAnswers, SessionEnds } from './session-end.js';
 import { sessionLifetime, sessions } from './session.middleware.js';
 import { securityHeaders } from './security-headers.middleware.js';
@@ -61,6 +63,8 @@ export interface GatewayDeps {
     Partial<Pick<GatewayConfig, 'publicUrl'>> & {
       /** `POST /api/rum` limits (rum.routes.ts): RUM_REPORT_LIMITS when absent (tests set others). */
       rum?: RumLimits;
+      /** The calendar feed's budget per address (calendar-feed.routes.ts): CALENDAR_FEED_LIMITS when absent. */
+      calendarFeed?: CalendarFeedLimits;
     };
   sessionStore: SessionStore;
   logger: Logger;
@@ -117,7 +121,7 @@ function framedRequests(limitOf: (path: string) => number): Middleware {
 }
 
 /** The answers the gateway makes per request worth compressing: JSON and text, never the live event stream. */
-const COMPRESSED_TYPES = /^(application\/(json|problem\+json)|text\/(plain|html|css|javascript))\b/;
+const COMPRESSED_TYPES = /^(application\/(json|problem\+json)|text\/(plain|html|css|javascript|calendar))\b/;
 
 /**
  * JSON answers (the task list above all: 1.8 MB for 10 000 tasks) are compressed when over 1 KiB, with gzip
@@ -169,7 +173,7 @@ const noStore: Middleware = async (ctx, next) => {
  * The gateway, middleware in one visible order: request id + logging → metrics → error handler → why a
  * session ended, in its 401 (session-end.ts) → header count limit → compression → security headers →
  * health → static frontends (all-in-one mode) → (under /api) no-store → framing and body limit →
- * the OpenAPI document (public, cacheable: no session) → RUM reports (no session: beacons) → cross-site check → session → session lifetime →
+ * the OpenAPI document (public, cacheable: no session) → RUM reports (no session: beacons) → calendar feeds (no session: calendar apps) → cross-site check → session → session lifetime →
  * XSRF → 404 (on the way back) → auth, account and todo routes (the services' answers checked before they
  * are sent on; the live stream relayed as a stream).
  */
@@ -187,7 +191,7 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   const signupRateLimit = rateLimit({ ...config.signupRateLimit, redis, keyPrefix: 'tm:rl:signup' });
   const throttle = new AccountThrottle({ ...config.accountThrottle, redis, registry: metrics.registry });
   const { internalSecret } = config;
-  const ends = new SessionEnds(sessionStore, config.session);
+  const ends = new SessionEnds(sessionStore, config.session, pushSessionEnds(todos, internalSecret));
   const streams = new LiveStreams({
     limits: config.events,
     sessionStore,
@@ -222,6 +226,9 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   const { catalog, remotes } = web;
   const servedCatalog = catalog ? async () => catalog : remotes ? () => remotes.catalog() : undefined;
   app.use(rumRoutes({ registry: metrics.registry, limits: config.rum, allowedOrigins: config.allowedOrigins, redis, catalog: servedCatalog }).routes());
+  // Before the session and XSRF checks: a calendar app sends no cookie; the secret address is the key (PRODUCT §10.18).
+  const calendarFeeds = { users, todos, internalSecret, redis, limits: config.calendarFeed, publicUrl: config.publicUrl };
+  app.use(publicCalendarFeedRoutes(calendarFeeds).routes());
   app.use(onlyUnderApi(crossSiteProtection({ allowedOrigins: config.allowedOrigins })));
   app.use(onlyUnderApi(sessions(app, { store: sessionStore, lifetime: config.session })));
   app.use(onlyUnderApi(sessionLifetime(config.session, ends.endExpired)));
@@ -230,7 +237,9 @@ export function createApp({ config, sessionStore, logger, redis, web = {} }: Gat
   app.use(authRoutes({ users, internalSecret, authRateLimit, signupRateLimit, throttle, streams, ends }).routes());
   app.use(accountRoutes({ users, todos, internalSecret, ends, throttle, streams }).routes());
   app.use(passwordResetRoutes({ users, internalSecret, authRateLimit, redis, publicUrl: config.publicUrl, ends, streams, throttle }).routes());
+  app.use(calendarFeedAccountRoutes(calendarFeeds).routes());
   app.use(otherUserRoutes(users, internalSecret).routes());
+  app.use(reminderRoutes({ todos, internalSecret, lifetime: config.session }).routes());
   app.use(todoRoutes(todos, internalSecret, streams).routes());
   app.silent = true;
   return {

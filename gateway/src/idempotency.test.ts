@@ -44,7 +44,7 @@ describe('POST /api/todo/add-todo with an Idempotency-Key, through the gateway',
     const retry = await alice.post('/api/todo/add-todo', { title: 'Buy milk' }, keyed(key));
     expect(answerOf(retry)).toEqual(answerOf(first));
     expect(await list(alice)).toEqual(before);
-    expect(before).toEqual({ todos: [TodoResponse.parse(first.body).todo], cursor: '1' });
+    expect(before).toEqual({ todos: [TodoResponse.parse(first.body).todo], lists: [], cursor: '1' });
   });
 
   it('the same key with another body: 422 TODO.IDEMPOTENCY_KEY_REUSED, nothing written', async () => {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import { API_BASE } from '@tm/contracts';
 import { createOpenApiDocument, OPENAPI_PATH } from '@tm/contracts/openapi';
 import { apiRouter } from '@tm/service-kit';
+import { answerRevalidated, etagOf } from './revalidated-answer.js';
 import { SESSION_COOKIE } from './session.middleware.js';
 
 /** Public and the same for everyone: caches may keep it a while, and revalidate it by its ETag. */
@@ -15,18 +15,8 @@ const CACHE_CONTROL = 'public, max-age=300';
  */
 export function openApiRoutes(): Router {
   const text = JSON.stringify(createOpenApiDocument({ sessionCookie: SESSION_COOKIE }));
-  const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+  const etag = etagOf(text);
   const router = apiRouter(API_BASE);
-  router.get(OPENAPI_PATH, (ctx) => {
-    ctx.set('Cache-Control', CACHE_CONTROL);
-    ctx.set('ETag', etag);
-    ctx.type = 'application/json';
-    ctx.status = 200;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = text;
-  });
+  router.get(OPENAPI_PATH, (ctx) => answerRevalidated(ctx, { text, etag, type: 'application/json', cacheControl: CACHE_CONTROL }));
   return router;
 }

@@ -165,9 +165,9 @@ describe('GET /api/openapi.json', () => {
     const named = documented();
     expect(doc.servers).toEqual([{ url: API_BASE, description: expect.any(String) }]);
     for (const route of Object.keys(doc.paths)) {
-      const concrete = API_BASE + route.replace('{todoId}', 'a'.repeat(24));
+      const concrete = API_BASE + route.replace(/\{(todoId|listId)\}/, 'a'.repeat(24));
       for (const method of METHODS) {
-        if (named.has(`${method.toUpperCase()} ${API_BASE}${route.replace('{todoId}', ':todoId')}`)) continue;
+        if (named.has(`${method.toUpperCase()} ${API_BASE}${route.replace(/\{(\w+)\}/g, ':$1')}`)) continue;
         const answer = await client.request(method.toUpperCase(), concrete, method === 'get' || method === 'delete' ? {} : { body: {} });
         expect([`${method} ${route}`, answer.status]).toEqual([`${method} ${route}`, expect.any(Number)]);
         expect([404, 405]).toContain(answer.status);
@@ -193,7 +193,15 @@ describe('GET /api/openapi.json', () => {
       updateTodo: () => ({ updateData: { completed: true } }),
       syncTodos: () => ({ commands: [{ id: 'documented-1', method: 'POST', path: '/todo/add-todo', body: { title: 'documented' } }] }),
       completeAll: () => ({ completed: true }),
+      // Lists (PRODUCT §10.19): the list of the path is the caller's own, made before the call.
+      createList: () => ({ name: 'Documented' }),
+      updateList: () => ({ archived: true }),
       reportWebVitals: () => ({ route: '/', metrics: [{ name: 'LCP', value: 1200 }] }),
+      // Reminders (PRODUCT §10.17).
+      reminderTimeZone: () => ({ timeZone: 'Europe/Paris' }),
+      acknowledgeReminders: () => ({ reminders: [{ todoId: 'a'.repeat(24), due: '2030-01-01', minutes: 0 }] }),
+      subscribePush: () => ({ subscription: { endpoint: 'https://push.example.test/documented', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }, timeZone: 'UTC' }),
+      unsubscribePush: () => ({ endpoint: 'https://push.example.test/documented' }),
     };
     /** The query strings of the calls that need one. */
     const QUERIES: Record<string, string> = { todoChanges: '?after=0', agenda: '?today=2026-12-06' };
@@ -209,13 +217,16 @@ describe('GET /api/openapi.json', () => {
         expect((await client.post<UserResponse>('/api/user/signup', user)).status).toBe(201);
         const task = (await client.post<TodoResponse>('/api/todo/add-todo', { title: 'a task' })).body.todo;
         if (operation.operationId === 'restoreTodo') await client.delete(`/api/todo/delete-todo/${task._id}`);
+        const list = route.includes('{listId}') ? (await client.post<{ list: { _id: string } }>('/api/todo/lists', { name: 'a list' })).body.list : undefined;
         let undoToken: string | undefined;
         if (operation.operationId === 'restoreBulk') {
           await client.put(`/api/todo/update-todo/${task._id}`, { updateData: { completed: true } });
           undoToken = (await client.delete<{ undoToken?: string }>('/api/todo/clear-completed')).body.undoToken;
         }
         const query = QUERIES[operation.operationId] ?? '';
-        const concrete = API_BASE + route.replace('{todoId}', task._id) + query;
+        // The calendar feed's address carries the token the account's feed was turned on with (PRODUCT §10.18).
+        const token = operation.operationId === 'calendarFeedIcs' ? new URL((await client.post<{ feed: { url: string } }>('/api/user/calendar-feed')).body.feed.url).pathname.split('/').pop()?.replace(/\.ics$/, '') : undefined;
+        const concrete = API_BASE + route.replace('{todoId}', task._id).replace('{listId}', list?._id ?? '').replace('{token}', token ?? '') + query;
         let status: number;
         let code: unknown;
         if (operation.operationId === 'todoEvents') {
@@ -240,8 +251,8 @@ describe('GET /api/openapi.json', () => {
         expect(code).not.toBe('ROUTE.NOT_FOUND');
       }
     }
-    // The API table's entries, the document itself and the vitals reports.
-    expect(statuses.length).toBe(Object.keys(API).length + 2);
+    // The API table's entries, the document itself, the vitals reports and the calendar feed.
+    expect(statuses.length).toBe(Object.keys(API).length + 3);
   });
 });
 
@@ -343,6 +354,15 @@ describe('every refusal a call really answers is declared under it, with its cod
     expectDeclared('deleteTodo', 'unknown task', await client.delete(`/api/todo/delete-todo/${unknown}`), 404, ErrorCode.todoNotFound);
     expectDeclared('restoreTodo', 'never deleted', await client.post(`/api/todo/restore-todo/${task._id}`), 404, ErrorCode.todoNotRestorable);
     expectDeclared('restoreBulk', 'unknown token', await client.post('/api/todo/restore-bulk', { undoToken: 'no-such-token' }), 404, ErrorCode.todoNotRestorable);
+    // Lists (PRODUCT §10.19): a name taken (case aside), an unknown or another user's list.
+    const list = (await client.post<{ list: { _id: string } }>('/api/todo/lists', { name: 'Work' })).body.list;
+    expectDeclared('createList', 'taken name', await client.post('/api/todo/lists', { name: 'WORK' }), 409, ErrorCode.listNameTaken);
+    expect((await client.post('/api/todo/lists', { name: 'Home' })).status).toBe(201);
+    expectDeclared('updateList', 'taken name', await client.put(`/api/todo/lists/${list._id}`, { name: 'home' }), 409, ErrorCode.listNameTaken);
+    expectDeclared('updateList', 'unknown list', await client.put(`/api/todo/lists/${unknown}`, { archived: true }), 404, ErrorCode.listNotFound);
+    expectDeclared('updateList', "another user's list", await other.client.put(`/api/todo/lists/${list._id}`, { archived: true }), 404, ErrorCode.listNotFound);
+    expectDeclared('deleteList', "another user's list", await other.client.delete(`/api/todo/lists/${list._id}`), 404, ErrorCode.listNotFound);
+    expectDeclared('addTodo', 'unknown list', await client.post('/api/todo/add-todo', { title: 't', listId: unknown }), 400, ErrorCode.validation);
 
     expectDeclared('todoEvents', 'bad cursor', await client.get('/api/todo/events?after=x'), 400, ErrorCode.validation);
     expectDeclared('todoChanges', 'no cursor', await client.get('/api/todo/changes'), 400, ErrorCode.validation);

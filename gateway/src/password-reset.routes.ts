@@ -4,6 +4,7 @@ import { apiRouter, jsonBody, parseOr400, withSpan } from '@tm/service-kit';
 import type { Context, Middleware } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AccountThrottle } from './account-throttle.js';
+import { appOrigin } from './app-origin.js';
 import { API_PREFIX } from './api-prefix.js';
 import { callService } from './forward.middleware.js';
 import { createLimiter, limiterFailure } from './rate-limit.middleware.js';
@@ -33,16 +34,9 @@ export interface PasswordResetRoutesOptions extends SessionEnders {
  */
 export const RESET_REQUESTS_PER_ADDRESS = { points: 5, windowSeconds: 60 * 60 } as const;
 
-/**
- * The reset page's address for a mail: PUBLIC_URL's, else the one this request reached the gateway on, as
- * its socket says (the listening address and port). Never the Host header: a caller chooses it, and would
- * have the owner's link point to a site of theirs.
- */
+/** The reset page's address for a mail, on the app's origin ({@link appOrigin}). */
 export function resetPageFor(ctx: Context, publicUrl: string | undefined): string {
-  if (publicUrl) return `${publicUrl}${RESET_PASSWORD_PAGE}`;
-  const { localAddress = '127.0.0.1', localPort } = ctx.req.socket;
-  const address = localAddress.startsWith('::ffff:') ? localAddress.slice('::ffff:'.length) : localAddress;
-  return `http://${address.includes(':') ? `[${address}]` : address}:${localPort ?? 80}${RESET_PASSWORD_PAGE}`;
+  return `${appOrigin(ctx, publicUrl)}${RESET_PASSWORD_PAGE}`;
 }
 
 /** Counts one request for `email`; 429 with Retry-After past the limit, 503 when the counters' store fails. */

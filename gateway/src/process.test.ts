@@ -23,7 +23,7 @@ async function startGatewayProcess(env: Record<string, string> = {}): Promise<{ 
 describe('the gateway process', () => {
   it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0 within 10 s', async () => {
     const slow = createServer((_req, res) => {
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"todos":[],"cursor":"0"}'), 1500);
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"todos":[],"lists":[],"cursor":"0"}'), 1500);
     });
     slow.listen(0, '127.0.0.1');
     await once(slow, 'listening');
@@ -38,7 +38,7 @@ describe('the gateway process', () => {
       const exitCode = gateway.stop('SIGTERM');
       const answer = await inFlight;
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ todos: [], cursor: '0' });
+      expect(answer.body).toEqual({ todos: [], lists: [], cursor: '0' });
       expect(await exitCode).toBe(0);
       expect(Date.now() - started).toBeLessThan(10_000);
       await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();

@@ -10,6 +10,8 @@ export interface LimiterOptions {
   /** Shared counters across gateway instances; in memory when absent. */
   redis?: RedisClient;
   keyPrefix: string;
+  /** The 503's words when the counters' store fails; the sign-in limits' words when absent. */
+  unavailableMessage?: string;
 }
 
 /** A rate-limiter-flexible limiter in Redis when configured (every gateway instance counts together), else in memory. */
@@ -22,10 +24,10 @@ export function createLimiter({ points, windowSeconds, redis, keyPrefix }: Limit
  * Turns a limiter's rejection into an answer: over the limit is 429 with Retry-After; a store that failed is
  * an honest 503 at once (the Redis client queues nothing while disconnected), never a hang.
  */
-export function limiterFailure(ctx: Context, rejection: unknown): Error {
+export function limiterFailure(ctx: Context, rejection: unknown, unavailableMessage = 'Signing in is temporarily unavailable, please try again shortly'): Error {
   if (rejection instanceof RateLimiterRes) return new TooManyRequestsError(rejection.msBeforeNext / 1000);
   ctx.log.error({ err: rejection }, 'rate limiter store failed');
-  return new ServiceUnavailableError('Signing in is temporarily unavailable, please try again shortly');
+  return new ServiceUnavailableError(unavailableMessage);
 }
 
 /**
@@ -40,7 +42,7 @@ export function rateLimit(options: LimiterOptions): Middleware {
     try {
       await limiter.consume(clientOf(ctx));
     } catch (rejection) {
-      throw limiterFailure(ctx, rejection);
+      throw limiterFailure(ctx, rejection, options.unavailableMessage);
     }
   };
   return async (ctx, next) => {

@@ -38,11 +38,15 @@ function expiryReason(session: SessionData | undefined, lifetime: SessionLifetim
   return expired === 'idle' ? 'idle-timeout' : expired === 'absolute' ? 'absolute-timeout' : undefined;
 }
 
+/** Told after sessions of `userId` ended (reminder.routes.ts: their push subscriptions go, PRODUCT §10.17). */
+export type SessionsEndedListener = (ctx: Context, userId: string, ended: { sessionIds: string[] } | { all: true; keepSessionId?: string }) => Promise<void>;
+
 /** Ends sessions recording why, and finds out why a request's session ended. */
 export class SessionEnds {
   constructor(
     private readonly store: SessionStore,
     private readonly lifetime: SessionLifetime,
+    private readonly onEnded: SessionsEndedListener = async () => undefined,
   ) {}
 
   /**
@@ -55,6 +59,7 @@ export class SessionEnds {
     if (!id || !session.userId) return;
     const keepFor = keepEndFor(session, this.lifetime, Date.now());
     await guarded(() => this.store.recordEnd(id, reason, keepFor));
+    await this.onEnded(ctx, session.userId, { sessionIds: [id] });
   }
 
   /** A session past a limit (session.middleware.ts `sessionLifetime`): recorded, then destroyed in the store. */
@@ -64,6 +69,7 @@ export class SessionEnds {
     const keepFor = keepEndFor(session, this.lifetime, Date.now());
     await guarded(() => this.store.recordEnd(id, reason, keepFor));
     await guarded(() => this.store.destroy(id));
+    if (session.userId) await this.onEnded(ctx, session.userId, { sessionIds: [id] });
   };
 
   /**
@@ -71,13 +77,16 @@ export class SessionEnds {
    * session is ended without a record (it lives on under a new id: a password change). Resolves to how many
    * ended. The store's failure is thrown as it came (the caller says what did not happen).
    */
-  endUser(ctx: Context, userId: string, reason: SessionEndReason, { keepOwn = false }: { keepOwn?: boolean } = {}): Promise<number> {
+  async endUser(ctx: Context, userId: string, reason: SessionEndReason, { keepOwn = false }: { keepOwn?: boolean } = {}): Promise<number> {
     const now = Date.now();
-    return this.store.destroyUserSessions(userId, {
+    const own = sessionIdOf(ctx);
+    const ended = await this.store.destroyUserSessions(userId, {
       reason,
       keepForMs: (session) => keepEndFor(session, this.lifetime, now),
-      unrecorded: keepOwn ? sessionIdOf(ctx) : undefined,
+      unrecorded: keepOwn ? own : undefined,
     });
+    await this.onEnded(ctx, userId, { all: true, ...(keepOwn && own ? { keepSessionId: own } : {}) });
+    return ended;
   }
 
   /**

@@ -41,7 +41,7 @@ interface Target {
  * names a build writes at its top level (Module Federation's manifest and its stats are `mf-manifest.json` and
  * `mf-manifest-stats.json`) and the catalog the gateway writes.
  */
-const NO_CACHE = new Set(['index.html', 'sw.js', 'remotes.json', 'remote.json', 'mf-manifest.json', 'mf-manifest-stats.json', 'remoteEntry.js']);
+const NO_CACHE = new Set(['index.html', 'sw.js', 'sw-reminders.js', 'remotes.json', 'remote.json', 'mf-manifest.json', 'mf-manifest-stats.json', 'remoteEntry.js']);
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|mp3|svg|png|woff2?)$/;
 /** Paths that are files or nothing: never answered with the SPA's index.html (nor is any path with a file extension). */
 const NOT_SPA = /^\/(api|remotes|assets|sounds|svgs|healthz|readyz|metrics)(\/|$)|\.[A-Za-z0-9]+$/;

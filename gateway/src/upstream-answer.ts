@@ -20,7 +20,8 @@ const ROUTES: Route[] = Object.values(API)
   .filter((endpoint) => !('stream' in endpoint && endpoint.stream))
   .map(({ method, path, response }) => ({
     method,
-    pattern: new RegExp(`^${path.replace(':todoId', '[^/]+')}$`),
+    // Every path parameter (`:todoId`, `:listId`) is one segment.
+    pattern: new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
     response,
   }));
 

@@ -111,7 +111,7 @@ describe('upstream answers are checked before they are sent on', () => {
       updatedAt: '2025-01-01T00:00:00.000Z',
       completedAt: index % 2 === 0 ? '2025-01-01T00:00:00.000Z' : null,
     }));
-    return { todos, cursor: '7' };
+    return { todos, lists: [], cursor: '7' };
   }
 
   it('a large 2xx list arriving in many chunks is checked whole: one bad task at its very end gives 502', async () => {

@@ -9,7 +9,8 @@
 // - the list call: its JSON size, bytes on the wire and latency (request sent to last byte), and how many
 //   times the page fetched the list again because of the tick (must be 0: the answer updates the cache).
 // Each figure is the median of 3 loads. Tasks are seeded through the API (the gateway, as the app adds them),
-// 16 requests at a time, a third of them with a due date (its words on the row, PRODUCT §10.14).
+// 16 requests at a time, a third of them with a due date (its words on the row, PRODUCT §10.14) and a tenth
+// repeating (§10.16).
 // On a phone (docs/PERFORMANCE.md "Smooth on a phone"): 300 tasks at 390 × 844 with touch, the CPU 4× slower
 // (CDP Emulation.setCPUThrottlingRate 4), scrolled from the top to the end and back by touch gestures
 // of a thumb: the frame times (requestAnimationFrame deltas) and the long tasks
@@ -20,6 +21,10 @@
 // mfe-tasks/dist> measures that build and this one in turns, run by run, in the same stack (the gateway's
 // REMOTES_FILE, re-read when it changes, switches the task screen between them), so the two are compared
 // under the same load; both are reported.
+// Another whole build against this one: BENCH_LIST_ROOT=<another checkout, built> measures that checkout's app
+// (its services, gateway and frontends) with this script, and BENCH_LIST_PLAIN=1 seeds tasks without dates,
+// repeats or lists, for a build that knows none. Run both in turns on a quiet machine to compare. Otherwise
+// the tasks are spread over 50 lists and the Inbox (PRODUCT §10.19).
 // Run: node perf/bench/bench-list.mjs (BENCH_JSON=<file> also writes the harness's JSON; BENCH_LIST_SIZES=10,100
 // narrows the sizes; BENCH_LIST_PARTS=growth or =phone runs one part).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +32,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { addTodos, builtRemotes, signUp, startStack } from '@tm/test-support';
+import { addLists, addTodos, builtRemotes, signUp, startStack } from '@tm/test-support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -41,6 +46,9 @@ const COMMAND = 'pnpm build && node perf/bench/bench-list.mjs';
 const PARTS = new Set((process.env.BENCH_LIST_PARTS ?? 'growth,phone').split(','));
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const THIS_BUILD = path.join(ROOT, 'mfe-tasks/dist');
+/** The checkout whose app is measured (see the header): this one unless BENCH_LIST_ROOT names another. */
+const APP_ROOT = process.env.BENCH_LIST_ROOT ? path.resolve(process.env.BENCH_LIST_ROOT) : ROOT;
+const PLAIN = process.env.BENCH_LIST_PLAIN === '1';
 /** Another build of the task screen, measured in turns with this one (see the header). */
 const COMPARE = process.env.BENCH_LIST_COMPARE ? path.resolve(process.env.BENCH_LIST_COMPARE) : undefined;
 /** The phone of 390 × 844, touch, and a CPU 4× slower than this machine's. */
@@ -74,10 +82,27 @@ function dueOf(n) {
   return n % 2 === 0 ? `${date}T${String(n % 24).padStart(2, '0')}:30` : date;
 }
 
-/** Adds `count` tasks, a third of them dated, `SEED_CONCURRENCY` requests at a time; returns how long it took. */
+/** A tenth of the tasks repeat (PRODUCT §10.16): dated ones, weekly, monthly on the last day or every 3 days. */
+function repeatOf(n) {
+  // Three in every thirty, all among the dated ones (n % 3 === 0).
+  return ['FREQ=WEEKLY;BYDAY=MO,TH', 'FREQ=MONTHLY;BYMONTHDAY=-1', 'FREQ=DAILY;INTERVAL=3'][(n % 30) / 3];
+}
+
+/** Lists the tasks are spread over (PRODUCT §10.19), the Inbox being one more; none with BENCH_LIST_PLAIN. */
+const LISTS = PLAIN ? 0 : 50;
+
+/**
+ * Adds `count` tasks, a third of them dated and a tenth repeating, over LISTS lists and the Inbox in turn,
+ * `SEED_CONCURRENCY` requests at a time; returns how long it took.
+ */
 async function seed(api, count) {
   const started = performance.now();
-  await addTodos(api, count, { concurrency: SEED_CONCURRENCY, due: dueOf });
+  if (PLAIN) {
+    await addTodos(api, count, { concurrency: SEED_CONCURRENCY });
+  } else {
+    const lists = await addLists(api, LISTS);
+    await addTodos(api, count, { concurrency: SEED_CONCURRENCY, due: dueOf, repeat: repeatOf, listId: (n) => lists[n % (LISTS + 1)] });
+  }
   return performance.now() - started;
 }
 
@@ -125,11 +150,13 @@ async function loadOnce(context) {
   const completeAt = await (await page.waitForFunction(allRowsEntered, null, { timeout: 30_000, polling: 'raf' })).jsonValue();
   const timing = response.request().timing();
   const completeMs = completeAt - (timing.startTime + timing.responseEnd);
-  const first = page.locator('li[data-todo-id]').first();
+  // A task that does not repeat: ticking a repeating one moves it to its next date instead (PRODUCT §10.16).
+  const first = page.locator('li[data-todo-id]').filter({ hasNot: page.locator('.tasks-item__plan') }).first();
   const fetchesBefore = listFetches;
   let ticks = [];
   for (let tick = 1; tick <= TICKS; tick += 1) {
-    const updated = page.waitForResponse((answer) => new URL(answer.url()).pathname.startsWith('/api/todo/update-todo/'));
+    // Sent through the device's sync engine (POST /todo/sync, PRODUCT §10.4), or on its own where there is none.
+    const updated = page.waitForResponse((answer) => /^\/api\/todo\/(update-todo\/|sync$)/.test(new URL(answer.url()).pathname));
     await first.locator('input[type="checkbox"]').click();
     ticks = await readMeasures(page, 'tm:tick', tick);
     await updated;
@@ -283,7 +310,7 @@ function phoneMedians(runs) {
   return Object.fromEntries(['scroll', 'confetti'].map((part) => [part, Object.fromEntries(Object.keys(runs[0][part]).map((key) => [key, pick(part, key)]))]));
 }
 
-const app = await startStack({ web: true, ...(remotesFile ? { env: { REMOTES_FILE: remotesFile } } : {}) });
+const app = await startStack({ web: true, root: APP_ROOT, ...(remotesFile ? { env: { REMOTES_FILE: remotesFile } } : {}) });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 const results = [];
 let phone;
@@ -315,11 +342,15 @@ try {
     const { client: api } = await signUp(app.url, { name: `List ${size}`, attempts: 3 });
     const seedMs = await seed(api, size);
     console.log(`seeded ${size} tasks through the API in ${Math.round(seedMs)} ms`);
-    const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
-    await context.addCookies(cookiesFor(api, app.url));
+    // Each load cold, in a context of its own: a page that finds the list kept on the device (PRODUCT §10.4)
+    // asks only for what changed since, and would not read the list at all.
     const loads = [];
-    for (let load = 0; load < LOADS; load += 1) loads.push(await loadOnce(context));
-    await context.close();
+    for (let load = 0; load < LOADS; load += 1) {
+      const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+      await context.addCookies(cookiesFor(api, app.url));
+      loads.push(await loadOnce(context));
+      await context.close();
+    }
     const pick = (key) => median(loads.map((l) => l[key]));
     const result = {
       size,

@@ -9,17 +9,20 @@
 //   1. N users sign up through the gateway; each is filled to `--cap` tasks (acknowledged adds, tracked).
 //   2. Peak: a closed-loop autocannon burst (`--connections` in all, `--peak-seconds`) of the realistic mix;
 //      its responses/s is the peak. It is also the warm-up (JIT, pools, heaps grown to their working size).
-//   3. Idle pause, then the resident memory of each process (median of 3 samples): reported only.
+//   3. Idle pause, then the resident memory of each process (median of 3 samples), and what each process holds
+//      after a full garbage collection: every process is started with a probe (gc-probe.cjs, `--expose-gc`)
+//      that collects on SIGUSR2 and writes its V8 heap in use per space and its memory outside the heap. What
+//      it holds is the heap's data (old and large-object spaces) plus the memory outside the heap; compiled
+//      code is left out (it grows as more of the program is optimised, up to the program's size).
 //   4. Soak: the same mix at `--fraction` × peak (autocannon overallRate per user) for `--seconds`. Every 10 s
 //      (every seconds/10 on short runs) each process's VmRSS (/proc/<pid>/status) and, from its /metrics,
-//      the size of V8's young generation and the heap in use.
-//   5. Idle pause, memory again (reported). The growth the exit code looks at: RSS, median of the first 3
-//      soak samples vs median of the last 3 (both under the same load), less what V8's young generation grew
-//      by in between. V8 sizes the young generation (1 → 32 MiB) to the allocation rate, over minutes: alone
-//      it moves an 85 MiB process by up to 35 % without any leak, and it holds no long-lived object. A leak
-//      (old generation, large objects, native memory) stays in the figure; raw RSS growth is reported beside
-//      it. GC cannot be forced from outside (no --expose-gc or inspector in `npm start`), so the heap figures
-//      include garbage not yet collected.
+//      the size of V8's young generation and the heap in use: reported.
+//   5. Idle pause, memory again. The growth the exit code looks at: what each process holds after a full GC,
+//      after the soak vs before it. A leak (objects kept alive, buffers never freed) grows it with every
+//      request; load alone does not, since the garbage is gone. RSS is reported beside it (first 3 vs last 3
+//      samples under load, raw and less the young generation's growth), not gated: V8 sizes its young
+//      generation (1 → 32 MiB) to the allocation rate and collects the old one when it sees fit, which moves
+//      an 85 MiB process by up to 35 % within 20 s without any leak.
 //   6. Afterwards every user's list is fetched: each add answered 201 must be in it, unless the soak
 //      deleted it on purpose (tracked): `lost` must be 0.
 //
@@ -29,9 +32,11 @@
 // tasks for the whole run: the soak measures leaks, not the cost of ever-growing lists.
 //
 // Exit code 0 only when: error rate < 0.1 % (peak and soak), lost acknowledged writes = 0, every 201 was
-// accounted for, and each process's RSS growth (less young-generation growth) < --max-growth % (default 10).
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+// accounted for, and what each process holds after a full GC grew by < --max-growth % (default 10).
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
@@ -63,6 +68,8 @@ const SAMPLE_MS = Math.max(1000, Math.min(10_000, Math.round((SECONDS * 1000) / 
 // In-flight work settles before the idle samples (3 s; 2 s on runs under 30 s, which have their own bound).
 const IDLE_PAUSE_MS = SECONDS < 30 ? 2000 : 3000;
 const PROCESSES = ['gateway', 'svc-users', 'svc-todos'];
+// The memory probe each process is started with (gc-probe.cjs): a full GC on SIGUSR2, then what it still holds.
+const PROBE = fileURLToPath(new URL('./gc-probe.cjs', import.meta.url));
 const T0 = Date.now();
 const log = (...parts) => console.error(`[soak +${((Date.now() - T0) / 1000).toFixed(1)} s]`, ...parts);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -256,6 +263,40 @@ async function sampleMemory(pids, urls) {
   return Object.fromEntries(PROCESSES.map((name, i) => [name, { rss: rssKiB(pids[name]), ...v8[i] }]));
 }
 
+/**
+ * What each process holds after a full garbage collection (gc-probe.cjs), in KiB: the probe is asked with
+ * SIGUSR2 and its numbered answer awaited. The processes are asked one after the other, so no two collect
+ * at once on a 2-core machine.
+ */
+async function retainedMemory(pids, probeDir) {
+  const result = {};
+  for (const name of PROCESSES) {
+    const file = path.join(probeDir, `${pids[name]}.json`);
+    const read = () => {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8'));
+      } catch {
+        return null;
+      }
+    };
+    const before = read()?.seq ?? 0;
+    process.kill(pids[name], 'SIGUSR2');
+    const deadline = Date.now() + 10_000;
+    let answer = read();
+    while (!answer || answer.seq === before) {
+      if (Date.now() > deadline) throw new Error(`${name} (pid ${pids[name]}) did not answer the memory probe`);
+      await sleep(50);
+      answer = read();
+    }
+    const kib = (bytes) => Math.round(bytes / 1024);
+    // Kept: the heap's data (old and large-object spaces) and memory outside the heap. Compiled code (code
+    // space) is left out: it grows as more of the program gets optimised, up to the program's size.
+    const kept = answer.spaces.old_space + answer.spaces.large_object_space + answer.external;
+    result[name] = { rss: kib(answer.rss), heapUsed: kib(answer.heapUsed), external: kib(answer.external), retained: kib(kept), spaces: answer.spaces };
+  }
+  return result;
+}
+
 /** Waits for in-flight work to settle, then 3 samples 1 s apart. */
 async function idleSamples(pids, urls) {
   await sleep(IDLE_PAUSE_MS);
@@ -281,19 +322,22 @@ function drainLogs(stack, logErrors) {
 }
 
 async function main() {
-  const env = { LOG_LEVEL: 'info', ...(args.redis ? { REDIS_URL } : {}) };
-  const stack = await startStack({ env });
+  const probeDir = mkdtempSync(path.join(tmpdir(), 'tm-soak-probe-'));
+  const env = { LOG_LEVEL: 'info', TM_SOAK_PROBE_DIR: probeDir, ...(args.redis ? { REDIS_URL } : {}) };
+  const stack = await startStack({ env, nodeArgs: () => ['--expose-gc', '--require', PROBE] });
   const pids = { gateway: stack.gateway.child.pid, 'svc-users': stack.users.child.pid, 'svc-todos': stack.todos.child.pid };
-  const urls = { gateway: stack.gateway.url, 'svc-users': stack.users.url, 'svc-todos': stack.todos.url };
+  // The gateway serves /metrics on its ops port, the services on their own.
+  const urls = { gateway: stack.gateway.opsUrl ?? stack.gateway.url, 'svc-users': stack.users.url, 'svc-todos': stack.todos.url };
   const logErrors = Object.fromEntries(PROCESSES.map((name) => [name, { count: 0, samples: [] }]));
   try {
-    return await soak(stack, pids, urls, logErrors);
+    return await soak(stack, pids, urls, probeDir, logErrors);
   } finally {
     await stack.stop();
+    rmSync(probeDir, { recursive: true, force: true });
   }
 }
 
-async function soak(stack, pids, urls, logErrors) {
+async function soak(stack, pids, urls, probeDir, logErrors) {
   const base = stack.url;
   log(`${USERS} users signing up through the gateway (sessions in ${args.redis ? 'Redis' : 'SQLite'}), each filled to ${CAP} tasks`);
   const users = await signUpUsers(base);
@@ -307,6 +351,7 @@ async function soak(stack, pids, urls, logErrors) {
   const soakRate = Math.max(1, Math.round(peak.rps * FRACTION));
   log(`peak ${peak.rps} req/s (p50 ${peak.latencyMs.p50} ms, p99 ${peak.latencyMs.p99} ms); idle pause, then start RSS`);
   const idleStart = await idleSamples(pids, urls);
+  const retainedStart = await retainedMemory(pids, probeDir);
   const dataStart = dataBytes(stack.dataDir);
 
   log(`soak: ${soakRate} req/s (${FRACTION * 100} % of peak) for ${SECONDS} s, RSS every ${SAMPLE_MS / 1000} s`);
@@ -335,6 +380,7 @@ async function soak(stack, pids, urls, logErrors) {
   }
   log('idle pause, then end RSS');
   const idleEnd = await idleSamples(pids, urls);
+  const retainedEnd = await retainedMemory(pids, probeDir);
   const dataEnd = dataBytes(stack.dataDir);
 
   // Counted afterwards: every add answered 201 must be in its user's list unless the soak deleted it.
@@ -367,8 +413,9 @@ async function soak(stack, pids, urls, logErrors) {
   }
   drainLogs(stack, logErrors);
 
-  // Gated figure (see the header): RSS growth under load, first 3 vs last 3 samples, less the young
-  // generation's growth (only when it grew: when V8 shrinks it, RSS keeps the drop and nothing is added back).
+  // Gated figure (see the header): growth of what each process holds after a full GC. Reported beside it: RSS
+  // growth under load, first 3 vs last 3 samples, raw and less the young generation's growth (only when it
+  // grew: when V8 shrinks it, RSS keeps the drop and nothing is added back).
   const youngKnown = samples.every((sample) => PROCESSES.every((name) => sample[name].young !== null));
   const memory = {};
   const mib = (kib) => round(kib / 1024);
@@ -381,16 +428,28 @@ async function soak(stack, pids, urls, logErrors) {
     const youngGrowth = youngKnown ? Math.max(0, last('young') - first('young')) : 0;
     const idle = (list) => median(list.map((sample) => sample[name].rss));
     const heap = (values) => (values.every((v) => v !== null) ? mib(median(values)) : null);
+    const kept = (list) => list[name].retained;
     memory[name] = {
       pid: pids[name],
+      // Gated: what the process holds after a full GC (the heap's data and memory outside the heap), before and
+      // after the soak, each after the idle pause (gc-probe.cjs).
+      retainedMiB: { start: mib(kept(retainedStart)), end: mib(kept(retainedEnd)) },
+      retainedBytesPerRequest: Math.round(((kept(retainedEnd) - kept(retainedStart)) * 1024) / Math.max(1, soakResult.requests)),
+      // The same after the full GC, per V8 heap space (bytes in use), and memory outside the heap (KiB).
+      spacesBytes: { start: retainedStart[name].spaces, end: retainedEnd[name].spaces },
+      externalKiB: { start: retainedStart[name].external, end: retainedEnd[name].external },
+      growthPct: pctOf(kept(retainedEnd) - kept(retainedStart), kept(retainedStart)),
+      // Reported: RSS under load, first 3 vs last 3 samples, raw and less the young generation's growth.
       startMiB: mib(first('rss')), endMiB: mib(last('rss')),
-      growthPct: pctOf(last('rss') - first('rss') - youngGrowth, first('rss')),
       rssGrowthPct: pctOf(last('rss') - first('rss'), first('rss')),
+      rssLessYoungGrowthPct: pctOf(last('rss') - first('rss') - youngGrowth, first('rss')),
       youngGenMiB: youngKnown ? { start: mib(first('young')), end: mib(last('young')) } : null,
       minMiB: mib(Math.min(...rss)), maxMiB: mib(Math.max(...rss)),
       // After a short idle pause, before and after the soak (the start one follows the peak burst).
       idle: { startMiB: mib(idle(idleStart)), endMiB: mib(idle(idleEnd)), growthPct: pctOf(idle(idleEnd) - idle(idleStart), idle(idleStart)) },
-      // V8 heap in use, garbage included (GC cannot be forced from outside a process started as `npm start` does).
+      // RSS right after the full GC of the probe, before and after the soak.
+      afterGcRssMiB: { start: mib(retainedStart[name].rss), end: mib(retainedEnd[name].rss) },
+      // V8 heap in use under load, garbage included.
       heapUsedMiB: { start: heap(series('heapUsed').slice(0, 3)), end: heap(series('heapUsed').slice(-3)) },
     };
   }
@@ -404,7 +463,7 @@ async function soak(stack, pids, urls, logErrors) {
   const report = {
     seconds: SECONDS, peakSeconds: PEAK_SECONDS, users: USERS, cap: CAP, fraction: FRACTION, sessions: args.redis ? 'redis' : 'sqlite',
     peak, soak: { ...soakResult, rateAchieved: round(soakResult.rps / soakRate, 3) },
-    memory, memoryGate: youngKnown ? 'rss-growth-less-young-generation-growth' : 'rss-growth', maxGrowthPct: MAX_GROWTH_PCT,
+    memory, memoryGate: 'retained-after-full-gc', maxGrowthPct: MAX_GROWTH_PCT,
     memorySamples: { everySeconds: SAMPLE_MS / 1000, kib: samples },
     writes, dataFileBytes: { start: dataStart, end: dataEnd }, logErrors,
   };
@@ -428,11 +487,13 @@ else {
   for (const [label, p] of [['peak', peak], ['soak', soak]]) {
     console.log(`${label.padEnd(5)}  ${String(p.seconds).padStart(7)}  ${`${p.rps} (${p.targetRate ?? 'closed loop'})`.padEnd(15)}  ${String(p.requests).padStart(8)}  ${String(p.errors).padStart(6)}  ${pct(p.errorRate).padStart(10)}  ${String(p.latencyMs.p50).padStart(6)}  ${String(p.latencyMs.p95).padStart(6)}  ${String(p.latencyMs.p99).padStart(6)}  ${String(p.latencyMs.max).padStart(6)}`);
   }
-  console.log(`\nmemory (MiB): RSS medians of the first 3 vs the last 3 samples of the soak (every ${report.memorySamples.everySeconds} s, under load);` +
-    ` growth = RSS growth less young-generation growth, must be < ${report.maxGrowthPct} %; idle = median of 3 after a ${IDLE_PAUSE_MS / 1000} s pause, before and after the soak`);
-  console.log('process     RSS start→end    growth  (raw RSS)  young gen  RSS min–max    RSS idle start→end     heap used');
+  console.log(`\nmemory (MiB): kept = the heap's data plus memory outside the heap after a full GC, before and after the soak; growth = its growth, must be < ${report.maxGrowthPct} %;` +
+    ` RSS = medians of the first 3 vs the last 3 samples of the soak (every ${report.memorySamples.everySeconds} s, under load), raw and less young-generation growth;` +
+    ` idle = median of 3 after a ${IDLE_PAUSE_MS / 1000} s pause, before and after the soak`);
+  console.log('process     kept start→end   growth  per request  RSS start→end    (raw)   (less young)  young gen  RSS min–max    RSS idle start→end     heap used');
   for (const [name, m] of Object.entries(report.memory)) {
-    console.log(`${name.padEnd(10)}  ${`${m.startMiB}→${m.endMiB}`.padEnd(15)}  ${`${m.growthPct} %`.padStart(8)}  ${`${m.rssGrowthPct} %`.padStart(9)}  ` +
+    console.log(`${name.padEnd(10)}  ${`${m.retainedMiB.start}→${m.retainedMiB.end}`.padEnd(15)}  ${`${m.growthPct} %`.padStart(7)}  ${`${m.retainedBytesPerRequest} B`.padStart(11)}  ${`${m.startMiB}→${m.endMiB}`.padEnd(15)}  ` +
+      `${`${m.rssGrowthPct} %`.padStart(8)}  ${`${m.rssLessYoungGrowthPct} %`.padStart(11)}  ` +
       `${`${m.youngGenMiB?.start ?? '?'}→${m.youngGenMiB?.end ?? '?'}`.padEnd(9)}  ${`${m.minMiB}–${m.maxMiB}`.padEnd(13)}  ` +
       `${`${m.idle.startMiB}→${m.idle.endMiB} (${m.idle.growthPct} %)`.padEnd(21)}  ${m.heapUsedMiB.start}→${m.heapUsedMiB.end}`);
   }

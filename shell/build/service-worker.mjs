@@ -10,6 +10,7 @@
 //   next load;
 // - the sounds and the illustration: from the cache, refreshed in the background;
 // - nothing under /api, ever.
+// It also shows reminders (PRODUCT §10.17): public/sw-reminders.js, imported, handles `push` and `notificationclick`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -31,6 +32,7 @@ export async function writeServiceWorker(dist) {
     // Addresses that are files or the API are never answered with the page.
     navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/remotes(\/|\.json$)/, /^\/(healthz|readyz|metrics|sounds|svgs|assets)(\/|$)/, /\.[A-Za-z0-9]+$/],
     inlineWorkboxRuntime: true,
+    importScripts: ['/sw-reminders.js'],
     mode: 'production',
     sourcemap: false,
     skipWaiting: true,

@@ -1,5 +1,9 @@
 import { createServiceApp, type Logger, type ServiceApp, type ServiceAppOptions } from '@tm/service-kit';
 import { Gauge, type Registry } from 'prom-client';
+import { internalCalendarFeedRoutes } from './calendar-feed.routes.js';
+import { CalendarFeedService } from './calendar-feed.service.js';
+import { remindersRoutes } from './reminders.routes.js';
+import type { RemindersService } from './reminders.service.js';
 import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
 import { TodoEventStreams, type EventStreamOptions } from './todo-events.stream.js';
 import type { TodosRepository } from './todos.repository.js';
@@ -17,6 +21,8 @@ export interface TodosAppDeps {
   events?: Partial<EventStreamOptions>;
   /** For readiness: the SQLite data folder (`dataDir`), none with MongoDB (see StorageWatch). */
   storage?: ServiceAppOptions['storage'];
+  /** The reminder scheduler (docs/PRODUCT.md §10.17): told of every commit; none, no reminder calls. */
+  reminders?: RemindersService;
 }
 
 export interface TodosApp extends ServiceApp {
@@ -29,17 +35,18 @@ export interface TodosApp extends ServiceApp {
  * stream and the gateway-only purge. Every committed write is announced on the bus; `drain` (called when
  * shutdown starts) also ends every open stream, so its page reconnects to another instance at once.
  */
-export function createApp({ repository, logger, internalSecret, bus = new InProcessTodoEventBus(), events, storage }: TodosAppDeps): TodosApp {
+export function createApp({ repository, logger, internalSecret, bus = new InProcessTodoEventBus(), events, storage, reminders }: TodosAppDeps): TodosApp {
   const service = new TodosService(repository);
   const streams = new TodoEventStreams(service, bus, logger, events);
   repository.onCommit((notice) => bus.publish(notice));
+  repository.onCommit(({ userId }) => void reminders?.catchUp(userId).catch((error: unknown) => logger.warn({ err: error, userId }, 'reminders: planning a write failed; retried at the next write or read')));
   const { app, drain, registry } = createServiceApp({
     name: 'svc-todos',
     logger,
     internalSecret,
     ready: () => repository.ping(),
     storage,
-    routes: [todosRoutes(service, streams), internalTodosRoutes(service)],
+    routes: [todosRoutes(service, streams), internalTodosRoutes(service), internalCalendarFeedRoutes(new CalendarFeedService(repository)), ...(reminders ? [remindersRoutes(reminders)] : [])],
   });
   streamGauges(registry, streams);
   return {

@@ -25,11 +25,28 @@ const TodosEnv = z.object({
    * budget (a quarter of a core) would allow ~37 000. Keep TodoEventStreams' own default equal.
    */
   TODO_EVENTS_MAX_STREAMS: z.coerce.number().int().positive().default(7_000),
+  /**
+   * The VAPID key pair reminders are pushed with (docs/PRODUCT.md §10.17, SECURITY.md "Reminders"): URL-safe
+   * base64, the public key 65 bytes uncompressed P-256, the private key 32 bytes. In production from the
+   * environment only (without them no push is sent: reminders show in open pages); elsewhere generated once
+   * into DATA_DIR/vapid.json. `VAPID_SUBJECT`: how a push service reaches the operator.
+   */
+  VAPID_PUBLIC_KEY: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be a URL-safe base64 P-256 public key (87 characters)').optional()),
+  VAPID_PRIVATE_KEY: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a URL-safe base64 P-256 private key (43 characters)').optional()),
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https: address').default('mailto:reminders@task-manager.invalid'),
+  /**
+   * Where reminders wait for their time: `embedded` (a timer over the schedule's store in this process) or `bullmq`
+   * (BullMQ delayed jobs on REDIS_URL, shared by every replica). Default: bullmq when REDIS_URL is set.
+   */
+  REMINDER_SCHEDULER: z.enum(['embedded', 'bullmq']).optional(),
 });
 
 export type TodosConfig = ServiceConfig & z.infer<typeof TodosEnv>;
 
 /** svc-todos' environment (listens on `TODOS_PORT`, default 4002); see {@link loadServiceConfig}. */
 export function loadTodosConfig(env: NodeJS.ProcessEnv = process.env): TodosConfig {
-  return { ...loadServiceConfig(SERVICE_PORTS.todos, env), ...loadConfig(TodosEnv, env) };
+  const config = { ...loadServiceConfig(SERVICE_PORTS.todos, env), ...loadConfig(TodosEnv, env) };
+  if (config.REMINDER_SCHEDULER === 'bullmq' && !config.REDIS_URL) throw new Error('Invalid configuration:\n  REMINDER_SCHEDULER: bullmq needs REDIS_URL');
+  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) throw new Error('Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither');
+  return config;
 }

@@ -1,4 +1,4 @@
-import { FieldValue, ObjectIdString, TODO_PATCH_FIELDS, type HistoryEntry, type TodoChangeEvent, type TodoPatchField } from '@tm/contracts';
+import { FieldValue, INBOX_ID, LIST_COLOURS, listNameKey, ObjectIdString, TaskList, TODO_PATCH_FIELDS, type HistoryEntry, type TodoChangeEvent, type TodoPatchField } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
 import { MongoClient, ObjectId, WriteConcern, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Document, type Filter, type UpdateFilter, type WithoutId } from 'mongodb';
 import { z } from 'zod';
@@ -9,13 +9,14 @@ import {
   migratedFeedPosition,
   type FieldChange,
   type IdempotencyRecord,
+  type StoredList,
   type StoredTask,
   type SweepCutoffs,
   type UndoBatch,
   type Writes,
 } from './todos.domain.js';
-import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type Snapshot, type TaskRead } from './todos.store-base.js';
-import type { ChangeNotice, FeedPosition, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type ReadPlan, type Snapshot, type TaskRead } from './todos.store-base.js';
+import type { ChangeNotice, FeedPosition, ListRecord, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
 export const TODOS_COLLECTION = 'todos';
 export const EVENTS_COLLECTION = 'todoEvents';
@@ -33,6 +34,11 @@ export const IDEMPOTENCY_COLLECTION = 'todoIdempotencyKeys';
  * transaction and only with its event, numbered as the event is (`seq`) and carrying its origin.
  */
 export const HISTORY_COLLECTION = 'todoHistory';
+/**
+ * The lists of tasks (docs/PRODUCT.md §10.19): one document per list, `nameKey` the name as two lists of one
+ * user must not share (listNameKey), `deletedAt` while deleted with its tasks and still restorable.
+ */
+export const LISTS_COLLECTION = 'todoLists';
 /**
  * Of a database with one global event sequence: the global counter documents (the last event id handed out,
  * and the highest one trimmed for age), in this collection. Only {@link migrateGlobalFeed} reads them, to remove them.
@@ -61,6 +67,14 @@ const StoredTodo = z.object({
   completedAt: z.date().nullable().optional(),
   /** When the task is due (docs/PRODUCT.md §10.14), as the contracts' TodoDue has it; absent for none (older documents too). */
   due: z.string().optional(),
+  /** The repeat (§10.16): RRULE value, from when it counts, and the completions of earlier occurrences; absent for none. */
+  repeat: z.string().optional(),
+  repeatFrom: z.enum(['due', 'completion']).optional(),
+  repeatDone: z.array(z.string()).optional(),
+  /** Reminders in minutes before the due time (§10.17); absent for none. */
+  reminders: z.array(z.number().int()).optional(),
+  /** The list the task is in (§10.19); absent: the Inbox (older documents too). */
+  listId: z.instanceof(ObjectId).optional(),
   /** Set while the task is deleted but still restorable (soft delete); absent on a live task. */
   deletedAt: z.date().optional(),
 });
@@ -68,12 +82,36 @@ type TodoDocument = z.infer<typeof StoredTodo> & { userId: UserKey };
 
 /** An {@link UndoBatch} as stored, keyed by its token; `completed` and each item's values only for 'complete-all'. */
 const StoredUndo = z.object({
-  kind: z.enum(['clear-completed', 'complete-all']),
+  kind: z.enum(['clear-completed', 'complete-all', 'delete-list']),
+  /** The list a 'delete-list' deleted (§10.19). */
+  listId: z.instanceof(ObjectId).optional(),
   completed: z.boolean().optional(),
   createdAt: z.date(),
-  items: z.array(z.object({ _id: z.instanceof(ObjectId), completed: z.boolean().optional(), completedAt: z.date().nullable().optional(), updatedAt: z.date().optional() })),
+  items: z.array(
+    z.object({
+      _id: z.instanceof(ObjectId),
+      completed: z.boolean().optional(),
+      completedAt: z.date().nullable().optional(),
+      updatedAt: z.date().optional(),
+      /** For the tick of a repeating task (§10.16): the due date and completions it moved from. */
+      moved: z.object({ due: z.string().optional(), repeatDone: z.array(z.string()).optional() }).optional(),
+    }),
+  ),
 });
 type UndoDocument = z.infer<typeof StoredUndo> & { _id: string; userId: UserKey };
+
+/** A list as stored (§10.19). */
+const StoredListDocument = z.object({
+  _id: z.instanceof(ObjectId),
+  name: z.string(),
+  colour: z.enum(LIST_COLOURS),
+  order: z.string(),
+  archived: z.boolean(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  deletedAt: z.date().optional(),
+});
+type ListDocument = z.infer<typeof StoredListDocument> & { userId: UserKey; nameKey: string };
 
 /** A record of a key as stored: the answer's body as its JSON text, so a replay sends exactly what was sent. */
 const StoredIdempotency = z.object({ fingerprint: z.string(), status: z.number().int(), body: z.string(), createdAt: z.date() });
@@ -116,6 +154,9 @@ interface EventDocument {
   origin: string | null;
   saved: TodoRecord[];
   removed: string[];
+  /** Lists the write made or changed, and those it deleted (§10.19); absent when it touched none. */
+  savedLists?: ListRecord[];
+  removedLists?: string[];
   createdAt: Date;
 }
 
@@ -132,7 +173,14 @@ interface MigrationDocument {
   finishedAt: Date;
 }
 
-const StoredEvent = z.object({ seq: z.number().int().positive(), origin: z.string().nullable(), saved: StoredEventTodos, removed: z.array(ObjectIdString) });
+const StoredEvent = z.object({
+  seq: z.number().int().positive(),
+  origin: z.string().nullable(),
+  saved: StoredEventTodos,
+  removed: z.array(ObjectIdString),
+  savedLists: z.array(TaskList).optional(),
+  removedLists: z.array(ObjectIdString).optional(),
+});
 const StoredFeed = z.object({ seq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
 const StoredHistory = z.object({
   todoId: z.instanceof(ObjectId),
@@ -161,8 +209,49 @@ function toTask(document: unknown): StoredTask {
     updatedAt,
     completedAt: completedAtOf(d.completed, updatedAt, d.completedAt === undefined ? undefined : isoOrNull(d.completedAt)),
     ...(d.due === undefined ? {} : { due: d.due }),
+    ...optionalFields(d),
+    ...(d.listId === undefined ? {} : { listId: d.listId.toHexString() }),
   };
   return { todo, deletedAt: isoOrNull(d.deletedAt) };
+}
+
+function toList(document: unknown): StoredList {
+  const d = StoredListDocument.parse(document);
+  const list: ListRecord = {
+    _id: d._id.toHexString(),
+    name: d.name,
+    colour: d.colour,
+    order: d.order,
+    archived: d.archived,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+  };
+  return { list, deletedAt: isoOrNull(d.deletedAt) };
+}
+
+/** A list as stored: every field written (a live list has no `deletedAt`). */
+function toListDocument(userId: UserKey, { list, deletedAt }: StoredList): WithoutId<ListDocument> {
+  const document = {
+    userId,
+    name: list.name,
+    nameKey: listNameKey(list.name),
+    colour: list.colour,
+    order: list.order,
+    archived: list.archived,
+    createdAt: new Date(list.createdAt),
+    updatedAt: new Date(list.updatedAt),
+  };
+  return deletedAt === null ? document : { ...document, deletedAt: new Date(deletedAt) };
+}
+
+/** The optional fields of a repeat and reminders (§10.16, §10.17) that `from` has, stored and read as they are. */
+function optionalFields(from: Pick<TodoRecord, 'repeat' | 'repeatFrom' | 'repeatDone' | 'reminders'>): Pick<TodoRecord, 'repeat' | 'repeatFrom' | 'repeatDone' | 'reminders'> {
+  return {
+    ...(from.repeat === undefined ? {} : { repeat: from.repeat }),
+    ...(from.repeatFrom === undefined ? {} : { repeatFrom: from.repeatFrom }),
+    ...(from.repeatDone === undefined ? {} : { repeatDone: from.repeatDone }),
+    ...(from.reminders === undefined ? {} : { reminders: from.reminders }),
+  };
 }
 
 /** A task as stored: every field written (a live task has no `deletedAt`, a task without a date no `due`). */
@@ -177,29 +266,36 @@ function toDocument(userId: UserKey, { todo, deletedAt }: StoredTask): WithoutId
     updatedAt: new Date(todo.updatedAt),
     completedAt: dateOrNull(todo.completedAt),
     ...(todo.due === undefined ? {} : { due: todo.due }),
+    ...optionalFields(todo),
+    ...(todo.listId === undefined ? {} : { listId: new ObjectId(todo.listId) }),
   };
   return deletedAt === null ? document : { ...document, deletedAt: new Date(deletedAt) };
 }
 
 function toUndo(token: string, document: unknown): UndoBatch {
   const d = StoredUndo.parse(document);
-  const items = d.items.map(({ _id, completed, completedAt, updatedAt }) => ({
+  const items = d.items.map(({ _id, completed, completedAt, updatedAt, moved }) => ({
     id: _id.toHexString(),
-    before: updatedAt === undefined ? null : { completed: completed === true, completedAt: isoOrNull(completedAt), updatedAt: updatedAt.toISOString() },
+    before:
+      updatedAt === undefined
+        ? null
+        : { completed: completed === true, completedAt: isoOrNull(completedAt), updatedAt: updatedAt.toISOString(), ...(moved === undefined ? {} : { moved }) },
   }));
-  return { token, kind: d.kind, completed: d.completed ?? null, createdAt: d.createdAt.toISOString(), items };
+  return { token, kind: d.kind, completed: d.completed ?? null, createdAt: d.createdAt.toISOString(), items, ...(d.listId === undefined ? {} : { listId: d.listId.toHexString() }) };
 }
 
-function toUndoDocument(userId: UserKey, { token, kind, completed, createdAt, items }: UndoBatch): UndoDocument {
+function toUndoDocument(userId: UserKey, { token, kind, completed, createdAt, items, listId }: UndoBatch): UndoDocument {
   return {
     _id: token,
     userId,
     kind,
+    ...(listId === undefined ? {} : { listId: new ObjectId(listId) }),
     ...(completed === null ? {} : { completed }),
     createdAt: new Date(createdAt),
     items: items.map(({ id, before }) => ({
       _id: new ObjectId(id),
       ...(before && { completed: before.completed, completedAt: dateOrNull(before.completedAt), updatedAt: new Date(before.updatedAt) }),
+      ...(before?.moved && { moved: before.moved }),
     })),
   };
 }
@@ -243,6 +339,9 @@ export const OPEN_DUE_INDEX = {
 export function openDueFilter(user: UserKey, before: string) {
   return { userId: user, completed: false, due: { $exists: true, $lt: before }, ...LIVE } satisfies Filter<TodoDocument>;
 }
+/** The lists' order (the contracts' byListPlace: order key, then id; MongoDB's simple collation compares them as code units), served by `user_order`. */
+const LISTS_SORT = { order: 1, _id: 1 } as const;
+
 /** The rules' list order as a sort document (served by the `user_pinned_created` index). */
 const LIST_SORT = Object.fromEntries(LIST_ORDER.map(({ field, direction }) => [field, direction === 'desc' ? -1 : 1] as const));
 
@@ -375,6 +474,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
   private readonly undos: Collection<UndoDocument>;
   private readonly idempotency: Collection<IdempotencyDocument>;
   private readonly historyEntries: Collection<HistoryDocument>;
+  private readonly lists: Collection<ListDocument>;
 
   private constructor(
     private readonly connection: MongoConnection,
@@ -387,6 +487,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     this.undos = connection.db.collection<UndoDocument>(UNDO_COLLECTION);
     this.idempotency = connection.db.collection<IdempotencyDocument>(IDEMPOTENCY_COLLECTION);
     this.historyEntries = connection.db.collection<HistoryDocument>(HISTORY_COLLECTION);
+    this.lists = connection.db.collection<ListDocument>(LISTS_COLLECTION);
   }
 
   /**
@@ -406,6 +507,14 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
           { key: { deletedAt: 1 }, name: 'deleted_at', partialFilterExpression: { deletedAt: { $type: 'date' } } },
           // Today and Upcoming (openDueBefore): a user's open dated tasks by due date.
           OPEN_DUE_INDEX,
+          // The tasks of one list (§10.19): a list's delete and the bulk calls scoped to it.
+          { key: { userId: 1, listId: 1 }, name: 'user_list' },
+        ],
+        [LISTS_COLLECTION]: [
+          // A user's lists in their order (the listing's and every list write's read; the account purge's).
+          { key: { userId: 1, order: 1, _id: 1 }, name: 'user_order' },
+          // Only deleted lists, for the sweep.
+          { key: { deletedAt: 1 }, name: 'deleted_at', partialFilterExpression: { deletedAt: { $type: 'date' } } },
         ],
         [EVENTS_COLLECTION]: [
           // A user's events in number order (the stream's read). Not unique: the user's feed document already
@@ -455,7 +564,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return new ObjectId().toHexString();
   }
 
-  protected override async transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>, idempotencyKey: string | null) {
+  protected override async transact<R>(userId: string, origin: string | null, read: ReadPlan, decide: Decide<R>, idempotencyKey: string | null) {
     const now = this.settings.now();
     return this.inTransaction(async (session) => {
       const snapshot = await this.read(session, userKey(userId), read);
@@ -465,13 +574,24 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     });
   }
 
-  private async read(session: ClientSession, user: UserKey, read: TaskRead): Promise<Snapshot> {
+  private async read(session: ClientSession, user: UserKey, { tasks, lists }: ReadPlan): Promise<Snapshot> {
+    const found = await this.readTasks(session, user, tasks);
+    return { ...found, lists: lists ? (await this.lists.find({ userId: user }, { session }).sort(LISTS_SORT).toArray()).map(toList) : [] };
+  }
+
+  private async readTasks(session: ClientSession, user: UserKey, read: TaskRead): Promise<Omit<Snapshot, 'lists'>> {
     if (read === null || ('task' in read && !HEX_ID.test(read.task))) return { tasks: [] };
     if ('task' in read) {
       const document = await this.todos.findOne({ _id: new ObjectId(read.task), userId: user }, { session });
       return { tasks: document ? [toTask(document)] : [] };
     }
-    if ('live' in read) return { tasks: (await this.todos.find({ userId: user, ...LIVE }, { session }).toArray()).map(toTask) };
+    if ('live' in read) {
+      // A list's tasks through user_list; the Inbox's are those without a listId; an id no list can have: none.
+      const { scope } = read;
+      if (scope !== undefined && scope !== INBOX_ID && !HEX_ID.test(scope)) return { tasks: [] };
+      const inScope = scope === undefined ? {} : scope === INBOX_ID ? { listId: { $exists: false } } : { listId: new ObjectId(scope) };
+      return { tasks: (await this.todos.find({ userId: user, ...inScope, ...LIVE }, { session }).toArray()).map(toTask) };
+    }
     const batch = await this.undos.findOne({ _id: read.undo, userId: user }, { session });
     if (!batch) return { tasks: [] };
     const undo = toUndo(read.undo, batch);
@@ -497,7 +617,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     userId: string,
     origin: string | null,
     now: Date,
-    { tasks, keepUndo, spendUndo, event, keepIdempotency, history = [] }: Writes,
+    { tasks, lists = [], keepUndo, spendUndo, event, keepIdempotency, history = [] }: Writes,
   ): Promise<ChangeNotice | null> {
     const user = userKey(userId);
     if (keepIdempotency) {
@@ -506,6 +626,12 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
       // conflicts on this `_id`, and the driver runs the later transaction again, which then replays.
       const document: IdempotencyDocument = { _id: { userId: user, key }, userId: user, fingerprint, status: answer.status, body: JSON.stringify(answer.body), createdAt: new Date(createdAt) };
       await this.idempotency.replaceOne({ _id: document._id }, document, { session, upsert: true });
+    }
+    if (lists.length > 0) {
+      const replacements: AnyBulkWriteOperation<ListDocument>[] = lists.map((stored) => ({
+        replaceOne: { filter: { _id: new ObjectId(stored.list._id), userId: user }, replacement: toListDocument(user, stored), upsert: true },
+      }));
+      await this.lists.bulkWrite(replacements, { session });
     }
     if (tasks.length > 0) {
       const replacements: AnyBulkWriteOperation<TodoDocument>[] = tasks.map((task) => ({
@@ -518,7 +644,9 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     if (event === null) return null;
     const feed = await this.feeds.findOneAndUpdate({ _id: user }, todoUpdates.nextEventSeq(), { session, upsert: true, returnDocument: 'after' });
     if (!feed) throw new Error("the user's feed document did not answer");
-    await this.events.insertOne({ _id: new ObjectId(), userId: user, seq: feed.seq, origin, saved: event.saved, removed: event.removed, createdAt: now }, { session });
+    const { saved, removed, savedLists, removedLists } = event;
+    const listFields = { ...(savedLists === undefined ? {} : { savedLists }), ...(removedLists === undefined ? {} : { removedLists }) };
+    await this.events.insertOne({ _id: new ObjectId(), userId: user, seq: feed.seq, origin, saved, removed, ...listFields, createdAt: now }, { session });
     if (history.length > 0) await this.historyEntries.insertMany(history.map((change) => toHistoryDocument(user, feed.seq, origin, change)), { session });
     return { userId, id: String(feed.seq) };
   }
@@ -529,7 +657,8 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return this.connection.client.withSession({ snapshot: true }, async (session) => {
       const { cursor } = toPosition(await this.feeds.findOne({ _id: userKey(userId) }, { session }));
       const documents = await this.todos.find({ userId: userKey(userId), ...LIVE }, { session }).sort(LIST_SORT).toArray();
-      return { todos: documents.map((document) => toTask(document).todo), cursor };
+      const lists = await this.lists.find({ userId: userKey(userId), ...LIVE }, { session }).sort(LISTS_SORT).toArray();
+      return { todos: documents.map((document) => toTask(document).todo), lists: lists.map((document) => toList(document).list), cursor };
     });
   }
 
@@ -563,6 +692,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return this.inTransaction(async (session) => {
       const count = await this.todos.countDocuments({ userId: user, ...LIVE }, { session });
       await this.todos.deleteMany({ userId: user }, { session });
+      await this.lists.deleteMany({ userId: user }, { session });
       await this.events.deleteMany({ userId: user }, { session });
       await this.feeds.deleteOne({ _id: user }, { session });
       await this.undos.deleteMany({ userId: user }, { session });
@@ -576,7 +706,14 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     const documents = await this.events.find({ userId: userKey(userId), seq: { $gt: Number(afterId) } }).sort({ seq: 1 }).limit(limit).toArray();
     return documents.map((document) => {
       const d = StoredEvent.parse(document);
-      return { id: String(d.seq), origin: d.origin, saved: d.saved, removed: d.removed };
+      return {
+        id: String(d.seq),
+        origin: d.origin,
+        saved: d.saved,
+        removed: d.removed,
+        ...(d.savedLists === undefined ? {} : { savedLists: d.savedLists }),
+        ...(d.removedLists === undefined ? {} : { removedLists: d.removedLists }),
+      };
     });
   }
 
@@ -589,6 +726,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     await this.idempotency.deleteMany({ createdAt: { $lte: idempotencyExpired } });
     const forgotten = await this.historyEntries.deleteMany({ at: { $lte: historyExpired } });
     const purged = await this.todos.deleteMany({ deletedAt: { $type: 'date', $lte: restoreClosed } });
+    const purgedLists = await this.lists.deleteMany({ deletedAt: { $type: 'date', $lte: restoreClosed } });
     const undone = await this.undos.deleteMany({ createdAt: { $lte: restoreClosed } });
     // Per user, the newest number among the events past the retention (through the createdAt index).
     const expired = await this.events
@@ -602,7 +740,7 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
       await this.feeds.updateOne({ _id: user }, todoUpdates.raiseWatermark(last));
       trimmedEvents += (await this.events.deleteMany({ userId: user, seq: { $lte: last } })).deletedCount;
     }
-    return { purgedTodos: purged.deletedCount, trimmedEvents, purgedUndoBatches: undone.deletedCount, purgedHistory: forgotten.deletedCount };
+    return { purgedTodos: purged.deletedCount, purgedLists: purgedLists.deletedCount, trimmedEvents, purgedUndoBatches: undone.deletedCount, purgedHistory: forgotten.deletedCount };
   }
 
   async ping(): Promise<boolean> {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createLogger, runMain, runServer, SERVICE_PORTS, startTracing, StartupWatch, startupBounds, traceMethods, withSpan } from '@tm/service-kit';
 import { createApp } from './app.js';
 import { loadTodosConfig } from './config.js';
+import { openReminders } from './open-reminders.js';
 import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE } from './sqlite-todos.store.js';
 import { createTodoEventBus } from './todo-event-bus.js';
@@ -19,6 +20,10 @@ const TRACED_STORE_CALLS = [
   'setAllCompleted',
   'clearCompleted',
   'restoreBulk',
+  'undoBulk',
+  'createList',
+  'updateList',
+  'removeList',
   'deleteAllForUser',
   'eventsAfter',
   'feedPosition',
@@ -68,6 +73,11 @@ runMain('svc-todos', async () => {
   sweep();
   const sweeper = setInterval(sweep, config.TODO_SWEEP_INTERVAL_MS);
   sweeper.unref();
+  // Reminders (docs/PRODUCT.md §10.17): the schedule lives beside the tasks (reminders.sqlite, or the MongoDB
+  // database every host shares). With REDIS_URL the hosts wake it through one BullMQ queue named by the
+  // schedule's id, else each runs the timer: either way the store's atomic claim lets one process send each.
+  const reminders = await openReminders({ settings: config, todos: repository, logger });
+  logger.info({ scheduler: reminders.kind, store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'reminders');
   const { app, drain } = createApp({
     repository,
     logger,
@@ -76,9 +86,11 @@ runMain('svc-todos', async () => {
     events: { heartbeatMs: config.TODO_EVENTS_HEARTBEAT_MS, maxStreams: config.TODO_EVENTS_MAX_STREAMS },
     // Readiness watches the free space of the SQLite data folder; MongoDB's disk is the server's.
     storage: { dataDir: config.MONGO_URL ? undefined : config.DATA_DIR },
+    reminders: reminders.service,
   });
   const close = async () => {
     clearInterval(sweeper);
+    await reminders.close();
     await bus.close();
     await repository.close();
   };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ObjectId } from 'bson';
-import { FieldValue, ObjectIdString, TODO_PATCH_FIELDS, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
+import { FieldValue, INBOX_ID, listNameKey, ObjectIdString, TaskList, Todo, TODO_PATCH_FIELDS, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
 import { closeSqlite, columnsOf, openSqlite, pingSqlite, type OpenSqliteOptions, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { z } from 'zod';
 import {
@@ -9,20 +9,36 @@ import {
   migratedFeedPosition,
   type FieldChange,
   type IdempotencyRecord,
+  type StoredList,
   type StoredTask,
   type SweepCutoffs,
   type UndoBatch,
   type Writes,
 } from './todos.domain.js';
 import { isoDate } from './iso-date.js';
-import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type Snapshot, type TaskRead } from './todos.store-base.js';
-import type { ChangeNotice, FeedPosition, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type ReadPlan, type Snapshot, type TaskRead } from './todos.store-base.js';
+import type { ChangeNotice, FeedPosition, ListRecord, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
 
 export const SQLITE_FILE = 'todos.sqlite';
 
 /** The change feed's table (also built under another name by migrateGlobalFeed). */
 const eventsTable = (name: string): string =>
-  `${name} (user_id TEXT NOT NULL, seq INTEGER NOT NULL, origin TEXT, saved TEXT NOT NULL, removed TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT`;
+  `${name} (user_id TEXT NOT NULL, seq INTEGER NOT NULL, origin TEXT, saved TEXT NOT NULL, removed TEXT NOT NULL, created_at INTEGER NOT NULL,
+    saved_lists TEXT, removed_lists TEXT) STRICT`;
+
+/**
+ * The undo batches' table (also built under another name by migrateUndoKinds: a CHECK cannot be altered in
+ * place). kind 'delete-list' (docs/PRODUCT.md §10.19): the call deleted list list_id and its tasks softly at
+ * created_at; list_id is NULL for the other kinds.
+ */
+const undoBatchesTable = (name: string): string => `${name} (
+    token TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('clear-completed', 'complete-all', 'delete-list')),
+    completed INTEGER CHECK (completed IN (0, 1)),
+    created_at INTEGER NOT NULL,
+    list_id TEXT
+  ) STRICT`;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS todos (
@@ -40,7 +56,28 @@ const SCHEMA = `
     completed_at INTEGER,
     -- When the task is due (docs/PRODUCT.md §10.14): '2026-03-14' or '2026-03-14T09:00' in the person's time
     -- zone (the contracts' TodoDue checked it); NULL for none. Added after completed_at, as above.
-    due TEXT
+    due TEXT,
+    -- The task's other optional fields, one JSON object with those it has, in this order: repeat, repeatFrom,
+    -- repeatDone (§10.16), reminders (§10.17); NULL for none. One column for all of them: they are read and
+    -- written with the task only, never searched, and an optional field added to them needs no migration.
+    extras TEXT,
+    -- The list the task is in (docs/PRODUCT.md §10.19), a todo_lists id; NULL: the Inbox. Added after extras, as above.
+    list_id TEXT
+  ) STRICT;
+  -- The lists of tasks (docs/PRODUCT.md §10.19). name_key is the name as two names of one user must not share
+  -- (listNameKey); sort_key the list's order key (compared as BINARY text, as the contracts' byListPlace
+  -- compares them). deleted_at: deleted with its tasks but still restorable; NULL for a live list.
+  CREATE TABLE IF NOT EXISTS todo_lists (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    colour TEXT NOT NULL,
+    sort_key TEXT NOT NULL,
+    archived INTEGER NOT NULL CHECK (archived IN (0, 1)),
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    deleted_at INTEGER
   ) STRICT;
   -- The change feed (outbox): one row per committed write, numbered per user (seq: 1, 2, 3 … of that user,
   -- in commit order; a file with one global sequence keeps its old numbers, see migrateGlobalFeed). No
@@ -57,15 +94,9 @@ const SCHEMA = `
   -- Undo of a bulk call (docs/PRODUCT.md §10.11.3): one row per call that changed something, keyed by its
   -- single-use token. kind 'clear-completed': the call deleted its tasks softly at created_at (their rows
   -- hold everything else). kind 'complete-all': the call (complete-all, or an update's tick of one task) set
-  -- completed to \`completed\` at created_at.
+  -- completed to \`completed\` at created_at. kind 'delete-list': see undoBatchesTable.
   -- Removed when spent, by the sweep after the restore window, and with the account.
-  CREATE TABLE IF NOT EXISTS todo_undo_batches (
-    token TEXT PRIMARY KEY,
-    user_id TEXT NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('clear-completed', 'complete-all')),
-    completed INTEGER CHECK (completed IN (0, 1)),
-    created_at INTEGER NOT NULL
-  ) STRICT;
+  CREATE TABLE IF NOT EXISTS ${undoBatchesTable('todo_undo_batches')};
   -- The tasks of one batch; for 'complete-all' with the values the call replaced (NULL for 'clear-completed').
   CREATE TABLE IF NOT EXISTS todo_undo_items (
     token TEXT NOT NULL,
@@ -73,6 +104,8 @@ const SCHEMA = `
     prev_completed INTEGER,
     prev_completed_at INTEGER,
     prev_updated_at INTEGER,
+    -- For the tick of a repeating task (§10.16): JSON of the due date and completions it moved from; else NULL.
+    prev_moved TEXT,
     PRIMARY KEY (token, todo_id)
   ) STRICT, WITHOUT ROWID;
   -- Idempotency-Key records (docs/PRODUCT.md §7): one per user and key, written in the transaction of the
@@ -130,9 +163,18 @@ const INDEXES = `
   -- without a date costs this index nothing. Created here, after migrate: a file from before due dates gains
   -- the column first, then this index, in place.
   CREATE INDEX IF NOT EXISTS todos_user_open_due ON todos (user_id, due) WHERE completed = 0 AND due IS NOT NULL AND deleted_at IS NULL;
+  -- The tasks of one list (docs/PRODUCT.md §10.19): a list's delete and the bulk calls scoped to it read them
+  -- through it. Created after migrate, which adds list_id to an older file first.
+  CREATE INDEX IF NOT EXISTS todos_user_list ON todos (user_id, list_id);
+  -- A user's lists in their order (the listing's and every list write's read; the account purge's).
+  CREATE INDEX IF NOT EXISTS todo_lists_user_order ON todo_lists (user_id, sort_key, id);
+  -- No two live lists of one user with one name, case aside: the rules check it first, this holds it.
+  CREATE UNIQUE INDEX IF NOT EXISTS todo_lists_user_name ON todo_lists (user_id, name_key) WHERE deleted_at IS NULL;
+  -- Only deleted lists, for the sweep.
+  CREATE INDEX IF NOT EXISTS todo_lists_deleted_at ON todo_lists (deleted_at) WHERE deleted_at IS NOT NULL;
 `;
 
-const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at, completed_at, due';
+const COLUMNS = 'id, title, completed, is_pinned, created_at, updated_at, completed_at, due, extras, list_id';
 const TASK_COLUMNS = `${COLUMNS}, deleted_at`;
 const SORT_COLUMNS = { isPinned: 'is_pinned', createdAt: 'created_at', _id: 'id' } as const;
 /** The list, in the rules' order (LIST_ORDER), served by todos_user_pinned_created. */
@@ -156,12 +198,45 @@ const OPEN_DUE_BEFORE = `SELECT ${COLUMNS} FROM todos
  * routes validated with the contracts. The undo tables' CHECKs hold `kind` and `completed` the same way. The
  * change feed's JSON columns are still parsed with the contracts: they are text, not typed columns.
  */
-type TodoTuple = [id: string, title: string, completed: 0 | 1, isPinned: 0 | 1, createdAt: number, updatedAt: number, completedAt: number | null, due: string | null];
+type TodoTuple = [
+  id: string,
+  title: string,
+  completed: 0 | 1,
+  isPinned: 0 | 1,
+  createdAt: number,
+  updatedAt: number,
+  completedAt: number | null,
+  due: string | null,
+  extras: string | null,
+  listId: string | null,
+];
 type TaskTuple = [...TodoTuple, deletedAt: number | null];
-type UndoTuple = [kind: UndoBatch['kind'], completed: 0 | 1 | null, createdAt: number];
-type UndoItemTuple = [todoId: string, completed: 0 | 1 | null, completedAt: number | null, updatedAt: number | null];
+type UndoTuple = [kind: UndoBatch['kind'], completed: 0 | 1 | null, createdAt: number, listId: string | null];
+/** A row of todo_lists (STRICT, CHECKed, written only by this file, as the tasks' rows are). */
+type ListTuple = [id: string, name: string, colour: ListRecord['colour'], sortKey: string, archived: 0 | 1, createdAt: number, updatedAt: number, deletedAt: number | null];
+const LIST_COLUMNS = 'id, name, colour, sort_key, archived, created_at, updated_at, deleted_at';
+type UndoItemTuple = [todoId: string, completed: 0 | 1 | null, completedAt: number | null, updatedAt: number | null, moved: string | null];
 
-const EventRow = z.object({ seq: z.number().int().positive(), origin: z.string().nullable(), saved: z.string(), removed: z.string() });
+/** The `extras` column (see SCHEMA): the task's optional fields beyond `due`, as the contracts' Todo has them. */
+const Extras = Todo.pick({ repeat: true, repeatFrom: true, repeatDone: true, reminders: true }).strict();
+const EXTRA_FIELDS = ['repeat', 'repeatFrom', 'repeatDone', 'reminders'] as const;
+/** What the `extras` column keeps of `todo`: its extra fields in SCHEMA's order, or NULL for none. */
+function extrasOf(todo: TodoRecord): string | null {
+  const present = EXTRA_FIELDS.filter((field) => todo[field] !== undefined);
+  return present.length === 0 ? null : JSON.stringify(Object.fromEntries(present.map((field) => [field, todo[field]])));
+}
+/** A repeating tick's `prev_moved` (UndoBatch, §10.16). */
+const MovedJson = Todo.pick({ due: true, repeatDone: true }).strict();
+
+const EventRow = z.object({
+  seq: z.number().int().positive(),
+  origin: z.string().nullable(),
+  saved: z.string(),
+  removed: z.string(),
+  savedLists: z.string().nullable(),
+  removedLists: z.string().nullable(),
+});
+const SavedListsJson = z.array(TaskList);
 const RemovedJson = z.array(ObjectIdString);
 const NumberRow = z.object({ value: z.number().int().nullable() });
 const PositionRow = z.object({ lastSeq: z.number().int().nonnegative(), trimmedThrough: z.number().int().nonnegative() });
@@ -191,18 +266,35 @@ function toRecord(row: TodoTuple | TaskTuple): TodoRecord {
   const [_id, title, completed, isPinned, createdAt] = row;
   const updatedAt = isoDate(row[5]);
   const due = row[7];
-  return { _id, title, completed: completed === 1, isPinned: isPinned === 1, createdAt: isoDate(createdAt), updatedAt, completedAt: completedAtIn(row, updatedAt), ...(due === null ? {} : { due }) };
+  const extras = row[8] === null ? {} : Extras.parse(JSON.parse(row[8]));
+  const listId = row[9];
+  return {
+    _id,
+    title,
+    completed: completed === 1,
+    isPinned: isPinned === 1,
+    createdAt: isoDate(createdAt),
+    updatedAt,
+    completedAt: completedAtIn(row, updatedAt),
+    ...(due === null ? {} : { due }),
+    ...extras,
+    ...(listId === null ? {} : { listId }),
+  };
 }
 
-const toTask = (row: TaskTuple): StoredTask => ({ todo: toRecord(row), deletedAt: isoOrNull(row[8]) });
+const toTask = (row: TaskTuple): StoredTask => ({ todo: toRecord(row), deletedAt: isoOrNull(row[10]) });
+
+function toStoredList([_id, name, colour, order, archived, createdAt, updatedAt, deletedAt]: ListTuple): StoredList {
+  return { list: { _id, name, colour, order, archived: archived === 1, createdAt: isoDate(createdAt), updatedAt: isoDate(updatedAt) }, deletedAt: isoOrNull(deletedAt) };
+}
 
 /**
  * The list as the `TodosResponse` body, built in one pass from raw rows: the same text `JSON.stringify`
  * gives for `{ todos: rows.map(toRecord), cursor }` (the tests compare the two), without an object per
  * task or a second walk over them. Ids are 24 hex digits and timestamps ISO strings, neither needs escaping;
- * titles go through `JSON.stringify`.
+ * titles go through `JSON.stringify`; the `extras` column is JSON this file wrote (extrasOf), its members spliced in.
  */
-function listJson(rows: TodoTuple[], cursor: string): string {
+function listJson(rows: TodoTuple[], lists: ListRecord[], cursor: string): string {
   let json = '{"todos":[';
   for (let i = 0; i < rows.length; i += 1) {
     const row = rows[i] as TodoTuple;
@@ -211,14 +303,21 @@ function listJson(rows: TodoTuple[], cursor: string): string {
     const completedAt = completedAtIn(row, updatedAt);
     json += `${i === 0 ? '' : ','}{"_id":"${id}","title":${JSON.stringify(title)},"completed":${completed === 1},"isPinned":${isPinned === 1},` +
       `"createdAt":"${isoDate(createdAt)}","updatedAt":"${updatedAt}","completedAt":${completedAt === null ? 'null' : `"${completedAt}"`}` +
-      `${row[7] === null ? '' : `,"due":${JSON.stringify(row[7])}`}}`;
+      `${row[7] === null ? '' : `,"due":${JSON.stringify(row[7])}`}${row[8] === null ? '' : `,${row[8].slice(1, -1)}`}${row[9] === null ? '' : `,"listId":"${row[9]}"`}}`;
   }
-  return `${json}],"cursor":${JSON.stringify(cursor)}}`;
+  return `${json}],"lists":${JSON.stringify(lists)},"cursor":${JSON.stringify(cursor)}}`;
 }
 
 function toEvent(row: unknown): TodoChangeEvent {
   const r = EventRow.parse(row);
-  return { id: String(r.seq), origin: r.origin, saved: StoredEventTodos.parse(JSON.parse(r.saved)), removed: RemovedJson.parse(JSON.parse(r.removed)) };
+  return {
+    id: String(r.seq),
+    origin: r.origin,
+    saved: StoredEventTodos.parse(JSON.parse(r.saved)),
+    removed: RemovedJson.parse(JSON.parse(r.removed)),
+    ...(r.savedLists === null ? {} : { savedLists: SavedListsJson.parse(JSON.parse(r.savedLists)) }),
+    ...(r.removedLists === null ? {} : { removedLists: RemovedJson.parse(JSON.parse(r.removedLists)) }),
+  };
 }
 
 function toHistoryEntry(row: unknown): HistoryEntry {
@@ -253,18 +352,34 @@ function prepareStatements(db: SqliteDatabase) {
     position: db.prepare('SELECT last_seq AS lastSeq, trimmed_through AS trimmedThrough FROM todo_feed_positions WHERE user_id = ?'),
     task: db.prepare<[string, string], TaskTuple>(`SELECT ${TASK_COLUMNS} FROM todos WHERE id = ? AND user_id = ?`).raw(),
     liveTasks: db.prepare<[string], TaskTuple>(`SELECT ${TASK_COLUMNS} FROM todos WHERE user_id = ? AND deleted_at IS NULL`).raw(),
-    undoBatch: db.prepare<[string, string], UndoTuple>('SELECT kind, completed, created_at FROM todo_undo_batches WHERE token = ? AND user_id = ?').raw(),
-    undoItems: db.prepare<[string], UndoItemTuple>('SELECT todo_id, prev_completed, prev_completed_at, prev_updated_at FROM todo_undo_items WHERE token = ?').raw(),
+    // One list's live tasks, through todos_user_list; the Inbox's (no list) through the same index's NULLs.
+    liveTasksOfList: db.prepare<[string, string], TaskTuple>(`SELECT ${TASK_COLUMNS} FROM todos WHERE user_id = ? AND list_id = ? AND deleted_at IS NULL`).raw(),
+    liveInboxTasks: db.prepare<[string], TaskTuple>(`SELECT ${TASK_COLUMNS} FROM todos WHERE user_id = ? AND list_id IS NULL AND deleted_at IS NULL`).raw(),
+    // Every list of the user, deleted ones not yet swept too, in their order (todo_lists_user_order).
+    lists: db.prepare<[string], ListTuple>(`SELECT ${LIST_COLUMNS} FROM todo_lists WHERE user_id = ? ORDER BY sort_key, id`).raw(),
+    liveLists: db.prepare<[string], ListTuple>(`SELECT ${LIST_COLUMNS} FROM todo_lists WHERE user_id = ? AND deleted_at IS NULL ORDER BY sort_key, id`).raw(),
+    // A list exactly as handed; only ever the user's own (the id was read as theirs).
+    putList: db.prepare(
+      `INSERT INTO todo_lists (id, user_id, name, name_key, colour, sort_key, archived, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, colour = excluded.colour, sort_key = excluded.sort_key,
+         archived = excluded.archived, updated_at = excluded.updated_at, deleted_at = excluded.deleted_at
+       WHERE todo_lists.user_id = excluded.user_id`,
+    ),
+    removeAllLists: db.prepare('DELETE FROM todo_lists WHERE user_id = ?'),
+    purgeExpiredLists: db.prepare('DELETE FROM todo_lists WHERE deleted_at IS NOT NULL AND deleted_at <= ?'),
+    undoBatch: db.prepare<[string, string], UndoTuple>('SELECT kind, completed, created_at, list_id FROM todo_undo_batches WHERE token = ? AND user_id = ?').raw(),
+    undoItems: db.prepare<[string], UndoItemTuple>('SELECT todo_id, prev_completed, prev_completed_at, prev_updated_at, prev_moved FROM todo_undo_items WHERE token = ?').raw(),
     undoTasks: db.prepare<[string, string], TaskTuple>(`SELECT ${TASK_COLUMNS} FROM todos WHERE user_id = ? AND id IN (SELECT todo_id FROM todo_undo_items WHERE token = ?)`).raw(),
     // A task exactly as handed (created_at stays as inserted); only ever the user's own (the id was read as theirs).
     putTask: db.prepare(
-      `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at, completed_at, due, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at, completed_at, due, extras, list_id, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET title = excluded.title, completed = excluded.completed, is_pinned = excluded.is_pinned,
-         updated_at = excluded.updated_at, completed_at = excluded.completed_at, due = excluded.due, deleted_at = excluded.deleted_at
+         updated_at = excluded.updated_at, completed_at = excluded.completed_at, due = excluded.due, extras = excluded.extras, list_id = excluded.list_id,
+         deleted_at = excluded.deleted_at
        WHERE todos.user_id = excluded.user_id`,
     ),
-    insertUndoBatch: db.prepare('INSERT INTO todo_undo_batches (token, user_id, kind, completed, created_at) VALUES (?, ?, ?, ?, ?)'),
-    insertUndoItem: db.prepare('INSERT INTO todo_undo_items (token, todo_id, prev_completed, prev_completed_at, prev_updated_at) VALUES (?, ?, ?, ?, ?)'),
+    insertUndoBatch: db.prepare('INSERT INTO todo_undo_batches (token, user_id, kind, completed, created_at, list_id) VALUES (?, ?, ?, ?, ?, ?)'),
+    insertUndoItem: db.prepare('INSERT INTO todo_undo_items (token, todo_id, prev_completed, prev_completed_at, prev_updated_at, prev_moved) VALUES (?, ?, ?, ?, ?, ?)'),
     removeUndoItems: db.prepare('DELETE FROM todo_undo_items WHERE token = ?'),
     removeUndoBatch: db.prepare('DELETE FROM todo_undo_batches WHERE token = ?'),
     removeAllUndoItems: db.prepare('DELETE FROM todo_undo_items WHERE token IN (SELECT token FROM todo_undo_batches WHERE user_id = ?)'),
@@ -290,9 +405,12 @@ function prepareStatements(db: SqliteDatabase) {
        ON CONFLICT (user_id) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq AS value`,
     ),
     appendEvent: db.prepare(
-      'INSERT INTO todo_events (user_id, seq, origin, saved, removed, created_at) VALUES (@userId, @seq, @origin, @saved, @removed, @now)',
+      `INSERT INTO todo_events (user_id, seq, origin, saved, removed, created_at, saved_lists, removed_lists)
+       VALUES (@userId, @seq, @origin, @saved, @removed, @now, @savedLists, @removedLists)`,
     ),
-    eventsAfter: db.prepare('SELECT seq, origin, saved, removed FROM todo_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    eventsAfter: db.prepare(
+      'SELECT seq, origin, saved, removed, saved_lists AS savedLists, removed_lists AS removedLists FROM todo_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    ),
     appendHistory: db.prepare(
       `INSERT INTO todo_history (user_id, todo_id, seq, field, before, after, at, origin, conflict)
        VALUES (@userId, @todoId, @seq, @field, @before, @after, @at, @origin, @conflict)`,
@@ -340,23 +458,45 @@ function migrateGlobalFeed(db: SqliteDatabase): void {
 function migrateCompletedAt(db: SqliteDatabase): void {
   db.exec('ALTER TABLE todos ADD COLUMN completed_at INTEGER');
   const set = db.prepare('UPDATE todos SET completed_at = ? WHERE id = ?');
-  // A file this old has no due column yet either (migrate adds it next): none is read.
-  const rows = db.prepare<[], TodoTuple>('SELECT id, title, completed, is_pinned, created_at, updated_at, completed_at, NULL FROM todos WHERE completed = 1').raw().all();
+  // A file this old has no due, extras or list_id column yet either (migrate adds them next): none is read.
+  const rows = db.prepare<[], TodoTuple>('SELECT id, title, completed, is_pinned, created_at, updated_at, completed_at, NULL, NULL, NULL FROM todos WHERE completed = 1').raw().all();
   for (const row of rows) set.run(msOrNull(completedAtIn(row, isoDate(row[5]))), row[0]);
+}
+
+/**
+ * The undo batches of a file from before lists' deletes (docs/PRODUCT.md §10.19): its table's CHECK names two
+ * kinds and it has no list_id; a CHECK cannot be altered in place, so the table is built again under its
+ * definition (undoBatchesTable) and every batch copied over, unchanged.
+ */
+function migrateUndoKinds(db: SqliteDatabase): void {
+  db.exec(`
+    CREATE TABLE ${undoBatchesTable('todo_undo_batches_with_lists')};
+    INSERT INTO todo_undo_batches_with_lists (token, user_id, kind, completed, created_at)
+      SELECT token, user_id, kind, completed, created_at FROM todo_undo_batches;
+    DROP TABLE todo_undo_batches;
+    ALTER TABLE todo_undo_batches_with_lists RENAME TO todo_undo_batches;
+  `);
 }
 
 /**
  * Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree (the
  * first migrates, the others find it done). Each step is keyed on the schema itself: `todos.deleted_at`
  * (soft delete), `todos.completed_at` (completion times), `todos.due` (due dates, none on older tasks),
- * `todo_events.seq` (per-user event numbers). The
- * undo, key-record and history tables are new tables (SCHEMA creates them in any file).
+ * `todos.extras` and `todo_undo_items.prev_moved` (repeats and reminders, none on older tasks),
+ * `todo_events.seq` (per-user event numbers), `todos.list_id`, `todo_events.saved_lists` and
+ * `todo_undo_batches.list_id` (lists, docs/PRODUCT.md §10.19: every older task is in the Inbox). The undo,
+ * key-record, history and list tables are new tables (SCHEMA creates them in any file).
  */
 function migrate(db: SqliteDatabase): void {
   if (!columnsOf(db, 'todos').includes('deleted_at')) db.exec('ALTER TABLE todos ADD COLUMN deleted_at INTEGER');
   if (!columnsOf(db, 'todos').includes('completed_at')) migrateCompletedAt(db);
   if (!columnsOf(db, 'todos').includes('due')) db.exec('ALTER TABLE todos ADD COLUMN due TEXT');
+  if (!columnsOf(db, 'todos').includes('extras')) db.exec('ALTER TABLE todos ADD COLUMN extras TEXT');
+  if (!columnsOf(db, 'todo_undo_items').includes('prev_moved')) db.exec('ALTER TABLE todo_undo_items ADD COLUMN prev_moved TEXT');
   if (!columnsOf(db, 'todo_events').includes('seq')) migrateGlobalFeed(db);
+  if (!columnsOf(db, 'todos').includes('list_id')) db.exec('ALTER TABLE todos ADD COLUMN list_id TEXT');
+  if (!columnsOf(db, 'todo_events').includes('saved_lists')) db.exec('ALTER TABLE todo_events ADD COLUMN saved_lists TEXT; ALTER TABLE todo_events ADD COLUMN removed_lists TEXT');
+  if (!columnsOf(db, 'todo_undo_batches').includes('list_id')) migrateUndoKinds(db);
 }
 
 export interface SqliteTodosOptions extends StoreOptions {
@@ -406,7 +546,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return new ObjectId().toHexString();
   }
 
-  protected override async transact<R>(userId: string, origin: string | null, read: TaskRead, decide: Decide<R>, idempotencyKey: string | null) {
+  protected override async transact<R>(userId: string, origin: string | null, read: ReadPlan, decide: Decide<R>, idempotencyKey: string | null) {
     return this.db.transaction(() => {
       const now = this.settings.now();
       const snapshot = this.read(userId, read);
@@ -416,22 +556,37 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     }).immediate();
   }
 
-  private read(userId: string, read: TaskRead): Snapshot {
+  private read(userId: string, { tasks, lists }: ReadPlan): Snapshot {
+    return { ...this.readTasks(userId, tasks), lists: lists ? this.statements.lists.all(userId).map(toStoredList) : [] };
+  }
+
+  private readTasks(userId: string, read: TaskRead): Omit<Snapshot, 'lists'> {
     const s = this.statements;
     if (read === null) return { tasks: [] };
     if ('task' in read) {
       const row = s.task.get(read.task, userId);
       return { tasks: row === undefined ? [] : [toTask(row)] };
     }
-    if ('live' in read) return { tasks: s.liveTasks.all(userId).map(toTask) };
+    if ('live' in read) {
+      const rows = read.scope === undefined ? s.liveTasks.all(userId) : read.scope === INBOX_ID ? s.liveInboxTasks.all(userId) : s.liveTasksOfList.all(userId, read.scope);
+      return { tasks: rows.map(toTask) };
+    }
     const batch = s.undoBatch.get(read.undo, userId);
     if (batch === undefined) return { tasks: [] };
-    const [kind, completed, createdAt] = batch;
-    const items = s.undoItems.all(read.undo).map(([id, prevCompleted, prevCompletedAt, prevUpdatedAt]) => ({
+    const [kind, completed, createdAt, listId] = batch;
+    const items = s.undoItems.all(read.undo).map(([id, prevCompleted, prevCompletedAt, prevUpdatedAt, prevMoved]) => ({
       id,
-      before: prevUpdatedAt === null ? null : { completed: prevCompleted === 1, completedAt: isoOrNull(prevCompletedAt), updatedAt: isoDate(prevUpdatedAt) },
+      before:
+        prevUpdatedAt === null
+          ? null
+          : {
+              completed: prevCompleted === 1,
+              completedAt: isoOrNull(prevCompletedAt),
+              updatedAt: isoDate(prevUpdatedAt),
+              ...(prevMoved === null ? {} : { moved: MovedJson.parse(JSON.parse(prevMoved)) }),
+            },
     }));
-    const undo: UndoBatch = { token: read.undo, kind, completed: completed === null ? null : completed === 1, createdAt: isoDate(createdAt), items };
+    const undo: UndoBatch = { token: read.undo, kind, completed: completed === null ? null : completed === 1, createdAt: isoDate(createdAt), items, ...(listId === null ? {} : { listId }) };
     return { tasks: s.undoTasks.all(userId, read.undo).map(toTask), undo };
   }
 
@@ -447,21 +602,39 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
   }
 
   /** Stores a decision's writes, in the write's transaction; appends its event as the user's next number. */
-  private store(userId: string, origin: string | null, now: number, { tasks, keepUndo, spendUndo, event, keepIdempotency, history = [] }: Writes): ChangeNotice | null {
+  private store(userId: string, origin: string | null, now: number, { tasks, lists = [], keepUndo, spendUndo, event, keepIdempotency, history = [] }: Writes): ChangeNotice | null {
     const s = this.statements;
     if (keepIdempotency) {
       const { key, fingerprint, answer, createdAt } = keepIdempotency;
       s.putIdempotencyRecord.run(userId, key, fingerprint, answer.status, JSON.stringify(answer.body), Date.parse(createdAt));
     }
+    for (const { list, deletedAt } of lists) {
+      const { _id, name, colour, order, archived, createdAt, updatedAt } = list;
+      s.putList.run(_id, userId, name, listNameKey(name), colour, order, bit(archived), Date.parse(createdAt), Date.parse(updatedAt), msOrNull(deletedAt));
+    }
     for (const { todo, deletedAt } of tasks) {
-      const { _id, title, completed, isPinned, createdAt, updatedAt, completedAt, due } = todo;
-      s.putTask.run(_id, userId, title, bit(completed), bit(isPinned), Date.parse(createdAt), Date.parse(updatedAt), msOrNull(completedAt), due ?? null, msOrNull(deletedAt));
+      const { _id, title, completed, isPinned, createdAt, updatedAt, completedAt, due, listId } = todo;
+      s.putTask.run(
+        _id,
+        userId,
+        title,
+        bit(completed),
+        bit(isPinned),
+        Date.parse(createdAt),
+        Date.parse(updatedAt),
+        msOrNull(completedAt),
+        due ?? null,
+        extrasOf(todo),
+        listId ?? null,
+        msOrNull(deletedAt),
+      );
     }
     if (keepUndo) {
-      const { token, kind, completed, createdAt, items } = keepUndo;
-      s.insertUndoBatch.run(token, userId, kind, completed === null ? null : bit(completed), Date.parse(createdAt));
+      const { token, kind, completed, createdAt, items, listId } = keepUndo;
+      s.insertUndoBatch.run(token, userId, kind, completed === null ? null : bit(completed), Date.parse(createdAt), listId ?? null);
       for (const { id, before } of items) {
-        s.insertUndoItem.run(token, id, before && bit(before.completed), before && msOrNull(before.completedAt), before && Date.parse(before.updatedAt));
+        const moved = before?.moved === undefined ? null : JSON.stringify(before.moved);
+        s.insertUndoItem.run(token, id, before && bit(before.completed), before && msOrNull(before.completedAt), before && Date.parse(before.updatedAt), moved);
       }
     }
     if (spendUndo !== undefined) {
@@ -470,18 +643,33 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     }
     if (event === null) return null;
     const seq = numberOf(s.nextSeq.get(userId));
-    s.appendEvent.run({ userId, seq, origin, saved: JSON.stringify(event.saved), removed: JSON.stringify(event.removed), now });
+    const { saved, removed, savedLists, removedLists } = event;
+    s.appendEvent.run({
+      userId,
+      seq,
+      origin,
+      saved: JSON.stringify(saved),
+      removed: JSON.stringify(removed),
+      now,
+      savedLists: savedLists === undefined ? null : JSON.stringify(savedLists),
+      removedLists: removedLists === undefined ? null : JSON.stringify(removedLists),
+    });
     for (const change of history) s.appendHistory.run(historyRow(userId, seq, origin, change));
     return { userId, id: String(seq) };
   }
 
   async list(userId: string): Promise<TodoList> {
     // One read transaction: in WAL mode it sees one snapshot, so the cursor matches the rows exactly.
-    return this.db.transaction(() => ({ todos: this.statements.list.all(userId).map(toRecord), cursor: this.cursor(userId) })).deferred();
+    return this.db.transaction(() => ({ todos: this.statements.list.all(userId).map(toRecord), lists: this.liveLists(userId), cursor: this.cursor(userId) })).deferred();
   }
 
   async listJson(userId: string): Promise<string> {
-    return this.db.transaction(() => listJson(this.statements.list.all(userId), this.cursor(userId))).deferred();
+    return this.db.transaction(() => listJson(this.statements.list.all(userId), this.liveLists(userId), this.cursor(userId))).deferred();
+  }
+
+  /** The user's live lists in their order: SQLite's BINARY order of sort_key, then id, is the contracts' byListPlace. */
+  private liveLists(userId: string): ListRecord[] {
+    return this.statements.liveLists.all(userId).map((row) => toStoredList(row).list);
   }
 
   async openDueBefore(userId: string, before: string): Promise<TodoRecord[]> {
@@ -500,7 +688,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     const s = this.statements;
     return this.db.transaction(() => {
       const count = numberOf(s.countLive.get(userId));
-      const statements = [s.removeAll, s.removeAllEvents, s.removePosition, s.removeAllUndoItems, s.removeAllUndoBatches, s.removeAllIdempotencyRecords, s.removeAllHistory];
+      const statements = [s.removeAll, s.removeAllLists, s.removeAllEvents, s.removePosition, s.removeAllUndoItems, s.removeAllUndoBatches, s.removeAllIdempotencyRecords, s.removeAllHistory];
       for (const statement of statements) statement.run(userId);
       return count;
     }).immediate();
@@ -523,6 +711,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
       s.purgeExpiredIdempotencyRecords.run(idempotencyExpired.getTime());
       const purgedHistory = s.purgeExpiredHistory.run(historyExpired.getTime()).changes;
       const purgedTodos = s.purgeExpired.run(restoreClosed.getTime()).changes;
+      const purgedLists = s.purgeExpiredLists.run(restoreClosed.getTime()).changes;
       s.purgeExpiredUndoItems.run(restoreClosed.getTime());
       const purgedUndoBatches = s.purgeExpiredUndoBatches.run(restoreClosed.getTime()).changes;
       let trimmedEvents = 0;
@@ -533,7 +722,7 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
         trimmedEvents += s.trimEvents.run(userId, last).changes;
         s.raiseWatermark.run({ userId, seq: last });
       }
-      return { purgedTodos, trimmedEvents, purgedUndoBatches, purgedHistory };
+      return { purgedTodos, purgedLists, trimmedEvents, purgedUndoBatches, purgedHistory };
     }).immediate();
   }
 

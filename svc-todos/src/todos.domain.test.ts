@@ -1,8 +1,18 @@
-import { HISTORY_RETENTION_MS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS } from '@tm/contracts';
+import { HISTORY_RETENTION_MS, INBOX_ID, LIMITS, listNameTakenMessage, orderKeyBetween, TEMP_ID_PREFIX, TODO_PATCH_FIELDS } from '@tm/contracts';
 import type { TodoRecord } from './todos.repository.js';
 import {
   addTodo,
+  addTodoToList,
   byListOrder,
+  createList,
+  deleteList,
+  editList,
+  inScope,
+  listIdProblem,
+  NO_SUCH_LIST_MESSAGE,
+  resolveTempId,
+  undoBatch,
+  type StoredList,
   catchUp,
   clearCompleted,
   completeAll,
@@ -383,22 +393,24 @@ describe('Idempotency-Key (docs/PRODUCT.md §7)', () => {
 
 describe('change history (docs/PRODUCT.md §10.4)', () => {
   const before = todo({ title: 'Milk', completed: false, isPinned: false });
-  const other = { title: 'Oat milk', completed: true, isPinned: true, due: '2026-03-14T09:00' } as const;
+  const other = { title: 'Oat milk', completed: true, isPinned: true, due: '2026-03-14T09:00', repeat: 'FREQ=WEEKLY', repeatFrom: 'completion', reminders: [0, 60], listId: 'aaaaaaaaaaaaaaaaaaaaaaaa' } as const;
+  // What the history keeps of each: reminders as their minutes joined (a JSON scalar).
+  const kept = { ...other, reminders: '0,60' };
 
   it('covers every patchable field: one entry per field that differs, in TODO_PATCH_FIELDS order', () => {
-    const after: TodoRecord = { ...before, ...other, completedAt: iso(9), updatedAt: iso(9) };
+    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], completedAt: iso(9), updatedAt: iso(9) };
     expect(fieldChanges(before, after, iso(9)).map((change) => change.field)).toEqual([...TODO_PATCH_FIELDS]);
     for (const field of TODO_PATCH_FIELDS) {
       const changes = fieldChanges(before, { ...before, [field]: other[field] }, iso(9));
-      // A task without a due date has `null` as its value: that is what the history keeps.
-      expect(changes).toEqual([{ taskId: before._id, field, before: before[field] ?? null, after: other[field], at: iso(9), conflict: false }]);
+      // A task without a due date (a repeat, reminders) has `null` as its value: that is what the history keeps.
+      expect(changes).toEqual([{ taskId: before._id, field, before: (before as Partial<Record<string, unknown>>)[field] ?? null, after: kept[field], at: iso(9), conflict: false }]);
     }
     // updatedAt and completedAt are not patch fields: they are not history.
     expect(fieldChanges(before, { ...before, updatedAt: iso(9), completedAt: iso(9) }, iso(9))).toEqual([]);
   });
 
   it('marks a conflict only for a field present in the base whose stored value is not it', () => {
-    const after: TodoRecord = { ...before, ...other };
+    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders] };
     const conflicts = (base: Parameters<typeof fieldChanges>[3]) => fieldChanges(before, after, iso(9), base).filter((change) => change.conflict).map((change) => change.field);
     expect(conflicts(undefined)).toEqual([]);
     expect(conflicts({})).toEqual([]);
@@ -462,5 +474,91 @@ describe('catchUp (docs/PRODUCT.md §10.4: a device any distance behind gets its
     expect(catchUp('13', [], feed, 2)).toEqual({ changes: [], cursor: '12', more: false, reset: true });
     // At the watermark itself nothing is missing yet.
     expect(catchUp('4', [5].map(event), feed, 2).reset).toBe(false);
+  });
+});
+
+describe('lists (docs/PRODUCT.md §10.19)', () => {
+  const listId = (n: number) => n.toString(16).padStart(24, 'a');
+  const list = (n: number, values: Partial<StoredList['list']> = {}): StoredList['list'] => ({
+    _id: listId(n),
+    name: `List ${n}`,
+    colour: 'grey',
+    order: orderKeyBetween(null, null),
+    archived: false,
+    createdAt: iso(0),
+    updatedAt: iso(0),
+    ...values,
+  });
+  const live = (record: StoredList['list']): StoredList => ({ list: record, deletedAt: null });
+
+  it('a create is placed after the last live list; a taken name (case aside) or full lists write nothing', () => {
+    const a = list(1, { order: 'a5' });
+    const gone: StoredList = { list: list(2, { order: 'a9', name: 'Gone' }), deletedAt: iso(1) };
+    const made = createList(listId(3), { name: 'New' }, [live(a), gone], at(2));
+    expect(made.result).toEqual({ kind: 'saved', changed: [], list: expect.objectContaining({ name: 'New', colour: 'grey', order: orderKeyBetween('a5', null), archived: false }) });
+    expect(made.writes?.event).toEqual({ saved: [], removed: [], savedLists: [made.result.kind === 'saved' ? made.result.list : null] });
+    expect(createList(listId(3), { name: 'list 1' }, [live(a)], at(2))).toEqual({ result: { kind: 'name-taken', issue: { path: ['name'], message: listNameTakenMessage('list 1') } }, writes: null });
+    expect(createList(listId(3), { name: 'gone' }, [live(a), gone], at(2)).result.kind).toBe('saved');
+    const full = Array.from({ length: LIMITS.lists }, (_, n) => live(list(n + 10)));
+    expect(createList(listId(3), { name: 'New' }, full, at(2))).toEqual({ result: { kind: 'full' }, writes: null });
+  });
+
+  it('an edit changes only what differs; nothing differing is a no-op; a deleted list is not found', () => {
+    const a = list(1, { name: 'Work' });
+    expect(editList(a._id, { name: 'Work', archived: false }, [live(a)], at(5))).toEqual({ result: { kind: 'saved', list: a, changed: [] }, writes: null });
+    expect(editList(a._id, { name: 'WORK' }, [live(a)], at(5)).result).toEqual({ kind: 'saved', changed: ['name'], list: { ...a, name: 'WORK', updatedAt: iso(5) } });
+    expect(editList(a._id, { archived: true }, [{ list: a, deletedAt: iso(1) }], at(5))).toEqual({ result: { kind: 'not-found' }, writes: null });
+  });
+
+  it('a task names a live list or none; a move to a deleted or unknown one is refused on listId', () => {
+    const a = list(1);
+    const problem = { path: ['listId'], message: NO_SUCH_LIST_MESSAGE };
+    expect(listIdProblem(undefined, [])).toBeNull();
+    expect(listIdProblem(null, [])).toBeNull();
+    expect(listIdProblem(a._id, [live({ ...a, archived: true })])).toBeNull();
+    expect(listIdProblem(a._id, [{ list: a, deletedAt: iso(1) }])).toEqual(problem);
+    expect(addTodoToList('b'.repeat(24), 't', at(1), { listId: a._id }, [])).toEqual({ result: { problem }, writes: null });
+    expect(addTodoToList('b'.repeat(24), 't', at(1), { listId: a._id }, [live(a)]).result).toEqual(expect.objectContaining({ listId: a._id }));
+    const task = { todo: todo(), deletedAt: null };
+    expect(editTodo(task, { listId: listId(9) }, at(2), null, undefined, undefined, [live(a)])).toEqual({
+      result: { todo: task.todo, changed: [], undoToken: null, conflicts: [], problem },
+      writes: null,
+    });
+  });
+
+  it('a list\'s delete takes its live tasks; its undo needs the list as the delete left it and its name free', () => {
+    const a = list(1, { name: 'Work' });
+    const inA = { todo: todo({ listId: a._id }), deletedAt: null };
+    const elsewhere = { todo: todo(), deletedAt: null };
+    const removal = deleteList(a._id, [live(a)], [inA, elsewhere], at(10), 'token');
+    expect(removal.result).toEqual({ kind: 'removed', list: a, todos: [inA.todo], undoToken: 'token' });
+    const batch = removal.writes?.keepUndo;
+    expect(batch).toEqual({ token: 'token', kind: 'delete-list', listId: a._id, completed: null, createdAt: iso(10), items: [{ id: inA.todo._id, before: null }] });
+    if (batch === undefined) throw new Error('no batch');
+    const deletedList = { list: a, deletedAt: iso(10) };
+    const deletedTask = { todo: inA.todo, deletedAt: iso(10) };
+    expect(undoBatch(batch, [deletedTask], [deletedList], at(20), WINDOW).result).toEqual({ todos: [inA.todo], lists: [a] });
+    expect(undoBatch(batch, [deletedTask], [deletedList, live(list(2, { name: 'work' }))], at(20), WINDOW)).toEqual({ result: null, writes: null });
+    expect(undoBatch(batch, [deletedTask], [deletedList], at(10 + WINDOW), WINDOW)).toEqual({ result: null, writes: null });
+    expect(deleteList(a._id, [deletedList], [], at(30), 'other')).toEqual({ result: { kind: 'not-found' }, writes: null });
+  });
+
+  it('a task restored alone comes back in its list while the list lives, in the Inbox once it is gone', () => {
+    const a = list(1);
+    const deleted = { todo: todo({ listId: a._id }), deletedAt: iso(1) };
+    expect(restoreTodo(deleted, at(2), WINDOW, [live(a)]).result).toEqual(deleted.todo);
+    expect(restoreTodo(deleted, at(2), WINDOW, [{ list: a, deletedAt: iso(1) }]).result).not.toHaveProperty('listId');
+  });
+
+  it('the scopes: every task, the Inbox\'s, one list\'s; a temporary list id resolves through its create\'s answer', () => {
+    const inA = todo({ listId: listId(1) });
+    const inInbox = todo();
+    expect([inScope(inA, undefined), inScope(inInbox, undefined)]).toEqual([true, true]);
+    expect([inScope(inA, INBOX_ID), inScope(inInbox, INBOX_ID)]).toEqual([false, true]);
+    expect([inScope(inA, listId(1)), inScope(inInbox, listId(1))]).toEqual([true, false]);
+    const made = { key: 'c1', fingerprint: 'f', createdAt: iso(0), answer: { status: 201, body: { message: 'List created', list: { _id: listId(1) } } } };
+    expect(resolveTempId(`${TEMP_ID_PREFIX}c1`, () => made, 'list')).toBe(listId(1));
+    expect(resolveTempId(`${TEMP_ID_PREFIX}c1`, () => made, 'todo')).toBeNull();
+    expect(resolveTempId(`${TEMP_ID_PREFIX}c1`, () => ({ ...made, answer: { status: 409, body: {} } }), 'list')).toBeNull();
   });
 });

@@ -1,6 +1,46 @@
 import { createHash } from 'node:crypto';
-import { applyPatch, fieldValue, HISTORY_RETENTION_MS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, type ChangeBase, type ChangesResponse, type FieldValue, type TodoChangeEvent, type TodoPatch } from '@tm/contracts';
-import type { BulkChange, FeedPosition, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, TodoField, TodoRecord, TodoUpdate } from './todos.repository.js';
+import {
+  byListPlace,
+  DEFAULT_LIST_COLOUR,
+  fieldValue,
+  HISTORY_RETENTION_MS,
+  INBOX_ID,
+  LIMITS,
+  listNameKey,
+  listNameTakenMessage,
+  orderKeyBetween,
+  TEMP_ID_PREFIX,
+  TODO_PATCH_FIELDS,
+  type ChangeBase,
+  type ChangesResponse,
+  type CreateListRequest,
+  type FieldValue,
+  type ListPatch,
+  type TodoChangeEvent,
+  type TodoPatch,
+  type ValidationIssue,
+} from '@tm/contracts';
+import { applyTaskPatch, repeatProblem } from '@tm/contracts/repeat';
+import type {
+  BulkChange,
+  BulkRestore,
+  DatedFields,
+  FeedPosition,
+  IdempotencyRecord,
+  IdempotentOutcome,
+  IdempotentRequest,
+  ListField,
+  ListOutcome,
+  ListRecord,
+  ListRemoval,
+  NewTaskFields,
+  StoredAnswer,
+  TaskRefusal,
+  TaskScope,
+  TodoField,
+  TodoRecord,
+  TodoUpdate,
+} from './todos.repository.js';
 
 export type { IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer } from './todos.repository.js';
 
@@ -18,27 +58,45 @@ export interface StoredTask {
   deletedAt: string | null;
 }
 
-/** The values a completion change replaced in one task; what its undo puts back. */
-export type CompletionState = Pick<TodoRecord, 'completed' | 'completedAt' | 'updatedAt'>;
+/** A list as stored (docs/PRODUCT.md §10.19): the record, and when it was deleted (soft delete, with its tasks); `null` while it is live. */
+export interface StoredList {
+  list: ListRecord;
+  deletedAt: string | null;
+}
+
+/**
+ * The values a completion change replaced in one task; what its undo puts back. A tick that moved a repeating
+ * task to its next date (§10.16) also keeps the date it moved from and the completions it had (`moved`).
+ */
+export type CompletionState = Pick<TodoRecord, 'completed' | 'completedAt' | 'updatedAt'> & { moved?: Pick<TodoRecord, 'due' | 'repeatDone'> };
 
 /**
  * The undo of one bulk call (§10.11.3), or of one tick (§10.11.4), keyed by its single-use token. `kind`
  * 'clear-completed': the call deleted the `items` at `createdAt`. 'complete-all': it set them to `completed`
- * at `createdAt`, and each item keeps the values it replaced (`before`).
+ * at `createdAt`, and each item keeps the values it replaced (`before`). 'delete-list' (§10.19): the call
+ * deleted list `listId` and the `items` in it at `createdAt`.
  */
 export interface UndoBatch {
   token: string;
-  kind: 'clear-completed' | 'complete-all';
+  kind: 'clear-completed' | 'complete-all' | 'delete-list';
+  /** The list a 'delete-list' deleted; absent for the other kinds. */
+  listId?: string;
   /** What a 'complete-all' set `completed` to; `null` for 'clear-completed'. */
   completed: boolean | null;
   createdAt: string;
   items: Array<{ id: string; before: CompletionState | null }>;
 }
 
-/** The change event a write appends: the tasks as they now are, and the ids that are gone (§10.11.5). */
+/**
+ * The change event a write appends: the tasks as they now are, and the ids that are gone (§10.11.5); a
+ * list write adds the lists as they now are (`savedLists`) and the ids of the lists that are gone
+ * (`removedLists`, §10.19). Absent list fields: the write touched no list.
+ */
 export interface EventBody {
   saved: TodoRecord[];
   removed: string[];
+  savedLists?: ListRecord[];
+  removedLists?: string[];
 }
 
 /**
@@ -59,6 +117,8 @@ export interface FieldChange {
 export interface Writes {
   /** Tasks to store exactly as given (a new one is inserted; `createdAt` never changes). */
   tasks: StoredTask[];
+  /** Lists to store exactly as given (a new one is inserted), before the tasks. */
+  lists?: StoredList[];
   /** An undo batch to keep. */
   keepUndo?: UndoBatch;
   /** The token of an undo batch to forget (spent). */
@@ -145,45 +205,226 @@ export function fieldChanges(before: TodoRecord, after: TodoRecord, at: string, 
   }));
 }
 
+export type { DatedFields } from './todos.repository.js';
+
 /**
- * Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`; due when
- * given a due date (§10.14), else without one.
+ * Why a task with `dated` cannot be kept, as the issue a 400 carries (the field and why), or null: a repeat
+ * needs a due date and must fall after it (§10.16), reminders need a due date (§10.17).
  */
-export function addTodo(id: string, title: string, now: Date, due?: string): Decision<TodoRecord> {
-  const at = iso(now);
-  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...(due === undefined ? {} : { due }) };
-  return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
+export function datedProblem({ due, repeat, reminders }: DatedFields): ValidationIssue | null {
+  if (repeat !== undefined) {
+    const problem = repeatProblem(repeat, due);
+    if (problem !== null) return { path: ['repeat'], message: problem };
+  }
+  if (reminders !== undefined && reminders.length > 0 && due === undefined) return { path: ['reminders'], message: REMINDERS_NEED_DUE };
+  return null;
+}
+
+export const REMINDERS_NEED_DUE = 'Reminders need a due date.';
+
+/** `fields` without the ones it leaves out, and without an empty reminder list or a `repeatFrom` without a repeat. */
+function datedOf({ due, repeat, repeatFrom, reminders }: DatedFields): DatedFields {
+  return {
+    ...(due === undefined ? {} : { due }),
+    ...(repeat === undefined ? {} : { repeat, ...(repeatFrom === undefined ? {} : { repeatFrom }) }),
+    ...(reminders === undefined || reminders.length === 0 ? {} : { reminders }),
+  };
 }
 
 /**
- * Edit, tick, pin and date (§7, §10.6, §10.11.1, §10.14): sets the given fields (a `null` due date removes
- * it). Only the fields whose value differs change (`changed`, in TODO_PATCH_FIELDS order); none: a no-op that
- * leaves `updatedAt`.
+ * Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`; due when
+ * given a due date (§10.14), else without one; repeating and reminded when given those (§10.16, §10.17). The
+ * route checks `dated` with {@link datedProblem} first.
+ */
+export function addTodo(id: string, title: string, now: Date, dated: DatedFields = {}): Decision<TodoRecord> {
+  const at = iso(now);
+  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...datedOf(dated) };
+  return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
+}
+
+/** Shown, on `listId`, for a task write naming a list the user does not have live (§10.19). */
+export const NO_SUCH_LIST_MESSAGE = 'No such list: it was deleted, or is not yours.';
+
+/** The user's live list of id `id` among `lists` (archived ones included), or `undefined`. */
+export function liveList(lists: readonly StoredList[], id: string): StoredList | undefined {
+  return lists.find((one) => one.deletedAt === null && one.list._id === id);
+}
+
+/**
+ * Why a task cannot go in list `listId` (§10.19), as the issue a 400 carries, or `null`: a list id must name
+ * one of the user's live lists (an archived one is fine). `undefined` (no list named) and `null` (the Inbox)
+ * always can.
+ */
+export function listIdProblem(listId: string | null | undefined, lists: readonly StoredList[]): ValidationIssue | null {
+  if (listId === undefined || listId === null || liveList(lists, listId) !== undefined) return null;
+  return { path: ['listId'], message: NO_SUCH_LIST_MESSAGE };
+}
+
+/**
+ * Add into a list (§10.19): {@link addTodo} with the task in list `fields.listId` when given, or, when that
+ * names none of the user's live `lists`, nothing stored and the refusal on `listId`.
+ */
+export function addTodoToList(id: string, title: string, now: Date, { listId, ...dated }: NewTaskFields, lists: readonly StoredList[]): Decision<TodoRecord | TaskRefusal> {
+  const problem = listIdProblem(listId, lists);
+  if (problem !== null) return unchanged({ problem });
+  const added = addTodo(id, title, now, dated);
+  if (listId === undefined) return added;
+  const todo: TodoRecord = { ...added.result, listId };
+  return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
+}
+
+/** The user's live lists in their order (byListPlace): what fetch-todo answers. */
+export function listsInPlace(lists: readonly StoredList[]): ListRecord[] {
+  return lists.filter((one) => one.deletedAt === null).map((one) => one.list).sort(byListPlace);
+}
+
+/** Why `name` cannot be the name of a list of the user besides list `except` (§10.19): another live list has it, case aside. */
+function nameTakenIssue(name: string, lists: readonly StoredList[], except: string | null): ValidationIssue | null {
+  const key = listNameKey(name);
+  const taken = lists.some((one) => one.deletedAt === null && one.list._id !== except && listNameKey(one.list.name) === key);
+  return taken ? { path: ['name'], message: listNameTakenMessage(name) } : null;
+}
+
+/**
+ * A new list (§10.19) with id `id`: `input`'s name (already trimmed by the contracts), its colour or
+ * DEFAULT_LIST_COLOUR, its order or one after the user's last list (orderKeyBetween), not archived,
+ * `createdAt === updatedAt`. Refused, nothing stored, when a live list of the user has the name (case aside)
+ * or the user has LIMITS.lists live lists (archived ones count).
+ */
+export function createList(id: string, input: CreateListRequest, lists: readonly StoredList[], now: Date): Decision<ListOutcome> {
+  const live = listsInPlace(lists);
+  const issue = nameTakenIssue(input.name, lists, null);
+  if (issue !== null) return unchanged({ kind: 'name-taken', issue });
+  if (live.length >= LIMITS.lists) return unchanged({ kind: 'full' });
+  const at = iso(now);
+  const list: ListRecord = {
+    _id: id,
+    name: input.name,
+    colour: input.colour ?? DEFAULT_LIST_COLOUR,
+    order: input.order ?? orderKeyBetween(live.at(-1)?.order ?? null, null),
+    archived: false,
+    createdAt: at,
+    updatedAt: at,
+  };
+  return { result: { kind: 'saved', list, changed: [] }, writes: { tasks: [], lists: [{ list, deletedAt: null }], event: { saved: [], removed: [], savedLists: [list] } } };
+}
+
+/** The list fields in the order the answer names them. */
+const LIST_FIELDS = ['name', 'colour', 'order', 'archived'] as const satisfies readonly ListField[];
+
+/**
+ * Rename, recolour, move or archive (§10.19): sets the given values of the user's live list `id`; only those
+ * that differ change (`changed`, in LIST_FIELDS order), and then `updatedAt` moves and one event is
+ * appended; none differ: nothing is stored (a repeat). `not-found` for no live list of the user; a name
+ * another live list has (case aside) is refused, nothing stored. A new name that differs from the list's own
+ * in case only is a rename.
+ */
+export function editList(id: string, patch: ListPatch, lists: readonly StoredList[], now: Date): Decision<ListOutcome> {
+  const stored = liveList(lists, id);
+  if (stored === undefined) return unchanged({ kind: 'not-found' });
+  const current = stored.list;
+  const changed = LIST_FIELDS.filter((field) => patch[field] !== undefined && patch[field] !== current[field]);
+  if (changed.length === 0) return unchanged({ kind: 'saved', list: current, changed });
+  if (patch.name !== undefined && changed.includes('name')) {
+    const issue = nameTakenIssue(patch.name, lists, id);
+    if (issue !== null) return unchanged({ kind: 'name-taken', issue });
+  }
+  const list: ListRecord = { ...current, ...Object.fromEntries(changed.map((field) => [field, patch[field]])), updatedAt: iso(now) };
+  return { result: { kind: 'saved', list, changed }, writes: { tasks: [], lists: [{ list, deletedAt: null }], event: { saved: [], removed: [], savedLists: [list] } } };
+}
+
+/**
+ * A list's delete (§10.19): the user's live list `id` and every live task in it (`tasks`, the user's live
+ * tasks of that list) are deleted softly at one time, in one event (`removed`: the tasks, `removedLists`:
+ * the list), with an undo batch of kind 'delete-list' that brings both back (undoBatch). `not-found` for no
+ * live list of the user.
+ */
+export function deleteList(id: string, lists: readonly StoredList[], tasks: StoredTask[], now: Date, undoToken: string): Decision<ListRemoval> {
+  const stored = liveList(lists, id);
+  if (stored === undefined) return unchanged({ kind: 'not-found' });
+  const at = iso(now);
+  const todos = tasks.filter((task) => live(task) && task.todo.listId === id).map((task) => task.todo).sort(byListOrder);
+  return {
+    result: { kind: 'removed', list: stored.list, todos, undoToken },
+    writes: {
+      tasks: todos.map((todo) => ({ todo, deletedAt: at })),
+      lists: [{ list: stored.list, deletedAt: at }],
+      keepUndo: { token: undoToken, kind: 'delete-list', listId: id, completed: null, createdAt: at, items: todos.map((todo) => ({ id: todo._id, before: null })) },
+      event: { saved: [], removed: todos.map((todo) => todo._id), removedLists: [id] },
+    },
+  };
+}
+
+/**
+ * Edit, tick, pin, date, repeat and remind (§7, §10.6, §10.11.1, §10.14, §10.16, §10.17): sets the given
+ * fields (a `null` removes an optional one; a task left without a due date keeps no repeat or reminders).
+ * Only the fields whose value differs change (`changed`, in TODO_PATCH_FIELDS order); none: a no-op that
+ * leaves `updatedAt`. A patch that would leave a repeat or reminders the task cannot keep
+ * ({@link datedProblem}) changes nothing and resolves its `problem`. A tick of a repeating task completes the
+ * occurrence (applyTaskPatch of @tm/contracts/repeat, on the person's day `today`): the task stays open at
+ * its next date, `changed` has `completed` and `repeated` is true.
  * Each value replaced goes to the history (§10.4); with a `base`, those changed elsewhere since it are the
  * `conflicts` (the change wins all the same: later by server order).
  * Otherwise the patch applies as `applyPatch` of @tm/contracts says (`updatedAt` now, `completedAt`
  * following `completed`). With `undoToken` (a tick, `isTick` of @tm/contracts) a change of `completed`
- * keeps an undo batch of the one task with the values it replaced. `null` for no live task.
+ * keeps an undo batch of the one task with the values it replaced. `null` for no live task. A `listId` that
+ * names none of the user's live `lists` (§10.19) changes nothing and resolves its `problem`; `null` moves the
+ * task to the Inbox.
  */
-export function editTodo(task: StoredTask | undefined, patch: TodoPatch, now: Date, undoToken: string | null, base?: ChangeBase): Decision<TodoUpdate | null> {
+export function editTodo(
+  task: StoredTask | undefined,
+  patch: TodoPatch,
+  now: Date,
+  undoToken: string | null,
+  base?: ChangeBase,
+  today?: string,
+  lists: readonly StoredList[] = [],
+): Decision<TodoUpdate | null> {
   if (!live(task)) return unchanged(null);
   const current = task.todo;
-  const changed = TODO_PATCH_FIELDS.filter((field): field is TodoField => patch[field] !== undefined && patch[field] !== fieldValue(current, field));
-  if (changed.length === 0) return unchanged({ todo: current, changed, undoToken: null, conflicts: [] });
   const at = iso(now);
-  const todo = applyPatch(current, patch, at);
+  const todo = applyTaskPatch(current, patch, at, today);
+  const repeated = patch.completed === true && !current.completed && !todo.completed;
+  const changed = TODO_PATCH_FIELDS.filter((field): field is TodoField => fieldValue(current, field) !== fieldValue(todo, field) || (field === 'completed' && repeated));
+  const problem = listIdProblem(patch.listId, lists) ?? patchedFieldsProblem(patch, todo);
+  if (problem !== null) return unchanged({ todo: current, changed: [], undoToken: null, conflicts: [], problem });
+  if (changed.length === 0) return unchanged({ todo: current, changed, undoToken: null, conflicts: [] });
   const token = undoToken !== null && changed.includes('completed') ? undoToken : null;
-  const keepUndo: UndoBatch | undefined =
-    token === null ? undefined : { token, kind: 'complete-all', completed: todo.completed, createdAt: at, items: [{ id: current._id, before: completionOf(current) }] };
+  // Only the values the task had: a store that writes an absent value as null (MongoDB's driver) must not get one.
+  const moved = { ...(current.due === undefined ? {} : { due: current.due }), ...(current.repeatDone === undefined ? {} : { repeatDone: current.repeatDone }) };
+  const before: CompletionState = { ...completionOf(current), ...(repeated ? { moved } : {}) };
+  const keepUndo: UndoBatch | undefined = token === null ? undefined : { token, kind: 'complete-all', completed: todo.completed, createdAt: at, items: [{ id: current._id, before }] };
   const history = fieldChanges(current, todo, at, base);
   const conflicts = history.filter((change) => change.conflict).map((change) => change.field);
   return {
-    result: { todo, changed, undoToken: token, conflicts },
+    result: { todo, changed, undoToken: token, conflicts, ...(repeated ? { repeated } : {}) },
     writes: { tasks: [{ todo, deletedAt: null }], keepUndo, event: { saved: [todo], removed: [] }, history },
   };
 }
 
+/**
+ * A patch's own repeat and reminders against the task it leaves (`after`): only what the patch sets is held to
+ * {@link datedProblem}, so a patch of the title never fails for a repeat kept from before. A repeat or
+ * reminders set together with `due: null` are refused too (the date they need is being removed).
+ */
+function patchedFieldsProblem(patch: TodoPatch, after: TodoRecord): ValidationIssue | null {
+  const due = patch.due === null ? undefined : after.due;
+  return datedProblem({
+    due,
+    ...(typeof patch.repeat === 'string' ? { repeat: patch.repeat } : {}),
+    ...(patch.reminders ? { reminders: patch.reminders } : {}),
+  });
+}
+
 const completionOf = ({ completed, completedAt, updatedAt }: TodoRecord): CompletionState => ({ completed, completedAt, updatedAt });
+
+/** `todo` with the values of `before` put back: its completion, and where a repeating tick moved it from (§10.16). */
+function withCompletion(todo: TodoRecord, { moved, ...completion }: CompletionState): TodoRecord {
+  const restored: TodoRecord = { ...todo, ...completion };
+  if (moved === undefined) return restored;
+  const { due: _due, repeatDone: _done, ...rest } = restored;
+  return { ...rest, ...(moved.due === undefined ? {} : { due: moved.due }), ...(moved.repeatDone === undefined ? {} : { repeatDone: moved.repeatDone }) };
+}
 
 /** Delete (§10.11.4): a soft delete, the task untouched but invisible. `false` for no live task. */
 export function deleteTodo(task: StoredTask | undefined, now: Date): Decision<boolean> {
@@ -192,21 +433,32 @@ export function deleteTodo(task: StoredTask | undefined, now: Date): Decision<bo
 }
 
 /**
- * Restore (§10.11.4): a task deleted less than the restore window ago comes back exactly as it was.
- * `null` for a task that is not deleted (or unknown, or another user's), or deleted too long ago.
+ * Restore (§10.11.4): a task deleted less than the restore window ago comes back exactly as it was, but
+ * for a list that is gone since (deleted, §10.19): then it comes back in the Inbox. `lists` are the user's
+ * lists as stored. `null` for a task that is not deleted (or unknown, or another user's), or deleted too
+ * long ago.
  */
-export function restoreTodo(task: StoredTask | undefined, now: Date, restoreWindowMs: number): Decision<TodoRecord | null> {
+export function restoreTodo(task: StoredTask | undefined, now: Date, restoreWindowMs: number, lists: readonly StoredList[] = []): Decision<TodoRecord | null> {
   if (task === undefined || task.deletedAt === null || !withinRestoreWindow(task.deletedAt, now, restoreWindowMs)) return unchanged(null);
-  return { result: task.todo, writes: { tasks: [{ todo: task.todo, deletedAt: null }], event: { saved: [task.todo], removed: [] } } };
+  const { listId, ...inInbox } = task.todo;
+  const todo = listId === undefined || liveList(lists, listId) !== undefined ? task.todo : inInbox;
+  return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
+}
+
+/** Whether `todo` is among the tasks of `scope` (§10.19): every task, the Inbox's (no list) or one list's. */
+export function inScope(todo: TodoRecord, scope: TaskScope): boolean {
+  if (scope === undefined) return true;
+  return scope === INBOX_ID ? todo.listId === undefined : todo.listId === scope;
 }
 
 /**
- * Mark all complete / active (§10.11.3): every live task not yet in that state gets it (`completedAt` now, or
+ * Mark all complete / active (§10.11.3): every live task of `scope` (absent: every task; a list's, or the
+ * Inbox's, §10.19) not yet in that state gets it (`completedAt` now, or
  * `null`) and `updatedAt` now; the others are left untouched. Resolves the changed tasks in list order with
  * the undo token, which keeps what each had before; nothing to change: `{ todos: [], undoToken: null }`.
  */
-export function completeAll(tasks: StoredTask[], completed: boolean, now: Date, undoToken: string): Decision<BulkChange> {
-  const targets = tasks.filter((task) => live(task) && task.todo.completed !== completed).map((task) => task.todo);
+export function completeAll(tasks: StoredTask[], completed: boolean, now: Date, undoToken: string, scope?: TaskScope): Decision<BulkChange> {
+  const targets = tasks.filter((task) => live(task) && inScope(task.todo, scope) && task.todo.completed !== completed).map((task) => task.todo);
   if (targets.length === 0) return unchanged({ todos: [], undoToken: null });
   const at = iso(now);
   const changes = targets.map((todo) => ({ before: todo, after: { ...todo, completed, completedAt: completed ? at : null, updatedAt: at } }));
@@ -224,11 +476,11 @@ export function completeAll(tasks: StoredTask[], completed: boolean, now: Date, 
 }
 
 /**
- * Clear completed (§10.11.3): every live completed task is deleted (softly). Resolves them as they were, in
+ * Clear completed (§10.11.3): every live completed task of `scope` (as completeAll's) is deleted (softly). Resolves them as they were, in
  * list order, with the undo token; none: `{ todos: [], undoToken: null }`.
  */
-export function clearCompleted(tasks: StoredTask[], now: Date, undoToken: string): Decision<BulkChange> {
-  const todos = tasks.filter((task) => live(task) && task.todo.completed).map((task) => task.todo).sort(byListOrder);
+export function clearCompleted(tasks: StoredTask[], now: Date, undoToken: string, scope?: TaskScope): Decision<BulkChange> {
+  const todos = tasks.filter((task) => live(task) && inScope(task.todo, scope) && task.todo.completed).map((task) => task.todo).sort(byListOrder);
   if (todos.length === 0) return unchanged({ todos: [], undoToken: null });
   const at = iso(now);
   return {
@@ -249,7 +501,7 @@ export function clearCompleted(tasks: StoredTask[], now: Date, undoToken: string
  * could go unnoticed.
  */
 export function stillAsLeft(batch: UndoBatch, task: StoredTask): boolean {
-  if (batch.kind === 'clear-completed') return task.deletedAt === batch.createdAt;
+  if (batch.kind === 'clear-completed' || batch.kind === 'delete-list') return task.deletedAt === batch.createdAt;
   const { completed, completedAt, updatedAt } = task.todo;
   return task.deletedAt === null && completed === batch.completed && completedAt === (completed ? batch.createdAt : null) && updatedAt === batch.createdAt;
 }
@@ -263,11 +515,47 @@ export function stillAsLeft(batch: UndoBatch, task: StoredTask): boolean {
  * event). Resolves the restored tasks in list order; `null`, changing nothing, for no batch or a late one.
  */
 export function undoBulk(batch: UndoBatch | undefined, tasks: StoredTask[], now: Date, restoreWindowMs: number): Decision<TodoRecord[] | null> {
+  const { result, writes } = undoBatch(batch, tasks, [], now, restoreWindowMs);
+  return { result: result === null ? null : result.todos, writes };
+}
+
+/**
+ * {@link undoBulk} over every kind of batch, lists included (§10.19): the undo of a list's delete
+ * ('delete-list') brings the list back too, as it was, with the tasks still as the delete left them, in one
+ * event (`savedLists`). The list must still be as the delete left it (deleted at its very time), and may
+ * not come back beside a live list of its name or past LIMITS.lists: then nothing changes and the token is
+ * kept (`null`). `lists` are the user's lists as stored.
+ */
+export function undoBatch(batch: UndoBatch | undefined, tasks: StoredTask[], lists: readonly StoredList[], now: Date, restoreWindowMs: number): Decision<BulkRestore | null> {
   if (batch === undefined || !withinRestoreWindow(batch.createdAt, now, restoreWindowMs)) return unchanged(null);
+  if (batch.kind !== 'delete-list') {
+    const { result, writes } = undoTasks(batch, tasks, now);
+    return { result: { todos: result, lists: [] }, writes };
+  }
+  const stored = lists.find((one) => one.list._id === batch.listId);
+  if (stored === undefined || stored.deletedAt !== batch.createdAt) {
+    const { result, writes } = undoTasks(batch, [], now);
+    return { result: { todos: result, lists: [] }, writes };
+  }
+  const others = lists.filter((one) => one.deletedAt === null);
+  if (others.length >= LIMITS.lists || others.some((one) => listNameKey(one.list.name) === listNameKey(stored.list.name))) return unchanged(null);
+  const { result, writes } = undoTasks(batch, tasks, now);
+  const list = stored.list;
+  return {
+    result: { todos: result, lists: [list] },
+    writes: { ...writes, lists: [{ list, deletedAt: null }], event: { saved: result, removed: [], savedLists: [list] } },
+  };
+}
+
+/** The tasks of `batch` still as it left them, brought back (see {@link undoBulk}); the token spent. */
+function undoTasks(batch: UndoBatch, tasks: StoredTask[], now: Date): { result: TodoRecord[]; writes: Writes } {
   const before = new Map(batch.items.map((item) => [item.id, item.before]));
   const changes = tasks
     .filter((task) => before.has(task.todo._id) && stillAsLeft(batch, task))
-    .map((task) => ({ before: task.todo, after: { ...task.todo, ...(batch.kind === 'complete-all' ? before.get(task.todo._id) : null) } }));
+    .map((task) => {
+      const was = before.get(task.todo._id);
+      return { before: task.todo, after: batch.kind === 'complete-all' && was ? withCompletion(task.todo, was) : task.todo };
+    });
   const restored = changes.map((change) => change.after).sort(byListOrder);
   const at = iso(now);
   return {
@@ -283,7 +571,7 @@ export function undoBulk(batch: UndoBatch | undefined, tasks: StoredTask[], now:
 
 /** The sweep's boundaries: everything at or before them goes. */
 export interface SweepCutoffs {
-  /** Deleted tasks, and undo batches, whose restore window has closed (the same boundary restore and undo use). */
+  /** Deleted tasks and lists, and undo batches, whose restore window has closed (the same boundary restore and undo use). */
   restoreClosed: Date;
   /** Change events older than the retention (§10.11.5): per user, every number up to the newest of them. */
   eventsExpired: Date;
@@ -369,11 +657,21 @@ export function decideOnce<R>(
  * itself.
  */
 export function resolveTaskId(id: string, addRecord: (commandId: string) => IdempotencyRecord | undefined): string | null {
+  return resolveTempId(id, addRecord, 'todo');
+}
+
+/**
+ * {@link resolveTaskId} for a task (`todo`: the add-todo's answer names it) or a list (`list`: the
+ * createList's answer, docs/PRODUCT.md §10.19): the id the created thing got; `null` when its command was
+ * never applied or was refused. Any other id is itself.
+ */
+export function resolveTempId(id: string, addRecord: (commandId: string) => IdempotencyRecord | undefined, kind: 'todo' | 'list'): string | null {
   if (!id.startsWith(TEMP_ID_PREFIX)) return id;
   const answer = addRecord(id.slice(TEMP_ID_PREFIX.length))?.answer;
   if (answer === undefined || answer.status !== 201) return null;
-  const body = answer.body as { todo?: { _id?: unknown } } | null;
-  return typeof body?.todo?._id === 'string' ? body.todo._id : null;
+  const body = answer.body as Partial<Record<'todo' | 'list', { _id?: unknown }>> | null;
+  const made = body?.[kind]?._id;
+  return typeof made === 'string' ? made : null;
 }
 
 /** Whether feed number `a` is below `b` (decimal strings of up to 16 digits). */

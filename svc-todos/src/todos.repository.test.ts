@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 // The driver's ObjectId, so `toBeInstanceOf` compares against the class the driver deserialises into.
 import { MongoClient, ObjectId } from 'mongodb';
-import { HISTORY_RETENTION_MS, HistoryEntry, Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
+import { DEFAULT_LIST_COLOUR, HISTORY_RETENTION_MS, HistoryEntry, INBOX_ID, LIMITS, listNameTakenMessage, orderKeyBetween, TaskList, Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
 import { tempDir } from '@tm/test-support';
 import {
   COMPLETED_AT_MIGRATION,
@@ -21,7 +21,8 @@ import {
 } from './mongo-todos.store.js';
 import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
-import type { ChangeNotice, StoreOptions, TodosRepository, TodoUpdate } from './todos.repository.js';
+import type { ChangeNotice, ListOutcome, StoreOptions, TaskRefusal, TodosRepository, TodoUpdate } from './todos.repository.js';
+import { NO_SUCH_LIST_MESSAGE } from './todos.domain.js';
 import { writeGlobalFeedFile } from './todos.test-helpers.js';
 
 /** A controllable clock: tests decide every `createdAt`/`updatedAt`. */
@@ -118,6 +119,48 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(cleared).not.toBeNull();
     expect('due' in (cleared ?? {})).toBe(false);
     expect(await todosOf(store, alice)).toEqual([cleared]);
+  });
+
+  describe('repeats and reminders (docs/PRODUCT.md §10.16, §10.17)', () => {
+    const dated = { due: '2027-01-04T09:00', repeat: 'FREQ=WEEKLY;BYDAY=MO,TH', repeatFrom: 'completion', reminders: [0, 60] } as const;
+
+    test('a repeat, its repeatFrom, the reminders and the completions are stored as they are: in the list, its JSON, the feed, a delete and restore', async () => {
+      const todo = await store.create(alice, 'Water plants', null, { ...dated, reminders: [...dated.reminders] });
+      expect(todo).toMatchObject(dated);
+      clock.set(clock.start + 1_000);
+      const ticked = await store.update(alice, todo._id, { completed: true }, null, { today: '2027-01-05' });
+      expect(ticked).toMatchObject({ changed: ['completed', 'due'], repeated: true });
+      const expected = { ...todo, due: '2027-01-07T09:00', repeatDone: [clock.iso(clock.start + 1_000)], updatedAt: clock.iso(clock.start + 1_000) };
+      expect(ticked?.todo).toEqual(expected);
+      expect(await todosOf(store, alice)).toEqual([expected]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+      expect((await store.eventsAfter(alice, '0', 10)).map((event) => event.saved)).toEqual([[todo], [expected]]);
+      clock.set(clock.start + 2_000);
+      expect(await store.remove(alice, todo._id)).toBe(true);
+      expect(await store.restore(alice, todo._id)).toEqual(expected);
+      // A task left without its due date keeps no repeat and no reminders; its past completions stay (Insights
+      // counts them, mfe-insights). The list and its JSON say so.
+      const cleared = todoOf(await store.update(alice, todo._id, { due: null }));
+      expect(Object.keys(cleared ?? {}).sort()).toEqual(['_id', 'completed', 'completedAt', 'createdAt', 'isPinned', 'repeatDone', 'title', 'updatedAt']);
+      expect(cleared?.repeatDone).toEqual(expected.repeatDone);
+      expect(await todosOf(store, alice)).toEqual([cleared]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+    });
+
+    test('the undo of a repeating tick puts back the due date and the completions exactly, one tick at a time', async () => {
+      const todo = await store.create(alice, 'Stretch', null, { due: '2027-01-04', repeat: 'FREQ=DAILY' });
+      clock.set(clock.start + 1_000);
+      const first = await store.update(alice, todo._id, { completed: true }, null, { keepUndo: true, today: '2027-01-04' });
+      clock.set(clock.start + 2_000);
+      const second = await store.update(alice, todo._id, { completed: true }, null, { keepUndo: true, today: '2027-01-05' });
+      expect(second?.todo).toMatchObject({ due: '2027-01-06', repeatDone: [clock.iso(clock.start + 1_000), clock.iso(clock.start + 2_000)] });
+      clock.set(clock.start + 3_000);
+      expect(await store.restoreBulk(alice, second?.undoToken ?? '')).toEqual([first?.todo]);
+      expect(await todosOf(store, alice)).toEqual([first?.todo]);
+      expect(await store.restoreBulk(alice, first?.undoToken ?? '')).toEqual([todo]);
+      expect(await todosOf(store, alice)).toEqual([todo]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+    });
   });
 
   describe('openDueBefore (Today and Upcoming, docs/PRODUCT.md §10.15)', () => {
@@ -721,7 +764,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       clock.set(clock.start + 30_000);
       const restored = await store.restoreBulk(alice, undoToken ?? '', 'page');
       expect(restored).toEqual(before.todos.filter((todo) => todo.title === 'active'));
-      expect(await store.list(alice)).toEqual({ todos: before.todos, cursor: String(BigInt(cursor) + 1n) });
+      expect(await store.list(alice)).toEqual({ todos: before.todos, lists: [], cursor: String(BigInt(cursor) + 1n) });
       expect((await eventsOf(alice, cursor)).map(withoutId)).toEqual([{ origin: 'page', saved: restored, removed: [] }]);
     });
 
@@ -915,9 +958,211 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     });
   });
 
+  describe('lists (docs/PRODUCT.md §10.19)', () => {
+    const saved = (outcome: ListOutcome) => {
+      if (outcome.kind !== 'saved') throw new Error(`expected a saved list, got ${outcome.kind}`);
+      return outcome.list;
+    };
+    const eventsSince = async (userId: string, after: string) => (await store.eventsAfter(userId, after, 100)).map(withoutId);
+
+    test('a new list: grey, after the last one, not archived; listed in order with the tasks, under the same cursor', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }, 'page'));
+      expect(work).toEqual({
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        name: 'Work',
+        colour: DEFAULT_LIST_COLOUR,
+        order: orderKeyBetween(null, null),
+        archived: false,
+        createdAt: clock.iso(clock.start),
+        updatedAt: clock.iso(clock.start),
+      });
+      expect(TaskList.parse(work)).toEqual(work);
+      const home = saved(await store.createList(alice, { name: 'Home', colour: 'teal' }));
+      expect(home.order > work.order).toBe(true);
+      const first = saved(await store.createList(alice, { name: 'First', order: orderKeyBetween(null, work.order) }));
+      expect(await store.list(alice)).toEqual({ todos: [], lists: [first, work, home], cursor: '3' });
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+      expect(TodosResponse.parse(JSON.parse(await store.listJson(alice))).lists).toEqual([first, work, home]);
+      expect((await store.list(bob)).lists).toEqual([]);
+      expect(await eventsSince(alice, '0')).toEqual([
+        { origin: 'page', saved: [], removed: [], savedLists: [work] },
+        { origin: null, saved: [], removed: [], savedLists: [home] },
+        { origin: null, saved: [], removed: [], savedLists: [first] },
+      ]);
+    });
+
+    test('a name is unique per user, case aside, among live lists (archived ones count); nothing is written for a taken one', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      const issue = { path: ['name'], message: listNameTakenMessage('WORK') };
+      expect(await store.createList(alice, { name: 'WORK' })).toEqual({ kind: 'name-taken', issue });
+      expect(saved(await store.createList(bob, { name: 'Work' })).name).toBe('Work');
+      saved(await store.updateList(alice, work._id, { archived: true }));
+      const { cursor } = await store.feedPosition(alice);
+      expect((await store.createList(alice, { name: 'work' })).kind).toBe('name-taken');
+      expect((await store.feedPosition(alice)).cursor).toBe(cursor);
+      expect((await store.list(alice)).lists).toHaveLength(1);
+      // A deleted list's name is free again.
+      expect((await store.removeList(alice, work._id)).kind).toBe('removed');
+      expect(saved(await store.createList(alice, { name: 'work' })).name).toBe('work');
+    });
+
+    test(`at most ${LIMITS.lists} lists: the next is refused and nothing is written`, async () => {
+      for (let i = 0; i < LIMITS.lists; i += 1) saved(await store.createList(alice, { name: `List ${i}` }));
+      const { cursor } = await store.feedPosition(alice);
+      expect(await store.createList(alice, { name: 'One more' })).toEqual({ kind: 'full' });
+      expect((await store.feedPosition(alice)).cursor).toBe(cursor);
+      expect((await store.list(alice)).lists).toHaveLength(LIMITS.lists);
+      expect(new Set((await store.list(alice)).lists.map((list) => list.order)).size).toBe(LIMITS.lists);
+    });
+
+    test('updateList sets the given values; a repeat changes nothing and appends no event; unknown, deleted and another user\'s lists are not found', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      saved(await store.createList(alice, { name: 'Home' }));
+      clock.set(clock.start + 1_000);
+      const renamed = await store.updateList(alice, work._id, { name: 'Job', colour: 'red' }, 'page');
+      expect(renamed).toEqual({ kind: 'saved', changed: ['name', 'colour'], list: { ...work, name: 'Job', colour: 'red', updatedAt: clock.iso(clock.start + 1_000) } });
+      const { cursor } = await store.feedPosition(alice);
+      clock.set(clock.start + 2_000);
+      expect(await store.updateList(alice, work._id, { name: 'Job', colour: 'red' })).toEqual({ ...renamed, changed: [] });
+      expect((await store.feedPosition(alice)).cursor).toBe(cursor);
+      // Its own name in other letters' case is a rename, not a clash; another list's name is.
+      expect((await store.updateList(alice, work._id, { name: 'JOB' })).kind).toBe('saved');
+      expect(await store.updateList(alice, work._id, { name: 'home' })).toEqual({ kind: 'name-taken', issue: { path: ['name'], message: listNameTakenMessage('home') } });
+      expect(await store.updateList(bob, work._id, { archived: true })).toEqual({ kind: 'not-found' });
+      expect(await store.updateList(alice, unknownId(), { archived: true })).toEqual({ kind: 'not-found' });
+      const archived = saved(await store.updateList(alice, work._id, { archived: true, order: orderKeyBetween(null, work.order) }));
+      expect((await store.list(alice)).lists[0]).toEqual(archived);
+      expect((await store.removeList(alice, work._id)).kind).toBe('removed');
+      expect(await store.updateList(alice, work._id, { archived: false })).toEqual({ kind: 'not-found' });
+      expect(await store.removeList(alice, work._id)).toEqual({ kind: 'not-found' });
+    });
+
+    test('a task goes in one of the user\'s live lists (archived ones too), moves, and back to the Inbox; any other listId changes nothing', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      const bobs = saved(await store.createList(bob, { name: 'Bob' }));
+      const task = await store.create(alice, 'Report', null, { listId: work._id });
+      expect(task).toEqual(expect.objectContaining({ title: 'Report', listId: work._id }));
+      const { cursor } = await store.feedPosition(alice);
+      const problem = { path: ['listId'], message: NO_SUCH_LIST_MESSAGE };
+      expect(await store.create(alice, 'Nowhere', null, { listId: unknownId() })).toEqual({ problem });
+      expect(await store.create(alice, 'Not mine', null, { listId: bobs._id })).toEqual({ problem });
+      const update = await store.update(alice, 'listId' in task ? task._id : '', { listId: bobs._id, title: 'changed' });
+      expect(update?.problem).toEqual(problem);
+      expect((await store.feedPosition(alice)).cursor).toBe(cursor);
+      expect(await todosOf(store, alice)).toEqual([task]);
+      const id = 'listId' in task ? task._id : '';
+      const home = saved(await store.createList(alice, { name: 'Home' }));
+      saved(await store.updateList(alice, home._id, { archived: true }));
+      const moved = await store.update(alice, id, { listId: home._id });
+      expect(moved).toEqual(expect.objectContaining({ changed: ['listId'], todo: expect.objectContaining({ listId: home._id }) }));
+      const inbox = await store.update(alice, id, { listId: null });
+      expect(inbox?.changed).toEqual(['listId']);
+      expect(inbox?.todo).not.toHaveProperty('listId');
+      expect((await store.history(alice, id, 10)).map(({ field, before, after }) => [field, before, after])).toEqual([
+        ['listId', home._id, null],
+        ['listId', work._id, home._id],
+      ]);
+    });
+
+    test('deleting a list deletes its tasks with it in one event; the undo brings both back exactly, once', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      const home = saved(await store.createList(alice, { name: 'Home' }));
+      const ids = [];
+      for (let i = 0; i < 3; i += 1) {
+        clock.set(clock.start + i * 1_000);
+        const added = await store.create(alice, `work ${i}`, null, { listId: work._id });
+        ids.push('problem' in added ? '' : added._id);
+      }
+      const elsewhere = await store.create(alice, 'home', null, { listId: home._id });
+      const inInbox = await store.create(alice, 'inbox');
+      const gone = await store.create(alice, 'already gone', null, { listId: work._id });
+      expect(await store.remove(alice, 'problem' in gone ? '' : gone._id)).toBe(true);
+      const before = await store.list(alice);
+      clock.set(clock.start + 10_000);
+      const removal = await store.removeList(alice, work._id, 'page');
+      if (removal.kind !== 'removed') throw new Error('the list was not removed');
+      expect(removal.todos.map((todo) => todo._id).sort()).toEqual([...ids].sort());
+      expect(await eventsSince(alice, before.cursor)).toEqual([{ origin: 'page', saved: [], removed: removal.todos.map((todo) => todo._id), removedLists: [work._id] }]);
+      expect(await store.list(alice)).toEqual({ todos: [inInbox, elsewhere], lists: [home], cursor: String(Number(before.cursor) + 1) });
+      clock.set(clock.start + 20_000);
+      const restored = await store.undoBulk(alice, removal.undoToken, 'page');
+      expect(restored).toEqual({ todos: before.todos.filter((todo) => todo.listId === work._id), lists: [work] });
+      expect(await store.list(alice)).toEqual({ ...before, cursor: String(Number(before.cursor) + 2) });
+      expect(await eventsSince(alice, String(Number(before.cursor) + 1))).toEqual([{ origin: 'page', saved: restored?.todos, removed: [], savedLists: [work] }]);
+      expect(await store.undoBulk(alice, removal.undoToken)).toBeNull();
+      // An empty list comes back too, and the one deleted before it stays deleted.
+      const empty = saved(await store.createList(alice, { name: 'Empty' }));
+      const emptyRemoval = await store.removeList(alice, empty._id);
+      expect(emptyRemoval).toEqual({ kind: 'removed', list: empty, todos: [], undoToken: expect.any(String) });
+      expect(await store.undoBulk(alice, emptyRemoval.kind === 'removed' ? emptyRemoval.undoToken : '')).toEqual({ todos: [], lists: [empty] });
+      expect(await store.restore(alice, 'problem' in gone ? '' : gone._id)).toEqual(expect.objectContaining({ listId: work._id }));
+    });
+
+    test('a list\'s delete is not undone beside a new list of its name, nor by another user, nor after the window', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      const removal = await store.removeList(alice, work._id);
+      if (removal.kind !== 'removed') throw new Error('the list was not removed');
+      expect(await store.undoBulk(bob, removal.undoToken)).toBeNull();
+      const again = saved(await store.createList(alice, { name: 'WORK' }));
+      const { cursor } = await store.feedPosition(alice);
+      expect(await store.undoBulk(alice, removal.undoToken)).toBeNull();
+      expect((await store.feedPosition(alice)).cursor).toBe(cursor);
+      expect((await store.list(alice)).lists).toEqual([again]);
+      expect((await store.removeList(alice, again._id)).kind).toBe('removed');
+      clock.set(clock.start + 61_000);
+      expect(await store.undoBulk(alice, removal.undoToken)).toBeNull();
+    });
+
+    test('a task restored on its own after its list went is in the Inbox', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      const added = await store.create(alice, 'Report', null, { listId: work._id });
+      const id = 'problem' in added ? '' : added._id;
+      expect(await store.remove(alice, id)).toBe(true);
+      expect((await store.removeList(alice, work._id)).kind).toBe('removed');
+      const restored = await store.restore(alice, id);
+      expect(restored).toEqual(expect.objectContaining({ _id: id, title: 'Report' }));
+      expect(restored).not.toHaveProperty('listId');
+      expect(await todosOf(store, alice)).toEqual([restored]);
+    });
+
+    test('complete-all and clear-completed scoped to one list, or to the Inbox; undone as ever', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      const inWork = await store.create(alice, 'work', null, { listId: work._id });
+      const inInbox = await store.create(alice, 'inbox');
+      const workId = 'problem' in inWork ? '' : inWork._id;
+      const done = await store.setAllCompleted(alice, true, null, work._id);
+      expect(done.todos.map((todo) => todo._id)).toEqual([workId]);
+      expect((await todosOf(store, alice)).find((todo) => todo._id === inInbox._id)?.completed).toBe(false);
+      expect((await store.setAllCompleted(alice, true, null, INBOX_ID)).todos.map((todo) => todo._id)).toEqual([inInbox._id]);
+      expect((await store.setAllCompleted(alice, true, null, unknownId())).todos).toEqual([]);
+      const cleared = await store.clearCompleted(alice, null, INBOX_ID);
+      expect(cleared.todos.map((todo) => todo._id)).toEqual([inInbox._id]);
+      expect((await todosOf(store, alice)).map((todo) => todo._id)).toEqual([workId]);
+      expect(await store.restoreBulk(alice, cleared.undoToken ?? '')).toEqual([expect.objectContaining({ _id: inInbox._id })]);
+      expect((await store.clearCompleted(alice, null, work._id)).todos.map((todo) => todo._id)).toEqual([workId]);
+    });
+
+    test('the account purge removes the lists; the sweep removes deleted lists after the restore window', async () => {
+      const work = saved(await store.createList(alice, { name: 'Work' }));
+      saved(await store.createList(alice, { name: 'Home' }));
+      expect((await store.removeList(alice, work._id)).kind).toBe('removed');
+      clock.set(clock.start + 61_000);
+      expect(await store.sweep()).toEqual(expect.objectContaining({ purgedLists: 1 }));
+      expect(await store.sweep()).toEqual(expect.objectContaining({ purgedLists: 0 }));
+      expect((await store.list(alice)).lists.map((list) => list.name)).toEqual(['Home']);
+      saved(await store.createList(bob, { name: 'Home' }));
+      await store.deleteAllForUser(alice);
+      expect((await store.list(alice)).lists).toEqual([]);
+      expect((await store.list(bob)).lists.map((list) => list.name)).toEqual(['Home']);
+      // The name is free for a list of the purged account's id (nothing of it is left).
+      expect(saved(await store.createList(alice, { name: 'Home' })).name).toBe('Home');
+    });
+  });
+
   describe('writes under an Idempotency-Key (docs/PRODUCT.md §7)', () => {
     const request = (key: string, fingerprint = 'add Milk') => ({ key, fingerprint });
-    const added = (todo: Todo) => ({ status: 201, body: { message: 'added', todo } });
+    // An add naming no list is never refused (docs/PRODUCT.md §10.19): its result is the task.
+    const added = (todo: Todo | TaskRefusal) => ({ status: 201, body: { message: 'added', todo } });
 
     test('applyOnce applies the write once, keeps its answer, and replays it for the same request', async () => {
       const notices: ChangeNotice[] = [];
@@ -1226,7 +1471,7 @@ describe('SqliteTodosStore', () => {
     const dataDir = freshDir();
     const store = SqliteTodosStore.open({ dataDir });
     const userId = newUserId();
-    const answer = (todo: Todo) => ({ status: 201, body: { todo } });
+    const answer = (todo: Todo | TaskRefusal) => ({ status: 201, body: { todo } });
     try {
       const repair = breakEventInserts(dataDir);
       await expect(store.applyOnce(userId, null, { call: 'create', title: 'Milk' }, { key: 'k', fingerprint: 'f' }, answer)).rejects.toMatchObject({ message: 'event insert failed' });
@@ -1377,8 +1622,8 @@ describe('SqliteTodosStore', () => {
       for (let i = 0; i < 5; i += 1) await store.remove(userId, (await store.create(userId, `t${i}`))._id);
       const kept = await store.create(userId, 'kept');
       clock.set(clock.start + 10 * 60_000);
-      expect(await store.sweep()).toEqual({ purgedTodos: 5, trimmedEvents: 11, purgedUndoBatches: 0, purgedHistory: 0 });
-      expect(await store.sweep()).toEqual({ purgedTodos: 0, trimmedEvents: 0, purgedUndoBatches: 0, purgedHistory: 0 });
+      expect(await store.sweep()).toEqual({ purgedTodos: 5, purgedLists: 0, trimmedEvents: 11, purgedUndoBatches: 0, purgedHistory: 0 });
+      expect(await store.sweep()).toEqual({ purgedTodos: 0, purgedLists: 0, trimmedEvents: 0, purgedUndoBatches: 0, purgedHistory: 0 });
       const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
       try {
         expect(db.prepare('SELECT count(*) AS n FROM todos').get()).toEqual({ n: 1 });
@@ -1420,11 +1665,84 @@ describe('SqliteTodosStore', () => {
         // Completed before completion times were kept: its updatedAt, the best time known.
         completedAt: '1970-01-01T00:00:02.000Z',
       };
-      expect(await stores[1]?.list(userId)).toEqual({ todos: [todo], cursor: '0' });
+      expect(await stores[1]?.list(userId)).toEqual({ todos: [todo], lists: [], cursor: '0' });
       expect(await stores[0]?.remove(userId, id)).toBe(true);
       expect(await stores[1]?.restore(userId, id)).toEqual(todo);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  test('migrates a file from before lists (docs/PRODUCT.md §10.19): every task in the Inbox, an undo kept, and lists work', async () => {
+    const dataDir = freshDir();
+    const userId = newUserId();
+    const [active, cleared] = [new ObjectId().toHexString(), new ObjectId().toHexString()];
+    const token = randomUUID();
+    const clearedAt = Date.parse('2025-01-01T00:00:10.000Z');
+    // The file as the version before lists wrote it: no list_id, events without list columns, and an undo
+    // table whose CHECK knows two kinds.
+    const old = new Database(path.join(dataDir, SQLITE_FILE));
+    old.exec(`
+      CREATE TABLE todos (
+        id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT NOT NULL,
+        completed INTEGER NOT NULL CHECK (completed IN (0, 1)), is_pinned INTEGER NOT NULL CHECK (is_pinned IN (0, 1)),
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER, completed_at INTEGER, due TEXT, extras TEXT
+      ) STRICT;
+      CREATE TABLE todo_events (user_id TEXT NOT NULL, seq INTEGER NOT NULL, origin TEXT, saved TEXT NOT NULL, removed TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT;
+      CREATE TABLE todo_feed_positions (user_id TEXT PRIMARY KEY, last_seq INTEGER NOT NULL, trimmed_through INTEGER NOT NULL) STRICT;
+      CREATE TABLE todo_undo_batches (
+        token TEXT PRIMARY KEY, user_id TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('clear-completed', 'complete-all')),
+        completed INTEGER CHECK (completed IN (0, 1)), created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE todo_undo_items (
+        token TEXT NOT NULL, todo_id TEXT NOT NULL, prev_completed INTEGER, prev_completed_at INTEGER, prev_updated_at INTEGER, prev_moved TEXT,
+        PRIMARY KEY (token, todo_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX todo_undo_batches_created ON todo_undo_batches (created_at);
+    `);
+    old.prepare("INSERT INTO todos VALUES (?, ?, 'active', 0, 0, 1000, 1000, NULL, NULL, '2027-03-14', NULL)").run(active, userId);
+    old.prepare("INSERT INTO todos VALUES (?, ?, 'cleared', 1, 0, 2000, 3000, ?, 3000, NULL, NULL)").run(cleared, userId, clearedAt);
+    old.prepare("INSERT INTO todo_undo_batches VALUES (?, ?, 'clear-completed', NULL, ?)").run(token, userId, clearedAt);
+    old.prepare('INSERT INTO todo_undo_items VALUES (?, ?, NULL, NULL, NULL, NULL)').run(token, cleared);
+    old.prepare("INSERT INTO todo_events VALUES (?, 1, NULL, '[]', ?, ?)").run(userId, JSON.stringify([cleared]), clearedAt);
+    old.prepare('INSERT INTO todo_feed_positions VALUES (?, 1, 0)').run(userId);
+    old.close();
+    const clock = fakeClock(clearedAt + 1_000);
+    const store = SqliteTodosStore.open({ dataDir, now: clock.now });
+    try {
+      const before = await store.list(userId);
+      expect(before).toEqual({ todos: [expect.objectContaining({ _id: active, due: '2027-03-14' })], lists: [], cursor: '1' });
+      expect(before.todos[0]).not.toHaveProperty('listId');
+      expect(await store.eventsAfter(userId, '0', 10)).toEqual([{ id: '1', origin: null, saved: [], removed: [cleared] }]);
+      // The batch from before the rebuilt undo table is still undone.
+      expect(await store.restoreBulk(userId, token)).toEqual([expect.objectContaining({ _id: cleared, completed: true })]);
+      // And the file takes lists: a task moved into one, the list deleted with it and brought back.
+      const created = await store.createList(userId, { name: 'Work' });
+      if (created.kind !== 'saved') throw new Error('no list');
+      expect((await store.update(userId, active, { listId: created.list._id }))?.todo.listId).toBe(created.list._id);
+      const removal = await store.removeList(userId, created.list._id);
+      if (removal.kind !== 'removed') throw new Error('the list was not removed');
+      expect(removal.todos.map((todo) => todo._id)).toEqual([active]);
+      expect(await store.undoBulk(userId, removal.undoToken)).toEqual({ todos: [expect.objectContaining({ _id: active, listId: created.list._id })], lists: [created.list] });
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+    try {
+      const columns = (table: string) => db.prepare('SELECT name FROM pragma_table_info(?)').all(table).map((column) => (column as { name: string }).name);
+      expect(columns('todos').at(-1)).toBe('list_id');
+      expect(columns('todo_events').slice(-2)).toEqual(['saved_lists', 'removed_lists']);
+      expect(columns('todo_undo_batches')).toEqual(['token', 'user_id', 'kind', 'completed', 'created_at', 'list_id']);
+      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();
+      expect(indexes).toEqual(expect.arrayContaining([{ name: 'todos_user_list' }, { name: 'todo_lists_user_order' }, { name: 'todo_undo_batches_created' }]));
+      // A user's lists read through the index (no scan of the table, no sort step).
+      const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM todo_lists WHERE user_id = 'u' ORDER BY sort_key, id").all().map((row) => (row as { detail: string }).detail).join('\n');
+      expect(plan).toMatch(/USING (COVERING )?INDEX todo_lists_user_order/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+      const taskPlan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM todos WHERE user_id = 'u' AND list_id = 'l' AND deleted_at IS NULL").all().map((row) => (row as { detail: string }).detail).join('\n');
+      expect(taskPlan).toMatch(/INDEX todos_user_list/);
+    } finally {
+      db.close();
     }
   });
 
@@ -1460,7 +1778,7 @@ describe('SqliteTodosStore', () => {
     const activeTodo: Todo = { _id: active, title: 'active', completed: false, isPinned: false, createdAt: iso(1_000), updatedAt: iso(2_000), completedAt: null };
     const store = SqliteTodosStore.open({ dataDir });
     try {
-      expect(await store.list(userId)).toEqual({ todos: [doneTodo, activeTodo], cursor: '1' });
+      expect(await store.list(userId)).toEqual({ todos: [doneTodo, activeTodo], lists: [], cursor: '1' });
       expect(await store.listJson(userId)).toBe(JSON.stringify(await store.list(userId)));
       // An event written before reads the same way, so a stream resuming across the upgrade gets valid tasks.
       expect(await store.eventsAfter(userId, '0', 10)).toEqual([{ id: '1', origin: null, saved: [doneTodo], removed: [] }]);
@@ -1576,7 +1894,7 @@ describe('SqliteTodosStore', () => {
       expect(schemaOf(db)).toEqual(schemaOf(newFile));
       expect(schemaOf(db)).not.toContainEqual(expect.objectContaining({ name: 'todo_feed' }));
       expect(db.prepare('SELECT name FROM pragma_table_info(?)').all('todo_events').map((column) => (column as { name: string }).name))
-        .toEqual(['user_id', 'seq', 'origin', 'saved', 'removed', 'created_at']);
+        .toEqual(['user_id', 'seq', 'origin', 'saved', 'removed', 'created_at', 'saved_lists', 'removed_lists']);
     } finally {
       db.close();
       newFile.close();

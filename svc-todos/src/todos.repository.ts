@@ -1,4 +1,4 @@
-import type { ChangeBase, HistoryEntry, Todo, TodoChangeEvent, TodoPatch } from '@tm/contracts';
+import type { ChangeBase, CreateListRequest, HistoryEntry, ListPatch, TaskList, Todo, TodoChangeEvent, TodoPatch, ValidationIssue } from '@tm/contracts';
 
 // The port of svc-todos' storage: the contract only. The rules behind it are in todos.domain.ts; what the
 // store adapters share (the calls built from those rules, commit listeners, settings) is in todos.store-base.ts.
@@ -6,9 +6,54 @@ import type { ChangeBase, HistoryEntry, Todo, TodoChangeEvent, TodoPatch } from 
 /** A task as every store returns it: the public `Todo` shape (24-hex `_id`, ISO timestamps). */
 export type TodoRecord = Todo;
 
+/** What a new task may carry beyond its title (docs/PRODUCT.md §10.14, §10.16, §10.17), as the contracts checked it. */
+export type DatedFields = Pick<TodoRecord, 'due' | 'repeat' | 'repeatFrom' | 'reminders'>;
+
+/** A list of tasks as every store returns it: the public `TaskList` shape (docs/PRODUCT.md §10.19). */
+export type ListRecord = TaskList;
+
+/** What a new task may carry: its dated fields and the list it goes in (absent: the Inbox, docs/PRODUCT.md §10.19). */
+export type NewTaskFields = DatedFields & { listId?: string };
+
+/** A task write refused by the rules (a `listId` that names none of the user's live lists, §10.19): nothing changed. */
+export interface TaskRefusal {
+  problem: ValidationIssue;
+}
+
+/**
+ * Which tasks a bulk call acts on (§10.19): a list's id, INBOX_ID (the tasks in no list), or `undefined`
+ * for every task.
+ */
+export type TaskScope = string | undefined;
+
+/** A list field a patch can set. */
+export type ListField = keyof ListPatch;
+
+/**
+ * What a list write did (§10.19): `saved`, the list as it now is and the fields the call changed (`[]` for
+ * a create, and for a repeat that changed nothing); or why nothing was written: no such live list of the
+ * user (`not-found`), the name already another of the user's lists' (`name-taken`), or the lists full.
+ */
+export type ListOutcome =
+  | { kind: 'saved'; list: ListRecord; changed: ListField[] }
+  | { kind: 'not-found' }
+  | { kind: 'name-taken'; issue: ValidationIssue }
+  | { kind: 'full' };
+
+/** What a list's delete did: the list and the tasks that went with it, and the undo token; or `not-found`. */
+export type ListRemoval = { kind: 'removed'; list: ListRecord; todos: TodoRecord[]; undoToken: string } | { kind: 'not-found' };
+
+/** What an undo by token brought back: the tasks, in list order, and the list a list's delete took (else none). */
+export interface BulkRestore {
+  todos: TodoRecord[];
+  lists: ListRecord[];
+}
+
 /** A task list read together with its user's change feed position (docs/PRODUCT.md §10.11.5). */
 export interface TodoList {
   todos: TodoRecord[];
+  /** The user's lists (§10.19), archived ones too, in their order (byListPlace); read in the same snapshot. */
+  lists: ListRecord[];
   /** The user's feed position when the list was read: every change up to it is in `todos`, none after it. */
   cursor: string;
 }
@@ -50,6 +95,8 @@ export interface StoreOptions {
 export interface SweepResult {
   /** Deleted tasks whose restore window had closed. */
   purgedTodos: number;
+  /** Deleted lists whose restore window had closed (docs/PRODUCT.md §10.19). */
+  purgedLists: number;
   /** Change events older than the retention. */
   trimmedEvents: number;
   /** Undo batches (see {@link TodosRepository.restoreBulk}) whose restore window had closed. */
@@ -76,8 +123,12 @@ export type TodoField = keyof TodoPatch;
 export interface TodoUpdate {
   /** The task as it now is. */
   todo: TodoRecord;
-  /** The fields whose value the call changed, in the order title, completed, isPinned; `[]` for a repeat. */
+  /** The fields whose value the call changed, in TODO_PATCH_FIELDS order; `[]` for a repeat of the call. */
   changed: TodoField[];
+  /** A tick that completed an occurrence of a repeating task and moved it to its next date (docs/PRODUCT.md §10.16). */
+  repeated?: boolean;
+  /** Why the patch was refused (a repeat or reminders the task cannot keep, §10.16, §10.17): nothing changed. */
+  problem?: ValidationIssue;
   /**
    * With `keepUndo`, when the call changed `completed`: the token of {@link TodosRepository.restoreBulk} that
    * puts back the task's previous `completed`, `completedAt` and `updatedAt`. Otherwise `null`.
@@ -96,27 +147,35 @@ export interface UpdateOptions {
   keepUndo?: boolean;
   /** The values the changed fields had where the change was made (docs/PRODUCT.md §10.4). */
   base?: ChangeBase;
+  /** The person's day when they acted (`YYYY-MM-DD`): a repeating task's next date counts from it (§10.16). */
+  today?: string;
 }
 
 /** One task write as data: the call of the repository it stands for, and that call's arguments ({@link TodosRepository.applyOnce}). */
 export type TodoWrite =
-  | { call: 'create'; title: string; due?: string }
-  | { call: 'update'; id: string; patch: TodoPatch; keepUndo: boolean; base?: ChangeBase }
+  | { call: 'create'; title: string; dated?: NewTaskFields }
+  | { call: 'update'; id: string; patch: TodoPatch; keepUndo: boolean; base?: ChangeBase; today?: string }
   | { call: 'remove'; id: string }
   | { call: 'restore'; id: string }
-  | { call: 'setAllCompleted'; completed: boolean }
-  | { call: 'clearCompleted' }
-  | { call: 'restoreBulk'; undoToken: string };
+  | { call: 'setAllCompleted'; completed: boolean; scope?: TaskScope }
+  | { call: 'clearCompleted'; scope?: TaskScope }
+  | { call: 'restoreBulk'; undoToken: string }
+  | { call: 'createList'; input: CreateListRequest }
+  | { call: 'updateList'; id: string; patch: ListPatch }
+  | { call: 'removeList'; id: string };
 
 /** What each {@link TodoWrite} resolves: what its repository call resolves. */
 export interface TodoWriteResults {
-  create: TodoRecord;
+  create: TodoRecord | TaskRefusal;
   update: TodoUpdate | null;
   remove: boolean;
   restore: TodoRecord | null;
   setAllCompleted: BulkChange;
   clearCompleted: BulkChange;
-  restoreBulk: TodoRecord[] | null;
+  restoreBulk: BulkRestore | null;
+  createList: ListOutcome;
+  updateList: ListOutcome;
+  removeList: ListRemoval;
 }
 
 export type ResultOf<W extends TodoWrite> = TodoWriteResults[W['call']];
@@ -157,12 +216,12 @@ export type ResultOf<W extends TodoWrite> = TodoWriteResults[W['call']];
  */
 export interface TodosRepository {
   /**
-   * The user's tasks, pinned first, then newest first (`createdAt` desc, then `_id` desc), with the feed's
-   * position read in the same snapshot.
+   * The user's tasks, pinned first, then newest first (`createdAt` desc, then `_id` desc), and the user's
+   * live lists (archived ones too) in their order, with the feed's position read in the same snapshot.
    */
   list(userId: string): Promise<TodoList>;
   /**
-   * The same list, already serialised as the `TodosResponse` body (`{"todos":[…],"cursor":"…"}`): what
+   * The same list, already serialised as the `TodosResponse` body (`{"todos":[…],"lists":[…],"cursor":"…"}`): what
    * GET /todo/fetch-todo answers. A store may build it straight from its rows (the list is the hot path,
    * and turning a thousand rows into objects only to stringify them costs more than the rest).
    */
@@ -175,9 +234,14 @@ export interface TodosRepository {
    * the tasks it answers, not every task of the user.
    */
   openDueBefore(userId: string, before: string): Promise<TodoRecord[]>;
-  /** Stores a new task: not completed, not pinned, `createdAt === updatedAt`. */
-  /** A new task, due at `due` when given (docs/PRODUCT.md §10.14). */
-  create(userId: string, title: string, origin?: string | null, due?: string): Promise<TodoRecord>;
+  /**
+   * Stores a new task: not completed, not pinned, `createdAt === updatedAt`; due at `due` when given
+   * (docs/PRODUCT.md §10.14), or with a due date, a repeat and reminders (§10.16, §10.17). With a `listId`
+   * (§10.19) it goes in that list, or, when that is none of the user's live lists, nothing is stored and the
+   * refusal names `listId`.
+   */
+  create(userId: string, title: string, origin?: string | null, due?: string | (DatedFields & { listId?: undefined })): Promise<TodoRecord>;
+  create(userId: string, title: string, origin: string | null, fields: NewTaskFields): Promise<TodoRecord | TaskRefusal>;
   /**
    * Sets the given title and flags (idempotent). `updatedAt` moves, and an event is appended, only when a
    * value actually changes, so repeating a call returns exactly the same task (and no changed field). With
@@ -198,12 +262,12 @@ export interface TodosRepository {
    * one transaction; resolves the tasks it changed (their `updatedAt` moved), in list order, with the undo
    * token of the call (`null` when nothing changed). Tasks already in that state are left untouched.
    */
-  setAllCompleted(userId: string, completed: boolean, origin?: string | null): Promise<BulkChange>;
+  setAllCompleted(userId: string, completed: boolean, origin?: string | null, scope?: TaskScope): Promise<BulkChange>;
   /**
    * Deletes (softly) every completed task of the user in one transaction; resolves the tasks it deleted and
    * the undo token of the call (`null` when there was nothing to clear).
    */
-  clearCompleted(userId: string, origin?: string | null): Promise<BulkChange>;
+  clearCompleted(userId: string, origin?: string | null, scope?: TaskScope): Promise<BulkChange>;
   /**
    * Undoes the bulk call that handed out `undoToken`, in one transaction with one event (`saved`: the tasks
    * it brought back). After clearCompleted, every task that call deleted comes back exactly as it was (same
@@ -217,6 +281,26 @@ export interface TodosRepository {
    * spent, another user's, or older than the restore window.
    */
   restoreBulk(userId: string, undoToken: string, origin?: string | null): Promise<TodoRecord[] | null>;
+  /**
+   * {@link restoreBulk}, answering the lists it brought back too: after a list's delete (removeList) the list
+   * comes back with the tasks it took, exactly as they were, in the same transaction and event. A list whose
+   * name another live list has taken meanwhile (or with the user's lists full) is not brought back: `null`,
+   * nothing changed, the token kept.
+   */
+  undoBulk(userId: string, undoToken: string, origin?: string | null): Promise<BulkRestore | null>;
+  /**
+   * A new list (docs/PRODUCT.md §10.19): `DEFAULT_LIST_COLOUR` unless a colour is given, after the user's last
+   * list unless an `order` is given; refused (nothing written) when another of the user's lists has its name
+   * (listNameKey) or the user has LIMITS.lists lists.
+   */
+  createList(userId: string, input: CreateListRequest, origin?: string | null): Promise<ListOutcome>;
+  /** Sets the given values of one of the user's live lists (idempotent: a repeat changes nothing, appends no event). */
+  updateList(userId: string, id: string, patch: ListPatch, origin?: string | null): Promise<ListOutcome>;
+  /**
+   * Deletes (softly) one of the user's live lists and every live task in it, in one transaction with one
+   * event (`removed`: the tasks, `removedLists`: the list), keeping an undo batch of kind 'delete-list'.
+   */
+  removeList(userId: string, id: string, origin?: string | null): Promise<ListRemoval>;
   /**
    * Runs `write` under an `Idempotency-Key` (docs/PRODUCT.md §7), the rules being decideOnce's
    * (todos.domain.ts): in the write's transaction it reads the user's record of the key; without one (or
@@ -237,7 +321,7 @@ export interface TodosRepository {
    */
   history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]>;
   /**
-   * Removes every task of the user for good, deleted or not, the user's change events, undo batches,
+   * Removes every task and list of the user for good, deleted or not, the user's change events, undo batches,
    * records of idempotency keys and history (account deletion); resolves how many (undeleted) tasks there were.
    */
   deleteAllForUser(userId: string): Promise<number>;
@@ -246,7 +330,7 @@ export interface TodosRepository {
   /** Where the user's feed stands (`0`/`0` for a user who never wrote, or whose events were all purged). */
   feedPosition(userId: string): Promise<FeedPosition>;
   /**
-   * Removes deleted tasks and undo batches past the restore window and trims events past the retention: for
+   * Removes deleted tasks, deleted lists and undo batches past the restore window and trims events past the retention: for
    * each user, the events up to the user's newest expired one, raising that user's `trimmedThrough` to it.
    * Also removes the records of idempotency keys past their retention (todos.domain.ts idempotencyExpiry) and
    * history entries past theirs (SweepCutoffs.historyExpired).

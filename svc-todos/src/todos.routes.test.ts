@@ -101,8 +101,8 @@ describe('the task flow', () => {
   });
 
   test('an empty list is an empty array, at feed position "0"', async () => {
-    expect(await asAlice({ path: '/todo/fetch-todo' })).toMatchObject({ status: 200, body: { todos: [], cursor: '0' } });
-    expect(TodosResponse.strict().parse((await asAlice({ path: '/todo/fetch-todo' })).body)).toEqual({ todos: [], cursor: '0' });
+    expect(await asAlice({ path: '/todo/fetch-todo' })).toMatchObject({ status: 200, body: { todos: [], lists: [], cursor: '0' } });
+    expect(TodosResponse.strict().parse((await asAlice({ path: '/todo/fetch-todo' })).body)).toEqual({ todos: [], lists: [], cursor: '0' });
   });
 
   test('update-todo renames a task: trimmed, "Title changed", flags kept, no undo token', async () => {

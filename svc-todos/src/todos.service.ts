@@ -54,23 +54,29 @@ export class TodosService {
     const r = this.repository;
     switch (write.call) {
       case 'create':
-        return r.create(userId, write.title, origin, write.due);
+        return r.create(userId, write.title, origin, write.dated ?? {});
       case 'update':
-        return r.update(userId, write.id, write.patch, origin, { keepUndo: write.keepUndo, base: write.base });
+        return r.update(userId, write.id, write.patch, origin, { keepUndo: write.keepUndo, base: write.base, today: write.today });
       case 'remove':
         return r.remove(userId, write.id, origin);
       case 'restore':
         return r.restore(userId, write.id, origin);
       case 'setAllCompleted':
-        return r.setAllCompleted(userId, write.completed, origin);
+        return r.setAllCompleted(userId, write.completed, origin, write.scope);
       case 'clearCompleted':
-        return r.clearCompleted(userId, origin);
+        return r.clearCompleted(userId, origin, write.scope);
       case 'restoreBulk':
-        return r.restoreBulk(userId, write.undoToken, origin);
+        return r.undoBulk(userId, write.undoToken, origin);
+      case 'createList':
+        return r.createList(userId, write.input, origin);
+      case 'updateList':
+        return r.updateList(userId, write.id, write.patch, origin);
+      case 'removeList':
+        return r.removeList(userId, write.id, origin);
     }
   }
 
-  /** Deletes every task of the user (their account is being deleted); resolves how many there were. */
+  /** Deletes every task and list of the user (their account is being deleted); resolves how many tasks there were. */
   purge(userId: string): Promise<number> {
     return this.repository.deleteAllForUser(userId);
   }

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { IsoDateString, Todo, type TodoPatch } from '@tm/contracts';
+import { IsoDateString, Todo, type CreateListRequest, type ListPatch, type TodoPatch } from '@tm/contracts';
 import { z } from 'zod';
 import * as rules from './todos.domain.js';
-import type { Decision, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, StoredTask, SweepCutoffs, UndoBatch } from './todos.domain.js';
+import type { Decision, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, StoredList, StoredTask, SweepCutoffs, UndoBatch } from './todos.domain.js';
 import type {
   BulkChange,
+  BulkRestore,
   ChangeNotice,
+  ListOutcome,
+  ListRemoval,
+  NewTaskFields,
+  TaskRefusal,
+  TaskScope,
   CommitListener,
   ResultOf,
   StoreOptions,
@@ -72,14 +78,26 @@ export class CommitListeners {
 
 /**
  * What a write reads of one user, in its transaction, before its rule decides: nothing (`null`), one task by
- * id (live or deleted; none for an id the store cannot hold), every live task, or an undo batch by token with
- * the tasks it names (live or deleted).
+ * id (live or deleted; none for an id the store cannot hold), every live task (with `scope`, only those of
+ * one list, or of the Inbox: the rule filters them by scope again), or an undo batch by token with the tasks
+ * it names (live or deleted).
  */
-export type TaskRead = null | { task: string } | { live: true } | { undo: string };
+export type TaskRead = null | { task: string } | { live: true; scope?: TaskScope } | { undo: string };
 
-/** What a {@link TaskRead} found. */
+/**
+ * What a write reads, in its transaction: its tasks ({@link TaskRead}) and, with `lists`, every list of the
+ * user (live and deleted but not yet swept: docs/PRODUCT.md §10.19; at most LIMITS.lists live ones).
+ */
+export interface ReadPlan {
+  tasks: TaskRead;
+  lists: boolean;
+}
+
+/** What a {@link ReadPlan} found. */
 export interface Snapshot {
   tasks: StoredTask[];
+  /** The user's lists, when the plan asked for them; `[]` otherwise. */
+  lists: StoredList[];
   /** The user's batch of the token read (any age: the rule checks the window); absent otherwise. */
   undo?: UndoBatch;
   /** The user's record of the idempotency key read (any age: the rule checks the retention); absent otherwise. */
@@ -91,9 +109,13 @@ export type Decide<R> = (snapshot: Snapshot, now: Date) => Decision<R>;
 
 /** One write ready to run: what it reads and the rule that decides on it. */
 interface Plan<R> {
-  read: TaskRead;
+  read: ReadPlan;
   decide: Decide<R>;
 }
+
+/** A plan's read of tasks only, or of tasks and the user's lists. */
+const tasksOnly = (tasks: TaskRead): ReadPlan => ({ tasks, lists: false });
+const withLists = (tasks: TaskRead): ReadPlan => ({ tasks, lists: true });
 
 /**
  * The TodosRepository writes every adapter shares, each one rule of todos.domain.ts. An adapter
@@ -117,7 +139,7 @@ export abstract class TodosStoreBase
   protected abstract transact<R>(
     userId: string,
     origin: string | null,
-    read: TaskRead,
+    read: ReadPlan,
     decide: Decide<R>,
     idempotencyKey: string | null,
   ): Promise<{ result: R; notice: ChangeNotice | null }>;
@@ -139,26 +161,39 @@ export abstract class TodosStoreBase
     switch (write.call) {
       case 'create': {
         const id = this.newId();
-        return { read: null, decide: (_, now) => rules.addTodo(id, write.title, now, write.due) };
+        const fields = write.dated ?? {};
+        // The lists are read only for a task that names one (docs/PRODUCT.md §10.19): an Inbox add reads nothing.
+        return { read: fields.listId === undefined ? tasksOnly(null) : withLists(null), decide: ({ lists }, now) => rules.addTodoToList(id, write.title, now, fields, lists) };
       }
       case 'update': {
         const token = write.keepUndo ? newUndoToken() : null;
-        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.editTodo(tasks[0], write.patch, now, token, write.base) };
+        const read = typeof write.patch.listId === 'string' ? withLists({ task: write.id }) : tasksOnly({ task: write.id });
+        return { read, decide: ({ tasks, lists }, now) => rules.editTodo(tasks[0], write.patch, now, token, write.base, write.today, lists) };
       }
       case 'remove':
-        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.deleteTodo(tasks[0], now) };
+        return { read: tasksOnly({ task: write.id }), decide: ({ tasks }, now) => rules.deleteTodo(tasks[0], now) };
       case 'restore':
-        return { read: { task: write.id }, decide: ({ tasks }, now) => rules.restoreTodo(tasks[0], now, restoreWindowMs) };
+        return { read: withLists({ task: write.id }), decide: ({ tasks, lists }, now) => rules.restoreTodo(tasks[0], now, restoreWindowMs, lists) };
       case 'setAllCompleted': {
         const token = newUndoToken();
-        return { read: { live: true }, decide: ({ tasks }, now) => rules.completeAll(tasks, write.completed, now, token) };
+        return { read: tasksOnly({ live: true, scope: write.scope }), decide: ({ tasks }, now) => rules.completeAll(tasks, write.completed, now, token, write.scope) };
       }
       case 'clearCompleted': {
         const token = newUndoToken();
-        return { read: { live: true }, decide: ({ tasks }, now) => rules.clearCompleted(tasks, now, token) };
+        return { read: tasksOnly({ live: true, scope: write.scope }), decide: ({ tasks }, now) => rules.clearCompleted(tasks, now, token, write.scope) };
       }
       case 'restoreBulk':
-        return { read: { undo: write.undoToken }, decide: ({ undo, tasks }, now) => rules.undoBulk(undo, tasks, now, restoreWindowMs) };
+        return { read: withLists({ undo: write.undoToken }), decide: ({ undo, tasks, lists }, now) => rules.undoBatch(undo, tasks, lists, now, restoreWindowMs) };
+      case 'createList': {
+        const id = this.newId();
+        return { read: withLists(null), decide: ({ lists }, now) => rules.createList(id, write.input, lists, now) };
+      }
+      case 'updateList':
+        return { read: withLists(null), decide: ({ lists }, now) => rules.editList(write.id, write.patch, lists, now) };
+      case 'removeList': {
+        const token = newUndoToken();
+        return { read: withLists({ live: true, scope: write.id }), decide: ({ tasks, lists }, now) => rules.deleteList(write.id, lists, tasks, now, token) };
+      }
     }
   }
 
@@ -178,12 +213,14 @@ export abstract class TodosStoreBase
     return this.run(userId, origin, { read, decide: once }, request.key);
   }
 
-  async create(userId: string, title: string, origin: string | null = null, due?: string): Promise<TodoRecord> {
-    return this.apply(userId, origin, due === undefined ? { call: 'create', title } : { call: 'create', title, due });
+  create(userId: string, title: string, origin?: string | null, due?: string | (rules.DatedFields & { listId?: undefined })): Promise<TodoRecord>;
+  create(userId: string, title: string, origin: string | null, fields: NewTaskFields): Promise<TodoRecord | TaskRefusal>;
+  async create(userId: string, title: string, origin: string | null = null, due?: string | NewTaskFields): Promise<TodoRecord | TaskRefusal> {
+    return this.apply(userId, origin, due === undefined ? { call: 'create', title } : { call: 'create', title, dated: typeof due === 'string' ? { due } : due });
   }
 
-  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false, base }: UpdateOptions = {}): Promise<TodoUpdate | null> {
-    return this.apply(userId, origin, { call: 'update', id, patch, keepUndo, base });
+  async update(userId: string, id: string, patch: TodoPatch, origin: string | null = null, { keepUndo = false, base, today }: UpdateOptions = {}): Promise<TodoUpdate | null> {
+    return this.apply(userId, origin, { call: 'update', id, patch, keepUndo, base, today });
   }
 
   async remove(userId: string, id: string, origin: string | null = null): Promise<boolean> {
@@ -194,16 +231,32 @@ export abstract class TodosStoreBase
     return this.apply(userId, origin, { call: 'restore', id });
   }
 
-  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null): Promise<BulkChange> {
-    return this.apply(userId, origin, { call: 'setAllCompleted', completed });
+  async setAllCompleted(userId: string, completed: boolean, origin: string | null = null, scope?: TaskScope): Promise<BulkChange> {
+    return this.apply(userId, origin, { call: 'setAllCompleted', completed, scope });
   }
 
-  async clearCompleted(userId: string, origin: string | null = null): Promise<BulkChange> {
-    return this.apply(userId, origin, { call: 'clearCompleted' });
+  async clearCompleted(userId: string, origin: string | null = null, scope?: TaskScope): Promise<BulkChange> {
+    return this.apply(userId, origin, { call: 'clearCompleted', scope });
   }
 
   async restoreBulk(userId: string, undoToken: string, origin: string | null = null): Promise<TodoRecord[] | null> {
+    return (await this.undoBulk(userId, undoToken, origin))?.todos ?? null;
+  }
+
+  async undoBulk(userId: string, undoToken: string, origin: string | null = null): Promise<BulkRestore | null> {
     return this.apply(userId, origin, { call: 'restoreBulk', undoToken });
+  }
+
+  async createList(userId: string, input: CreateListRequest, origin: string | null = null): Promise<ListOutcome> {
+    return this.apply(userId, origin, { call: 'createList', input });
+  }
+
+  async updateList(userId: string, id: string, patch: ListPatch, origin: string | null = null): Promise<ListOutcome> {
+    return this.apply(userId, origin, { call: 'updateList', id, patch });
+  }
+
+  async removeList(userId: string, id: string, origin: string | null = null): Promise<ListRemoval> {
+    return this.apply(userId, origin, { call: 'removeList', id });
   }
 
   async sweep(): Promise<SweepResult> {

@@ -341,7 +341,7 @@ describe('POST /todo/restore-bulk (Undo of a bulk action)', () => {
     const reopened = await update(todo._id, { completed: false });
     const { cursor } = await fetchList();
     expectError(await restoreBulk(token), 404, BULK_NOT_RESTORABLE);
-    expect(await fetchList()).toEqual({ todos: [reopened], cursor });
+    expect(await fetchList()).toEqual({ todos: [reopened], lists: [], cursor });
     await update(todo._id, { completed: true });
     expectError(await restoreBulk(token), 404, BULK_NOT_RESTORABLE);
   });
@@ -426,7 +426,7 @@ describe('POST /todo/restore-bulk (Undo of a bulk action)', () => {
     console.log(`10 001 tasks over HTTP on SQLite: clear-completed ${clearMs.toFixed(0)} ms, restore-bulk ${restoreMs.toFixed(0)} ms`);
 
     expect(restored).toEqual(before.todos.filter((todo) => todo.completed));
-    expect(await fetchList()).toEqual({ todos: before.todos, cursor: String(BigInt(cursor) + 1n) });
+    expect(await fetchList()).toEqual({ todos: before.todos, lists: [], cursor: String(BigInt(cursor) + 1n) });
     const [event, ...more] = await store.eventsAfter(ALICE, cursor, 10);
     expect(more).toEqual([]);
     expect(event?.saved).toHaveLength(count);
@@ -553,7 +553,7 @@ describe('bulk actions are all or nothing', () => {
 describe('the list cursor and the origin of changes', () => {
   test('fetch-todo answers the feed position; each write moves it, a no-op does not', async () => {
     const empty = await fetchList();
-    expect(empty).toEqual({ todos: [], cursor: '0' });
+    expect(empty).toEqual({ todos: [], lists: [], cursor: '0' });
     const todo = await addTodo('x');
     const one = await fetchList();
     expect(BigInt(one.cursor)).toBeGreaterThan(0n);

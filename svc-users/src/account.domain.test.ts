@@ -5,6 +5,7 @@ import {
   accountId,
   knownTimeZone,
   lostPasswordWrite,
+  newCalendarFeed,
   newPasswordRefusal,
   newPasswordReset,
   passwordWrite,
@@ -13,9 +14,10 @@ import {
   RESET_LINK_TTL_MS,
   resetLink,
   resetLinkWorks,
-  resetTokenHash,
+  secretTokenHash,
   sameAccount,
 } from './account.domain.js';
+import { CALENDAR_FEED_TOKEN_PATTERN } from '@tm/contracts';
 import type { UserRecord } from './users.repository.js';
 
 const ADA: UserRecord = {
@@ -161,7 +163,7 @@ describe('password reset links', () => {
       expiresAt: new Date('2030-05-01T09:30:00.000Z'),
     });
     expect(Object.values(reset)).not.toContain(token);
-    expect(resetTokenHash(token)).toBe(reset.tokenHash);
+    expect(secretTokenHash(token)).toBe(reset.tokenHash);
     expect(newPasswordReset(ADA._id, now).token).not.toBe(token);
   });
 
@@ -179,5 +181,18 @@ describe('password reset links', () => {
   it('point at the reset page with the token as its one `token` parameter', () => {
     expect(resetLink('https://tasks.example.test/reset-password', 'abc_DEF-123')).toBe('https://tasks.example.test/reset-password?token=abc_DEF-123');
     expect(resetLink('https://tasks.example.test/reset-password?token=old', 'new')).toBe('https://tasks.example.test/reset-password?token=new');
+  });
+});
+
+describe('calendar feeds (docs/PRODUCT.md §10.18)', () => {
+  it('are made of an unguessable URL-safe token, of which the store gets only the SHA-256, stamped with the time given', () => {
+    const now = new Date('2030-01-01T00:00:00.000Z');
+    const { token, feed } = newCalendarFeed(now);
+    expect(token).toMatch(CALENDAR_FEED_TOKEN_PATTERN);
+    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+    expect(feed).toEqual({ tokenHash: createHash('sha256').update(token).digest('hex'), createdAt: now });
+    expect(feed.tokenHash).toBe(secretTokenHash(token));
+    expect(JSON.stringify(feed)).not.toContain(token);
+    expect(newCalendarFeed(now).token).not.toBe(token);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ObjectIdString, type PublicUser } from '@tm/contracts';
 import { assessPassword } from '@tm/password-policy';
-import type { NewPasswordReset, PasswordResetRecord, ProfileChanges, UserRecord } from './users.repository.js';
+import type { CalendarFeedRecord, NewPasswordReset, PasswordResetRecord, ProfileChanges, UserRecord } from './users.repository.js';
 
 /**
  * The account rules of svc-users (docs/PRODUCT.md §10.10; SECURITY.md "Passwords", "Password reset") as plain
@@ -171,16 +171,17 @@ export const RESET_LINK_TTL_MS = 30 * 60 * 1000;
 /** The query parameter of the reset page that carries the token. */
 export const RESET_TOKEN_PARAM = 'token';
 
-/** 256 random bits, URL-safe (43 characters): the token of one link. */
-export function newResetToken(): string {
+/** 256 random bits, URL-safe (43 characters): the token of one reset link or calendar feed. */
+export function newSecretToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
 /**
- * What the store keeps of a token: its SHA-256, in hex. The token is random and long, so a fast digest is
- * enough (no password hashing): someone who reads the store cannot turn a digest back into a working link.
+ * What the store keeps of a token (a reset link's, a calendar feed's): its SHA-256, in hex. The token is random
+ * and long, so a fast digest is enough (no password hashing): someone who reads the store cannot turn a digest
+ * back into a working link or feed address.
  */
-export function resetTokenHash(token: string): string {
+export function secretTokenHash(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
@@ -189,8 +190,8 @@ export function resetTokenHash(token: string): string {
  * its digest, and it works for {@link RESET_LINK_TTL_MS}.
  */
 export function newPasswordReset(userId: string, now: Date): { token: string; reset: NewPasswordReset } {
-  const token = newResetToken();
-  return { token, reset: { tokenHash: resetTokenHash(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + RESET_LINK_TTL_MS) } };
+  const token = newSecretToken();
+  return { token, reset: { tokenHash: secretTokenHash(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + RESET_LINK_TTL_MS) } };
 }
 
 /** The link a mail carries: the reset page (`https://app.example/reset-password`) with the token. */
@@ -203,4 +204,16 @@ export function resetLink(resetPage: string, token: string): string {
 /** Whether a stored link still works at `now`: known, never used and not expired (it works once, for 30 minutes). */
 export function resetLinkWorks<T extends Pick<PasswordResetRecord, 'usedAt' | 'expiresAt'>>(reset: T | null, now: Date): reset is T {
   return reset !== null && reset.usedAt === null && reset.expiresAt.getTime() > now.getTime();
+}
+
+// Calendar feed (docs/PRODUCT.md §10.18, SECURITY.md "Calendar feed")
+
+/**
+ * A new feed for an account, made at `now`: the token goes into the address the person is shown once, the store
+ * gets its digest ({@link secretTokenHash}). It replaces any feed the account had, so an earlier address stops
+ * working; it has no expiry (a calendar app keeps one address), and ends when turned off or with the account.
+ */
+export function newCalendarFeed(now: Date): { token: string; feed: CalendarFeedRecord } {
+  const token = newSecretToken();
+  return { token, feed: { tokenHash: secretTokenHash(token), createdAt: now } };
 }

@@ -1,4 +1,5 @@
 import { createServiceApp, type Logger, type ServiceApp, type ServiceAppOptions } from '@tm/service-kit';
+import { calendarFeedRoutes, internalCalendarFeedRoutes } from './calendar-feed.routes.js';
 import type { Mailer } from './mailer.js';
 import type { PasswordHasher } from './password.hasher.js';
 import type { UsersRepository } from './users.repository.js';
@@ -33,7 +34,7 @@ export function createApp({ repository, hasher, logger, mailer, internalSecret, 
     internalSecret,
     ready: () => repository.ping(),
     storage,
-    routes: [usersRoutes(service), internalUsersRoutes(service), internalPasswordResetRoutes(service)],
+    routes: [usersRoutes(service), internalUsersRoutes(service), internalPasswordResetRoutes(service), calendarFeedRoutes(service), internalCalendarFeedRoutes(service)],
   });
   return { ...app, settled: () => service.settled() };
 }

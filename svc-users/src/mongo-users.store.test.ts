@@ -1,6 +1,6 @@
 import { isClassicUpdate } from '@tm/service-kit/mongo';
 import { MongoServerError } from 'mongodb';
-import { isDuplicateEmail, passwordHashUpdate, profileUpdate, resetUsedUpdate } from './mongo-users.store.js';
+import { calendarFeedRemoval, calendarFeedUpdate, isDuplicateEmail, passwordHashUpdate, profileUpdate, resetUsedUpdate } from './mongo-users.store.js';
 
 // The Mongo contract suite needs a server (users.repository.test.ts, MONGO_URL); these checks do not.
 describe('isDuplicateEmail', () => {
@@ -37,5 +37,14 @@ describe('profile and reset link updates', () => {
     const used = resetUsedUpdate(new Date(0));
     expect(used).toEqual({ $set: { usedAt: new Date(0) } });
     for (const update of [profileUpdate({ fullName: 'x', email: 'y@example.com', timeZone: 'UTC' }), used]) expect(isClassicUpdate(update)).toBe(true);
+  });
+});
+
+describe('calendar feed updates (docs/PRODUCT.md §10.18)', () => {
+  it('are a classic $set of the digest and its time, and a classic $unset', () => {
+    const set = calendarFeedUpdate({ tokenHash: 'a'.repeat(64), createdAt: new Date(0) });
+    expect(set).toEqual({ $set: { calendarFeed: { tokenHash: 'a'.repeat(64), createdAt: new Date(0) } } });
+    expect(calendarFeedRemoval()).toEqual({ $unset: { calendarFeed: '' } });
+    for (const update of [set, calendarFeedRemoval()]) expect(isClassicUpdate(update)).toBe(true);
   });
 });

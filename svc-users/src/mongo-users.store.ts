@@ -4,6 +4,7 @@ import { MongoClient, MongoServerError, ObjectId, WriteConcern, type Collection,
 import { z } from 'zod';
 import {
   DuplicateEmailError,
+  type CalendarFeedRecord,
   type NewPasswordReset,
   type NewUser,
   type PasswordHashEffects,
@@ -34,6 +35,11 @@ interface UserDocument {
   createdAt: Date;
   /** The account's IANA time zone (docs/PRODUCT.md §10.14); absent while none is set, as in documents written before it. */
   timeZone?: string;
+  /**
+   * The account's calendar feed (docs/PRODUCT.md §10.18): the SHA-256 of its token and when it was made; absent
+   * while it is off, as in documents written before it.
+   */
+  calendarFeed?: { tokenHash: string; createdAt: Date };
 }
 
 interface PasswordResetDocument {
@@ -53,6 +59,7 @@ const PublicDocument = z.object({
   timeZone: z.string().optional(),
 });
 const RecordDocument = PublicDocument.extend({ passwordHash: z.string() });
+const FeedDocument = z.object({ calendarFeed: z.object({ tokenHash: z.string(), createdAt: z.date() }).optional() });
 const ResetDocument = z.object({
   _id: z.string(),
   userId: z.instanceof(ObjectId).transform((id) => id.toHexString()),
@@ -85,6 +92,16 @@ export function profileUpdate({ fullName, email, timeZone }: ProfileChanges): Up
       ...(timeZone === undefined ? {} : { timeZone }),
     },
   };
+}
+
+/** The update that gives a user a calendar feed, replacing the one it had: a classic `$set`. */
+export function calendarFeedUpdate(feed: CalendarFeedRecord): UpdateFilter<UserDocument> {
+  return { $set: { calendarFeed: { tokenHash: feed.tokenHash, createdAt: feed.createdAt } } };
+}
+
+/** The update that removes a user's calendar feed: a classic `$unset`. */
+export function calendarFeedRemoval(): UpdateFilter<UserDocument> {
+  return { $unset: { calendarFeed: '' } };
 }
 
 /** The update that marks a reset link used: a classic `$set`. */
@@ -127,7 +144,11 @@ export class MongoUsersStore implements UsersRepository {
       dbName,
       serverSelectionTimeoutMS,
       indexes: {
-        [USERS_COLLECTION]: [{ key: { email: 1 }, unique: true, name: 'email_unique' }],
+        [USERS_COLLECTION]: [
+          { key: { email: 1 }, unique: true, name: 'email_unique' },
+          // A feed is found by its token's digest; only accounts with a feed are in the index (PRODUCT §10.18).
+          { key: { 'calendarFeed.tokenHash': 1 }, unique: true, name: 'calendar_feed_unique', partialFilterExpression: { 'calendarFeed.tokenHash': { $type: 'string' } } },
+        ],
         // By user (removing a user's links); by expiry, with MongoDB's own TTL sweep removing expired links too.
         [RESETS_COLLECTION]: [
           { key: { userId: 1 }, name: 'by_user' },
@@ -213,6 +234,30 @@ export class MongoUsersStore implements UsersRepository {
     // After the user: a link left behind by a failure here leads to no account, and the TTL index removes it.
     await this.resets.deleteMany({ userId: filter._id });
     return result.deletedCount > 0;
+  }
+
+  async setCalendarFeed(id: string, feed: CalendarFeedRecord): Promise<boolean> {
+    const filter = byId(id);
+    if (!filter) return false;
+    return (await this.users.updateOne(filter, calendarFeedUpdate(feed))).matchedCount > 0;
+  }
+
+  async clearCalendarFeed(id: string): Promise<boolean> {
+    const filter = byId(id);
+    if (!filter) return false;
+    return (await this.users.updateOne(filter, calendarFeedRemoval())).matchedCount > 0;
+  }
+
+  async findCalendarFeed(id: string): Promise<CalendarFeedRecord | null> {
+    const filter = byId(id);
+    if (!filter) return null;
+    const doc = await this.users.findOne(filter, { projection: { _id: 0, calendarFeed: 1 } });
+    return doc ? (FeedDocument.parse(doc).calendarFeed ?? null) : null;
+  }
+
+  async findByCalendarFeed(tokenHash: string): Promise<PublicUser | null> {
+    const doc = await this.users.findOne({ 'calendarFeed.tokenHash': tokenHash }, { projection: PUBLIC_FIELDS });
+    return doc ? PublicUser.parse(PublicDocument.parse(doc)) : null;
   }
 
   async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: NewPasswordReset): Promise<void> {

@@ -5,6 +5,7 @@ import { ObjectId } from 'bson';
 import { z } from 'zod';
 import {
   DuplicateEmailError,
+  type CalendarFeedRecord,
   type NewPasswordReset,
   type NewUser,
   type PasswordHashEffects,
@@ -19,6 +20,8 @@ export const SQLITE_FILE = 'users.sqlite';
 /**
  * Times are milliseconds since the epoch, as in every SQLite file of the project (docs/ARCHITECTURE.md,
  * "Storage"). `time_zone` is the account's IANA time zone (docs/PRODUCT.md §10.14), NULL while none is set.
+ * `calendar_feed_hash` and `calendar_feed_at` are the account's calendar feed (docs/PRODUCT.md §10.18): the
+ * SHA-256 of its token and when it was made, both NULL while it is off.
  */
 const USERS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS users (
@@ -27,7 +30,9 @@ const USERS_SCHEMA = `
     email         TEXT NOT NULL UNIQUE,
     password_hash TEXT NOT NULL,
     created_at    INTEGER NOT NULL,
-    time_zone     TEXT
+    time_zone     TEXT,
+    calendar_feed_hash TEXT,
+    calendar_feed_at   INTEGER
   ) STRICT;
 `;
 
@@ -77,9 +82,22 @@ function addTimeZoneColumn(db: SqliteDatabase): void {
   if (timeZone === undefined) db.exec('ALTER TABLE users ADD COLUMN time_zone TEXT');
 }
 
+/**
+ * A file whose users table has no calendar feed columns gets them in place, like the time zone's (every row
+ * kept, NULL: no feed), and the unique index a feed is found by (NULLs do not collide). Runs inside the opening
+ * transaction, after the table exists, so concurrent openers agree.
+ */
+function addCalendarFeedColumns(db: SqliteDatabase): void {
+  const columns = new Set(db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('users')").all().map(({ name }) => name));
+  if (!columns.has('calendar_feed_hash')) db.exec('ALTER TABLE users ADD COLUMN calendar_feed_hash TEXT');
+  if (!columns.has('calendar_feed_at')) db.exec('ALTER TABLE users ADD COLUMN calendar_feed_at INTEGER');
+  db.exec('CREATE UNIQUE INDEX IF NOT EXISTS users_by_calendar_feed ON users (calendar_feed_hash)');
+}
+
 /** Rows are checked on the way out (docs/ARCHITECTURE.md, "Layers": zod at the database edge). */
 const PublicRow = z.object({ id: z.string(), full_name: z.string(), email: z.string(), time_zone: z.string().nullable() });
 const RecordRow = PublicRow.extend({ password_hash: z.string() });
+const FeedRow = z.object({ calendar_feed_hash: z.string().nullable(), calendar_feed_at: z.number().int().nullable() });
 const ResetRow = z.object({
   token_hash: z.string(),
   user_id: z.string(),
@@ -133,6 +151,9 @@ function prepareStatements(db: SqliteDatabase) {
       'UPDATE users SET full_name = coalesce(?, full_name), email = coalesce(?, email), time_zone = coalesce(?, time_zone) WHERE id = ?',
     ),
     deleteById: db.prepare<[string]>('DELETE FROM users WHERE id = ?'),
+    setFeed: db.prepare<[string | null, number | null, string]>('UPDATE users SET calendar_feed_hash = ?, calendar_feed_at = ? WHERE id = ?'),
+    feedOf: db.prepare<[string]>('SELECT calendar_feed_hash, calendar_feed_at FROM users WHERE id = ?'),
+    byFeed: db.prepare<[string]>('SELECT id, full_name, email, time_zone FROM users WHERE calendar_feed_hash = ?'),
     insertReset: db.prepare<[string, string, number, number]>(
       'INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
     ),
@@ -171,6 +192,7 @@ export class SqliteUsersStore implements UsersRepository {
         migrate(db);
         db.exec(USERS_SCHEMA);
         addTimeZoneColumn(db);
+        addCalendarFeedColumns(db);
         db.exec(RESETS_SCHEMA);
       },
     });
@@ -222,6 +244,26 @@ export class SqliteUsersStore implements UsersRepository {
 
   async delete(id: string): Promise<boolean> {
     return this.statements.deleteById.run(id).changes > 0;
+  }
+
+  async setCalendarFeed(id: string, { tokenHash, createdAt }: CalendarFeedRecord): Promise<boolean> {
+    return this.statements.setFeed.run(tokenHash, createdAt.getTime(), id).changes > 0;
+  }
+
+  async clearCalendarFeed(id: string): Promise<boolean> {
+    return this.statements.setFeed.run(null, null, id).changes > 0;
+  }
+
+  async findCalendarFeed(id: string): Promise<CalendarFeedRecord | null> {
+    const row = this.statements.feedOf.get(id);
+    if (row === undefined) return null;
+    const { calendar_feed_hash: tokenHash, calendar_feed_at: at } = FeedRow.parse(row);
+    return tokenHash === null || at === null ? null : { tokenHash, createdAt: new Date(at) };
+  }
+
+  async findByCalendarFeed(tokenHash: string): Promise<PublicUser | null> {
+    const row = this.statements.byFeed.get(tokenHash);
+    return row === undefined ? null : toPublicUser(PublicRow.parse(row));
   }
 
   async createPasswordReset({ tokenHash, userId, createdAt, expiresAt }: NewPasswordReset): Promise<void> {

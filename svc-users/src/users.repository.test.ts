@@ -297,6 +297,58 @@ function describeUsersRepositoryContract(name: string, makeHarness: () => StoreH
       });
     });
 
+    describe('calendar feeds (docs/PRODUCT.md §10.18)', () => {
+      const feed = (tokenHash: string, createdAt = new Date('2030-01-01T00:00:00.000Z')) => ({ tokenHash, createdAt });
+
+      it("gives a user a feed found by its digest, replaces it (the old digest then finds nobody), and touches nobody else's", async () => {
+        const repository = await open();
+        const [ada, grace] = [await repository.create(newUser({ timeZone: 'Europe/Paris' })), await repository.create(newUser())];
+        expect(await repository.findCalendarFeed(ada._id)).toBeNull();
+        expect(await repository.setCalendarFeed(ada._id, feed('a'.repeat(64)))).toBe(true);
+        expect(await repository.setCalendarFeed(grace._id, feed('b'.repeat(64)))).toBe(true);
+        expect(await repository.findCalendarFeed(ada._id)).toEqual(feed('a'.repeat(64)));
+        expect(await repository.findByCalendarFeed('a'.repeat(64))).toEqual(ada);
+        // The account as it leaves the store never carries its feed.
+        expect(await repository.findById(ada._id)).toEqual(ada);
+
+        const later = feed('c'.repeat(64), new Date('2030-02-01T00:00:00.000Z'));
+        expect(await repository.setCalendarFeed(ada._id, later)).toBe(true);
+        expect(await repository.findByCalendarFeed('a'.repeat(64))).toBeNull();
+        expect(await repository.findByCalendarFeed('c'.repeat(64))).toEqual(ada);
+        expect(await repository.findCalendarFeed(ada._id)).toEqual(later);
+        expect(await repository.findByCalendarFeed('b'.repeat(64))).toEqual(grace);
+      });
+
+      it('removes a feed: its digest finds nobody; removing none is fine; an unknown or malformed id answers false', async () => {
+        const repository = await open();
+        const ada = await repository.create(newUser());
+        await repository.setCalendarFeed(ada._id, feed('d'.repeat(64)));
+        expect(await repository.clearCalendarFeed(ada._id)).toBe(true);
+        expect(await repository.findByCalendarFeed('d'.repeat(64))).toBeNull();
+        expect(await repository.findCalendarFeed(ada._id)).toBeNull();
+        expect(await repository.clearCalendarFeed(ada._id)).toBe(true);
+        for (const id of ['0123456789abcdef01234567', 'not-an-id']) {
+          expect(await repository.setCalendarFeed(id, feed('e'.repeat(64)))).toBe(false);
+          expect(await repository.clearCalendarFeed(id)).toBe(false);
+          expect(await repository.findCalendarFeed(id)).toBeNull();
+        }
+        expect(await repository.findByCalendarFeed('e'.repeat(64))).toBeNull();
+      });
+
+      it('goes with its user when the user is deleted, and stays across close and reopen', async () => {
+        const first = await open();
+        const [ada, grace] = [await first.create(newUser()), await first.create(newUser())];
+        await first.setCalendarFeed(ada._id, feed('f'.repeat(64)));
+        await first.setCalendarFeed(grace._id, feed('0'.repeat(64)));
+        await first.close();
+        const second = await open();
+        expect(await second.findByCalendarFeed('f'.repeat(64))).toEqual(ada);
+        expect(await second.delete(ada._id)).toBe(true);
+        expect(await second.findByCalendarFeed('f'.repeat(64))).toBeNull();
+        expect(await second.findByCalendarFeed('0'.repeat(64))).toEqual(grace);
+      });
+    });
+
     it('answers ping while open', async () => {
       const repository = await open();
       await expect(repository.ping()).resolves.toBe(true);
@@ -421,6 +473,45 @@ describe('SQLite users store specifics', () => {
       const db = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
       expect(db.prepare("SELECT name, type, \"notnull\" FROM pragma_table_info('users') WHERE name = 'time_zone'").all()).toEqual([{ name: 'time_zone', type: 'TEXT', notnull: 0 }]);
       expect(db.prepare('SELECT created_at, time_zone FROM users').all()).toEqual([{ created_at: 1, time_zone: 'Europe/Paris' }]);
+      db.close();
+    } finally {
+      await repository.close();
+      remove();
+    }
+  });
+
+  it('adds the calendar feed columns in place to a file from before them: every account keeps its data and has no feed', async () => {
+    const { dir, remove } = tempDir('tm-users-');
+    const old = new Database(path.join(dir, SQLITE_FILE));
+    // The table exactly as the code before calendar feeds created it.
+    old.exec(`CREATE TABLE users (
+      id TEXT PRIMARY KEY, full_name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL, time_zone TEXT
+    ) STRICT;`);
+    const [ada, grace] = [newUser(), newUser()];
+    old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?, ?)').run('0123456789abcdef01234567', ada.fullName, ada.email, ada.passwordHash, 1, 'UTC');
+    old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?, NULL)').run('0123456789abcdef01234568', grace.fullName, grace.email, grace.passwordHash, 2);
+    old.close();
+    const repository = SqliteUsersStore.open({ dataDir: dir });
+    try {
+      const found = { _id: '0123456789abcdef01234567', fullName: ada.fullName, email: ada.email, timeZone: 'UTC' };
+      expect(await repository.findById(found._id)).toEqual(found);
+      expect(await repository.findCalendarFeed(found._id)).toBeNull();
+      expect(await repository.findCalendarFeed('0123456789abcdef01234568')).toBeNull();
+      expect(await repository.setCalendarFeed(found._id, { tokenHash: '9'.repeat(64), createdAt: new Date(5) })).toBe(true);
+      await repository.close();
+      // Opening the file again adds nothing and keeps the feed.
+      const again = SqliteUsersStore.open({ dataDir: dir });
+      expect(await again.findByCalendarFeed('9'.repeat(64))).toEqual(found);
+      await again.close();
+      const db = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
+      expect(db.prepare("SELECT name, type FROM pragma_table_info('users') WHERE name LIKE 'calendar_feed_%' ORDER BY cid").all()).toEqual([
+        { name: 'calendar_feed_hash', type: 'TEXT' },
+        { name: 'calendar_feed_at', type: 'INTEGER' },
+      ]);
+      expect(db.prepare('SELECT id, calendar_feed_hash, calendar_feed_at FROM users ORDER BY id').all()).toEqual([
+        { id: '0123456789abcdef01234567', calendar_feed_hash: '9'.repeat(64), calendar_feed_at: 5 },
+        { id: '0123456789abcdef01234568', calendar_feed_hash: null, calendar_feed_at: null },
+      ]);
       db.close();
     } finally {
       await repository.close();

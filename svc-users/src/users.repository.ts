@@ -46,6 +46,16 @@ export interface PasswordResetRecord {
 /** A reset link to store: not used yet. */
 export type NewPasswordReset = Omit<PasswordResetRecord, 'usedAt'>;
 
+/**
+ * An account's calendar feed as stored (docs/PRODUCT.md §10.18, SECURITY.md "Calendar feed"): only the SHA-256
+ * digest of the token its address carries, never the token, and when it was made. At most one per account.
+ */
+export interface CalendarFeedRecord {
+  /** Hex SHA-256 of the token in the feed's address. */
+  tokenHash: string;
+  createdAt: Date;
+}
+
 /** What goes with a new password hash in the same transaction (see {@link UsersRepository.replacePasswordHash}). */
 export interface PasswordHashEffects {
   /** Remove every reset link of the user too (after a password change or reset, they must not work). */
@@ -91,6 +101,17 @@ export interface UsersRepository {
   deletePasswordResets(userId: string): Promise<number>;
   /** Removes the links that expired before `now`, used or not; how many. */
   deleteExpiredPasswordResets(now: Date): Promise<number>;
+  /**
+   * Gives the user this calendar feed, replacing the one it had (whose address then opens nothing); false when
+   * there is no user with this id. The store's unique index on the digest refuses a digest another user has.
+   */
+  setCalendarFeed(id: string, feed: CalendarFeedRecord): Promise<boolean>;
+  /** Removes the user's calendar feed; false when there is no user with this id (a user without one: true). */
+  clearCalendarFeed(id: string): Promise<boolean>;
+  /** The user's calendar feed, or null when it has none or there is no user with this id. */
+  findCalendarFeed(id: string): Promise<CalendarFeedRecord | null>;
+  /** The user whose calendar feed has this token digest, or null. Deleting a user deletes its feed. */
+  findByCalendarFeed(tokenHash: string): Promise<PublicUser | null>;
   /** Resolves true when the store answers; rejects or resolves false otherwise. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

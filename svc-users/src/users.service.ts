@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
+  CALENDAR_FEED_NOT_FOUND_MESSAGE,
   ErrorCode,
+  type CalendarFeedOwner,
+  type CalendarFeedState,
   type ChangePasswordRequest,
   type LoginRequest,
   type PublicUser,
@@ -16,6 +19,7 @@ import {
   accountId,
   knownTimeZone,
   lostPasswordWrite,
+  newCalendarFeed,
   newPasswordRefusal,
   newPasswordReset,
   passwordWrite,
@@ -23,7 +27,7 @@ import {
   publicUser,
   resetLink,
   resetLinkWorks,
-  resetTokenHash,
+  secretTokenHash,
   sameAccount,
   UNKNOWN_TIME_ZONE_MESSAGE,
   type PasswordWrite,
@@ -210,7 +214,7 @@ export class UsersService {
    * the user's id: the gateway ends every session of it.
    */
   async resetPassword({ token, newPassword }: ResetPasswordRequest): Promise<{ userId: string; email: string }> {
-    const tokenHash = resetTokenHash(token);
+    const tokenHash = secretTokenHash(token);
     const reset = await this.repository.findPasswordReset(tokenHash);
     if (!resetLinkWorks(reset, this.now())) throw resetLinkInvalid();
     const record = await this.findRecord(reset.userId);
@@ -226,6 +230,44 @@ export class UsersService {
   /** Resolves once the work started after earlier answers (mails, notices) has settled: at shutdown, and in tests. */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Whether the account's calendar feed is on, and since when (PRODUCT §10.18); 401 when the account is gone. */
+  async calendarFeed(userId: string): Promise<CalendarFeedState> {
+    const user = await this.findUser(userId);
+    if (!user) throw notSignedIn();
+    const feed = await this.repository.findCalendarFeed(user._id);
+    return feed ? { on: true, since: feed.createdAt.toISOString() } : { on: false };
+  }
+
+  /**
+   * A calendar feed with a new token (PRODUCT §10.18): the store keeps its digest in place of any earlier one,
+   * whose address then opens nothing. Resolves to the token (shown to the person this once) and whether it
+   * replaced an address; 401 when the account is gone.
+   */
+  async turnOnCalendarFeed(userId: string): Promise<{ token: string; since: string; replaced: boolean }> {
+    const id = accountId(userId);
+    if (id === null) throw notSignedIn();
+    const replaced = (await this.repository.findCalendarFeed(id)) !== null;
+    const { token, feed } = newCalendarFeed(this.now());
+    if (!(await this.repository.setCalendarFeed(id, feed))) throw notSignedIn();
+    return { token, since: feed.createdAt.toISOString(), replaced };
+  }
+
+  /** Turns the calendar feed off: its address opens nothing. Idempotent; 401 when the account is gone. */
+  async turnOffCalendarFeed(userId: string): Promise<void> {
+    const id = accountId(userId);
+    if (id === null || !(await this.repository.clearCalendarFeed(id))) throw notSignedIn();
+  }
+
+  /**
+   * Whose feed `token` opens, with the account's time zone (PRODUCT §10.18): 404 `CALENDAR.FEED_NOT_FOUND`, one and
+   * the same, for a token that never was one, was replaced, turned off, or whose account is gone.
+   */
+  async calendarFeedOwner(token: string): Promise<CalendarFeedOwner> {
+    const user = await this.repository.findByCalendarFeed(secretTokenHash(token));
+    if (!user) throw new HttpError(404, CALENDAR_FEED_NOT_FOUND_MESSAGE, ErrorCode.calendarFeedNotFound);
+    return { userId: user._id, ...(user.timeZone === undefined ? {} : { timeZone: user.timeZone }) };
   }
 
   /** Deletes the signed-in user's account. Idempotent: an account already gone (or never there) is fine. */

@@ -51,6 +51,10 @@ function chromiumSession(context: BrowserContext, page: Page): EngineSession {
       await (await element(page, expression)).click();
       await page.keyboard.type(text);
     },
+    keys: (text) => page.keyboard.type(text),
+    selectOption: async (expression, label) => {
+      await (await element(page, expression)).selectOption({ label });
+    },
     resize: async (size) => {
       await page.setViewportSize(size);
       return page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));

@@ -52,6 +52,13 @@ export interface EngineSession {
   clickElement(expression: string): Promise<void>;
   /** Clicks the element (a text field), then types `text` key by key. */
   typeInto(expression: string, text: string): Promise<void>;
+  /** Types `text` key by key into whatever has the focus (a field the page focused itself, as a dialog does). */
+  keys(text: string): Promise<void>;
+  /**
+   * Chooses the option whose words are `label` in the <select> `expression`, with the driver's own means: a
+   * native select's list of options is drawn by the browser, outside the page, where no driver reaches it.
+   */
+  selectOption(expression: string, label: string): Promise<void>;
   /** Makes the viewport this size, or as close as the engine allows; returns the page's inner width and height. */
   resize(size: Size): Promise<Size>;
   /** Saves what the viewport shows as a PNG. */
@@ -119,19 +126,18 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
- * Asks the page `fn(arg)` until it returns something truthy (an element: `true`), and returns that; fails after
+ * Asks the page `expression` until `done` says its answer will do, and returns that answer; fails after
  * `timeoutMs` with `what` and the last answer. An answer lost to a navigation (the page's context going away
  * mid-call) is asked again.
  */
-export async function until<R>(session: EngineSession, what: string, fn: (arg: string) => R | Promise<R>, arg = '', timeoutMs = 10_000): Promise<R> {
+async function poll<R>(session: EngineSession, what: string, expression: string, done: (answer: unknown) => boolean, timeoutMs: number): Promise<R> {
   const started = Date.now();
   const deadline = started + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
-      // An element found is reported as `true`: drivers do not send DOM nodes back as values.
-      last = await session.run<R>(`((value) => (value instanceof Element ? true : value))(${call(fn, arg)})`);
-      if (last) return last as R;
+      last = await session.run<R>(expression);
+      if (done(last)) return last as R;
     } catch (error) {
       last = error instanceof Error ? error.message : error;
     }
@@ -139,6 +145,31 @@ export async function until<R>(session: EngineSession, what: string, fn: (arg: s
     // Often at first, then less: a long wait (a page loading) is not slowed by the asking.
     await sleep(Date.now() - started < 1000 ? 100 : 250);
   }
+}
+
+/**
+ * Asks the page `fn(arg)` until it returns something truthy (an element: `true`), and returns that; fails after
+ * `timeoutMs` with `what` and the last answer.
+ */
+export function until<R>(session: EngineSession, what: string, fn: (arg: string) => R | Promise<R>, arg = '', timeoutMs = 10_000): Promise<R> {
+  // An element found is reported as `true`: drivers do not send DOM nodes back as values.
+  return poll<R>(session, what, `((value) => (value instanceof Element ? true : value))(${call(fn, arg)})`, Boolean, timeoutMs);
+}
+
+/** `value` as JSON with every object's keys in order: WebDriver classic hands an object back with its keys in an order of its own. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, part: unknown) =>
+    part !== null && typeof part === 'object' && !Array.isArray(part) ? Object.fromEntries(Object.entries(part).sort(([a], [b]) => a.localeCompare(b))) : part,
+  );
+}
+
+/**
+ * Asks the page `fn(arg)` until its answer is `expected` (the same JSON, whatever the order of its keys), so
+ * that a failure says what the page said instead; fails after `timeoutMs`.
+ */
+export async function untilEqual<R>(session: EngineSession, what: string, fn: (arg: string) => R | Promise<R>, arg: string, expected: R, timeoutMs = 10_000): Promise<void> {
+  const want = canonical(expected);
+  await poll(session, `${what}: ${want}`, call(fn, arg), (answer) => canonical(answer) === want, timeoutMs);
 }
 
 /** Where `find(arg)`'s element is, rounded, when it is visible ('' otherwise): to tell when it holds still. */
@@ -176,6 +207,12 @@ async function settled(session: EngineSession, find: Finder, arg: string, what: 
 export async function click(session: EngineSession, what: string, find: Finder, arg = '', timeoutMs = 10_000): Promise<void> {
   await settled(session, find, arg, what, timeoutMs);
   await session.clickElement(call(find, arg));
+}
+
+/** Chooses the option `label` of `find(arg)`'s <select> once it shows and holds still. */
+export async function choose(session: EngineSession, what: string, find: Finder, arg: string, label: string, timeoutMs = 10_000): Promise<void> {
+  await settled(session, find, arg, what, timeoutMs);
+  await session.selectOption(call(find, arg), label);
 }
 
 /** Types `text` into `find(arg)`'s field once it shows and holds still. */

@@ -86,6 +86,17 @@ function firefoxSession(baseUrl: string, front: Front, watch: (page: Page) => Pa
       await field.click();
       await field.type(text);
     },
+    keys: async (text) => {
+      await use();
+      await page.keyboard.type(text);
+    },
+    // Puppeteer's select() takes the option's value: the option is found by its words first.
+    selectOption: async (expression, label) => {
+      const select = await element(expression);
+      const value = await select.evaluate((node, wanted) => Array.from((node as HTMLSelectElement).options).find((option) => option.label === wanted)?.value, label);
+      if (value === undefined) throw new Error(`no option “${label}” in ${expression}`);
+      await select.select(value);
+    },
     resize: async (size) => {
       await use();
       await page.setViewport(size);

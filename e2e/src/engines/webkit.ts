@@ -235,6 +235,15 @@ function webkitSession(baseUrl: string, driver: WebDriver, windows: WindowState,
       await field.click();
       await field.sendKeys(text);
     },
+    keys: async (text) => {
+      await use();
+      await driver.actions().sendKeys(text).perform();
+    },
+    // WebDriver selects an <option> by clicking it (WebDriver §12.4.1 Element Click), as a person picks it from the list.
+    selectOption: async (expression, label) => {
+      const option = await element(`Array.from((${expression}).options).find((option) => option.label === ${JSON.stringify(label)})`);
+      await option.click();
+    },
     resize: async (size) => {
       await use();
       // The window holds MiniBrowser's toolbar above the page: it is that much taller than the viewport.

@@ -1,8 +1,9 @@
-import { addTodo, fetchTodos, updateTodo } from '@tm/api-client';
-import { addDays } from '@tm/contracts';
-import { FakeEventSource, renderPage, signUpNewUser } from '@tm/web-test-support';
-import { screen, waitFor, within } from '@testing-library/react';
+import { addTodo, fetchTodos, personTimeZone, remindersQueryKey, updateTodo } from '@tm/api-client';
+import { addDays, MISSED_REASONS, type RemindersResponse } from '@tm/contracts';
+import { FakeEventSource, renderPage, signUpNewUser, testQueryClient } from '@tm/web-test-support';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import toast from 'react-hot-toast';
 import AgendaPage from './agenda-page';
 
 // Today and Upcoming (docs/PRODUCT.md §10.15), rendered as the shell renders it, against the real gateway and
@@ -13,14 +14,26 @@ const now = new Date();
 const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 const section = (name: RegExp) => screen.getByRole('region', { name });
 const titlesIn = (name: RegExp) => within(section(name)).queryAllByRole('link').map((link) => link.textContent);
+/** The toast that starts with these words (a live region of the toaster). */
+const toastSaying = (words: string) =>
+  waitFor(() => {
+    const found = screen.queryAllByRole('status').find((element) => element.closest('[data-rht-toaster]') && element.textContent?.startsWith(words));
+    expect(found).toBeDefined();
+    return found!;
+  });
+
+// Every test starts signed in as a new user, with the live stream's EventSource faked and no toast left over.
+let uninstall: () => void;
+beforeEach(async () => {
+  uninstall = FakeEventSource.install();
+  await signUpNewUser('Ada Lovelace');
+});
+afterEach(() => {
+  uninstall();
+  act(() => toast.remove());
+});
 
 describe('the Today screen', () => {
-  let uninstall: () => void;
-  beforeEach(async () => {
-    uninstall = FakeEventSource.install();
-    await signUpNewUser('Ada Lovelace');
-  });
-  afterEach(() => uninstall());
 
   it('shows overdue tasks, today’s, then the next days under their own headings; no undated, done or far-off ones', async () => {
     await addTodo('No date');
@@ -83,5 +96,97 @@ describe('the Today screen', () => {
     await user.type(within(group).getByLabelText('Date'), addDays(today, 4));
     await user.click(within(group).getByRole('button', { name: 'Move' }));
     await waitFor(async () => expect((await fetchTodos())[0]?.due).toBe(`${addDays(today, 4)}T18:30`));
+  });
+});
+
+describe('Undo on the Today screen (docs/PRODUCT.md §10.11.4, §10.15)', () => {
+
+  it('a completed task offers Undo in the task list’s words; Undo brings it back, on the server too, the focus on its checkbox', async () => {
+    const user = userEvent.setup();
+    await addTodo('Water the plants', today);
+    await addTodo('Call the dentist', `${today}T09:00`);
+    const before = await fetchTodos();
+    renderPage(<AgendaPage />, { route: '/today' });
+    await user.click(await screen.findByRole('checkbox', { name: 'Mark “Call the dentist” as completed' }));
+    await waitFor(() => expect(screen.queryByText('Call the dentist')).not.toBeInTheDocument());
+
+    const offer = await toastSaying('Task completed');
+    expect(offer).toHaveTextContent('Task completed“Call the dentist”Press U to undo.Undo');
+    const undo = within(offer).getByRole('button', { name: 'Undo completing “Call the dentist”' });
+    expect(undo).toHaveAttribute('aria-keyshortcuts', 'u');
+    await waitFor(async () => expect((await fetchTodos()).find((todo) => todo.title === 'Call the dentist')?.completed).toBe(true));
+
+    await user.click(undo);
+    await waitFor(() => expect(titlesIn(/^Today \d/)).toEqual(['Call the dentist', 'Water the plants']));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Mark “Call the dentist” as completed' })).toHaveFocus());
+    expect(await toastSaying('1 task restored')).toBeInTheDocument();
+    // Exactly as before the tick: completed, completedAt and updatedAt.
+    await waitFor(async () => expect(await fetchTodos()).toEqual(before));
+  });
+
+  it('U undoes the newest tick; a repeating task says so and gets its date and completions back', async () => {
+    const user = userEvent.setup();
+    await addTodo('Stretch', { due: today, repeat: 'FREQ=DAILY' });
+    await addTodo('Pay rent', today);
+    const before = await fetchTodos();
+    renderPage(<AgendaPage />, { route: '/today' });
+    await user.click(await screen.findByRole('checkbox', { name: 'Mark “Stretch” as completed' }));
+    // Done for today: it moves to tomorrow, and the toast says the server's words.
+    const offer = await toastSaying('Task completed; it repeats');
+    expect(within(offer).getByRole('button', { name: 'Undo completing “Stretch”' })).toBeInTheDocument();
+    await waitFor(() => expect(titlesIn(/^Tomorrow/)).toEqual(['Stretch']));
+
+    await user.keyboard('u');
+    await waitFor(() => expect(titlesIn(/^Today \d/)).toEqual(['Pay rent', 'Stretch']));
+    await waitFor(async () => expect(await fetchTodos()).toEqual(before));
+    // Nothing left to undo: U again changes nothing.
+    await user.keyboard('u');
+    expect(titlesIn(/^Today \d/)).toEqual(['Pay rent', 'Stretch']);
+  });
+
+  it('a task moved to another day says so, with no Undo (the task list offers none for a date either)', async () => {
+    const user = userEvent.setup();
+    await addTodo('Book flights', today);
+    renderPage(<AgendaPage />, { route: '/today' });
+    await user.click(await screen.findByRole('button', { name: 'Reschedule “Book flights”' }));
+    await user.click(within(screen.getByRole('group', { name: 'New date for “Book flights”' })).getByRole('button', { name: 'Tomorrow' }));
+    const said = await toastSaying('Due date set');
+    expect(within(said).queryByRole('button')).not.toBeInTheDocument();
+  });
+});
+
+describe('a missed reminder on the Today screen (docs/PRODUCT.md §10.17)', () => {
+  let uninstall: () => void;
+  beforeEach(async () => {
+    uninstall = FakeEventSource.install();
+    await signUpNewUser('Ada Lovelace');
+  });
+  afterEach(() => uninstall());
+
+  it('is marked on its task’s row in words, read with its checkbox with why; not on a task whose date moved since', async () => {
+    const { todo: plumber } = await addTodo('Call the plumber', `${today}T08:00`);
+    const { todo: moved } = await addTodo('Renew passport', today);
+    await addTodo('Water the plants', today);
+    const missed = (todoId: string, due: string, reason: string) => ({ todoId, title: 'x', due, minutes: 0, fireAt: new Date().toISOString(), state: 'missed' as const, reason });
+    const queryClient = testQueryClient();
+    const reminders: RemindersResponse = {
+      publicKey: null,
+      timeZone: personTimeZone(undefined),
+      upcoming: [],
+      missed: [missed(plumber._id, `${today}T08:00`, MISSED_REASONS.noBrowser), missed(moved._id, addDays(today, -1), MISSED_REASONS.noBrowser)],
+    };
+    // Read already (the shell reads them for the whole page): the screen asks for nothing more.
+    queryClient.setQueryData(remindersQueryKey, reminders, { updatedAt: Date.now() + 60 * 60_000 });
+    renderPage(<AgendaPage />, { route: '/today', queryClient });
+    await screen.findByText('Water the plants');
+
+    const marks = screen.getAllByText('Reminder missed');
+    expect(marks).toHaveLength(1);
+    expect(marks[0]!.closest('li')).toHaveTextContent('Call the plumber');
+    expect(marks[0]).toHaveAttribute('title', MISSED_REASONS.noBrowser);
+    expect(screen.getByRole('checkbox', { name: 'Mark “Call the plumber” as completed' })).toHaveAccessibleDescription(
+      new RegExp(`Reminder missed ?: ${MISSED_REASONS.noBrowser}$`),
+    );
+    expect(screen.getByRole('checkbox', { name: 'Mark “Renew passport” as completed' })).not.toHaveAccessibleDescription(/Reminder missed/);
   });
 });

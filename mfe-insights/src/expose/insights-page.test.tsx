@@ -1,4 +1,5 @@
-import { addTodo, todosQuery, updateTodo } from '@tm/api-client';
+import { addTodo, browserTimeZone, todosQuery, updateTodo } from '@tm/api-client';
+import { addDays, todayIn } from '@tm/contracts';
 import { FakeEventSource, renderPage, signUpNewUser } from '@tm/web-test-support';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import InsightsPage from './insights-page';
@@ -58,5 +59,20 @@ describe('the insights page', () => {
     });
     await waitFor(() => expect(figure('Completed')).toBe('1'));
     expect(figure('Completed this week')).toBe('1');
+  });
+
+  it('counts each completed occurrence of a repeating task on its day, the task itself staying open (PRODUCT §10.16)', async () => {
+    const today = todayIn(browserTimeZone());
+    const { todo } = await addTodo('Water the plants', { due: today, repeat: 'FREQ=DAILY' });
+    const first = await updateTodo(todo._id, { completed: true }, today);
+    expect(first.todo).toMatchObject({ completed: false, due: addDays(today, 1) });
+    await updateTodo(todo._id, { completed: true }, today);
+    renderPage(<InsightsPage />, { route: '/insights' });
+    await screen.findByText('Current streak');
+    expect(figure('Open')).toBe('1');
+    expect(figure('Completed')).toBe('2');
+    expect(figure('Completed this week')).toBe('2');
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(within(rows.at(-1)!).getByRole('cell')).toHaveTextContent('2');
   });
 });

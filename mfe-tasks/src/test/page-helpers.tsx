@@ -6,7 +6,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { signUpNewUser } from '@tm/web-test-support';
 import toast from 'react-hot-toast';
 import { SMALL_SCREEN_QUERY } from '../features/todos/constants';
-import { restoreMatchMedia, stubAudioPlay, stubDialog, stubMatchMedia } from './browser-stubs';
+import { restoreMatchMedia, stubAudioPlay, stubCanvas, stubDialog, stubMatchMedia } from './browser-stubs';
 
 export const sleep = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -85,4 +85,18 @@ export function onASmallScreenWithDialogs(): void {
     restoreMatchMedia();
     jest.restoreAllMocks();
   });
+}
+
+/**
+ * Each test of the block starts signed in as a new user with no toast left, the sounds and the confetti's canvas
+ * stubbed (jsdom has neither), and its mocks restored after it.
+ */
+export function signedInWithCelebrationStubs(): void {
+  beforeEach(async () => {
+    toast.remove();
+    await signUpNewUser('Ada Lovelace');
+    stubAudioPlay();
+    stubCanvas();
+  });
+  afterEach(() => jest.restoreAllMocks());
 }

@@ -54,4 +54,6 @@ export {
 } from './todos.api.js';
 export { currentUserQuery, fetchCurrentUser, login, logout, signup } from './user.api.js';
 export { browserTimeZone, personTimeZone } from './time-zone.js';
-export type { PublicUser, SessionEndReason, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';
+export { fetchCalendarFeed, turnOffCalendarFeed, turnOnCalendarFeed } from './calendar-feed.api.js';
+export type { AddTodoRequest, PublicUser, SessionEndReason, Todo, TodoChangeEvent, TodoPatch, TodosResponse } from '@tm/contracts';
+export { acknowledgeReminders, fetchReminders, remindersQueryKey, setReminderTimeZone, subscribePush, unsubscribePush } from './reminders.api.js';

@@ -17,9 +17,9 @@ describe('the task calls beyond the spec (docs/PRODUCT.md §10.11), against the 
     await signUpNewUser('Client Test');
   });
 
-  it('reads the list with the change feed\'s cursor', async () => {
+  it('reads the list and the lists with the change feed\'s cursor', async () => {
     const list = await fetchTodoList();
-    expect(list).toEqual({ todos: [], cursor: expect.stringMatching(/^\d{1,16}$/) });
+    expect(list).toEqual({ todos: [], lists: [], cursor: expect.stringMatching(/^\d{1,16}$/) });
   });
 
   it('renames a task with updateData.title, trimmed', async () => {

@@ -1,5 +1,6 @@
 import {
   ROUTES,
+  type AddTodoRequest,
   type AgendaResponse,
   type BulkTodosResponse,
   type ChangesResponse,
@@ -60,17 +61,18 @@ export const todosQuery = () =>
     refetchOnReconnect: true,
   });
 
-/** Adds a task, with a due date when `due` is given (PRODUCT §10.14). */
-export async function addTodo(title: string, due?: string): Promise<TodoResponse> {
-  return call(ROUTES.addTodo, { body: due === undefined ? { title } : { title, due } });
+/** Adds a task, with a due date when `due` is given (PRODUCT §10.14), or a due date and more (a repeat, reminders: §10.16, §10.17). */
+export async function addTodo(title: string, due?: string | Omit<AddTodoRequest, 'title'>): Promise<TodoResponse> {
+  return call(ROUTES.addTodo, { body: due === undefined ? { title } : typeof due === 'string' ? { title, due } : { title, ...due } });
 }
 
 /**
  * Sets the fields `updateData` carries: `completed`, `isPinned` and/or a new `title` (PRODUCT §10.11.1); a tick
  * alone answers an `undoToken` for {@link restoreBulk} (PRODUCT §10.11.4).
  */
-export async function updateTodo(todoId: string, updateData: TodoPatch): Promise<UpdateTodoResponse> {
-  return call(ROUTES.updateTodo, { todoId, body: { updateData } });
+/** Sets fields of a task; `today` is the person's own day, from which a repeating task's next date counts (PRODUCT §10.16). */
+export async function updateTodo(todoId: string, updateData: TodoPatch, today?: string): Promise<UpdateTodoResponse> {
+  return call(ROUTES.updateTodo, { todoId, body: today === undefined ? { updateData } : { updateData, today } });
 }
 
 export async function deleteTodo(todoId: string): Promise<DeleteTodoResponse> {

@@ -9,6 +9,7 @@ import {
   SyncRequest,
   SyncResponse,
   CompleteAllRequest,
+  DeleteListResponse,
   DeleteTodoResponse,
   RestoreBulkRequest,
   RestoreBulkResponse,
@@ -33,6 +34,9 @@ import {
   VerifyPasswordRequest,
 } from './users.js';
 import { PurgeTodosResponse } from './todos.js';
+import { CreateListRequest, ListPatch, ListResponse } from './lists.js';
+import { CalendarDocument, CalendarFeedMade, CalendarFeedOwner, CalendarFeedOwnerRequest, CalendarFeedResponse, CalendarFeedTurnedOn } from './calendar-feed.js';
+import { EndedSessionsRequest, InternalPushSubscriptionRequest, PushUnsubscribeRequest, ReminderAckRequest, RemindersResponse, ReminderTimeZoneRequest, RemovedCountResponse, PushSubscriptionRequest } from './reminders.js';
 import type { Route } from './api-path.js';
 import * as ROUTES from './routes.js';
 
@@ -69,6 +73,12 @@ export const API = {
   forgotPassword: { ...ROUTES.forgotPassword, request: ForgotPasswordRequest, response: MessageResponse, status: 200 },
   /** A new password with the link's token: single use, 30 minutes; every session of the account ends. */
   resetPassword: { ...ROUTES.resetPassword, request: ResetPasswordRequest, response: MessageResponse, status: 200 },
+  /** Whether the account's calendar feed is on (PRODUCT §10.18); its address is shown once, when it is made. */
+  calendarFeed: { ...ROUTES.calendarFeed, response: CalendarFeedResponse, status: 200 },
+  /** A calendar feed with a new secret address, answered in full this once; an earlier address stops working. */
+  turnOnCalendarFeed: { ...ROUTES.turnOnCalendarFeed, response: CalendarFeedTurnedOn, status: 201 },
+  /** The calendar feed off: its address stops working. */
+  turnOffCalendarFeed: { ...ROUTES.turnOffCalendarFeed, response: CalendarFeedResponse, status: 200 },
   fetchTodos: { ...ROUTES.fetchTodos, response: TodosResponse, status: 200 },
   addTodo: { ...ROUTES.addTodo, request: AddTodoRequest, response: TodoResponse, status: 201 },
   updateTodo: { ...ROUTES.updateTodo, request: UpdateTodoRequest, response: UpdateTodoResponse, status: 200 },
@@ -89,6 +99,20 @@ export const API = {
   agenda: { ...ROUTES.agenda, response: AgendaResponse, status: 200 },
   /** Queued task writes in one call, applied in order, each once (PRODUCT §10.4). */
   syncTodos: { ...ROUTES.syncTodos, request: SyncRequest, response: SyncResponse, status: 200 },
+  /** Reminders (PRODUCT §10.17): the push key, the zone due times are read in, what comes in the next day and what was missed. */
+  reminders: { ...ROUTES.reminders, response: RemindersResponse, status: 200 },
+  reminderTimeZone: { ...ROUTES.reminderTimeZone, request: ReminderTimeZoneRequest, response: MessageResponse, status: 200 },
+  /** Reminders the page showed, or whose missed notice was dismissed. */
+  acknowledgeReminders: { ...ROUTES.acknowledgeReminders, request: ReminderAckRequest, response: MessageResponse, status: 200 },
+  /** This browser's push subscription, kept for this session (the gateway's own route, gateway/src/reminder.routes.ts). */
+  subscribePush: { ...ROUTES.subscribePush, request: PushSubscriptionRequest, response: MessageResponse, status: 200 },
+  unsubscribePush: { ...ROUTES.unsubscribePush, request: PushUnsubscribeRequest, response: RemovedCountResponse, status: 200 },
+  /** A new list (PRODUCT §10.19); fetch-todo answers the person's lists with the tasks. */
+  createList: { ...ROUTES.createList, request: CreateListRequest, response: ListResponse, status: 201 },
+  /** Rename, recolour, move or archive a list. */
+  updateList: { ...ROUTES.updateList, request: ListPatch, response: ListResponse, status: 200 },
+  /** A list and its tasks gone in one change, undone with the answer's token (POST /todo/restore-bulk). */
+  deleteList: { ...ROUTES.deleteList, response: DeleteListResponse, status: 200 },
 } as const satisfies { [N in keyof typeof ROUTES]: Endpoint };
 
 export type ApiName = keyof typeof API;
@@ -112,6 +136,18 @@ export const INTERNAL_API = {
   /** Anonymous: the link's token and the new password; answers whose password it was. */
   usePasswordReset: { method: 'POST', path: '/internal/password-resets/use', request: ResetPasswordRequest, response: PasswordResetDone, status: 200 },
   purgeTodos: { method: 'DELETE', path: '/internal/todos', response: PurgeTodosResponse, status: 200 },
+  /** A browser's push subscription tied to its session (PRODUCT §10.17). */
+  keepPushSubscription: { method: 'PUT', path: '/internal/reminders/subscription', request: InternalPushSubscriptionRequest, response: MessageResponse, status: 200 },
+  /** Sessions that ended: their push subscriptions go. */
+  endPushSessions: { method: 'POST', path: '/internal/reminders/sessions-ended', request: EndedSessionsRequest, response: RemovedCountResponse, status: 200 },
+  /** The account's reminders, subscriptions and zone, at account deletion. */
+  purgeReminders: { method: 'DELETE', path: '/internal/reminders', response: RemovedCountResponse, status: 200 },
+  /** A calendar feed token for the user (PRODUCT §10.18): svc-users keeps its SHA-256, the gateway makes the address. */
+  makeCalendarFeed: { method: 'POST', path: '/internal/calendar-feeds', response: CalendarFeedMade, status: 201 },
+  /** Anonymous: whose feed a token opens; 404 `CALENDAR.FEED_NOT_FOUND` for an unknown, replaced or revoked one. */
+  calendarFeedOwner: { method: 'POST', path: '/internal/calendar-feeds/owner', request: CalendarFeedOwnerRequest, response: CalendarFeedOwner, status: 200 },
+  /** The user's dated tasks as iCalendar text (query `timeZone`, the account's, named in the feed). */
+  calendarDocument: { method: 'GET', path: '/internal/todos/calendar', response: CalendarDocument, status: 200 },
 } as const satisfies Record<string, Endpoint>;
 export type ApiResponse<N extends ApiName> = z.infer<(typeof API)[N]['response']>;
 /** The body a call sends (`never` for a call without one). */

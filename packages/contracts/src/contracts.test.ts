@@ -1,3 +1,4 @@
+import * as lists from './index.js';
 import {
   AddTodoRequest,
   applyPatch,
@@ -250,5 +251,78 @@ describe('todoTitleProblem', () => {
   it('counts the length without the removed controls', () => {
     expect(todoTitleProblem(`\u202E${'a'.repeat(max)}\u202C`)).toBeNull();
     expect(todoTitleProblem(`\u202E${'a'.repeat(max + 1)}`)).toBe(TODO_TITLE_TOO_LONG_MESSAGE);
+  });
+});
+
+describe('the rules of lists (docs/PRODUCT.md §10.19)', () => {
+  const { listNameProblem, listNameKey, listNameValue, isOrderKey, orderKeyBetween, byListPlace, CreateListRequest, ListPatch, CompleteAllRequest, ClearCompletedQuery, TodosResponse, TodoChangeEvent, Todo } = lists;
+
+  it('a name: 1–60 visible characters after trimming, never the Inbox\'s, in the person\'s words', () => {
+    expect(listNameProblem('Work')).toBeNull();
+    expect(listNameProblem('  Work  ')).toBeNull();
+    expect(listNameProblem('')).toBe(lists.LIST_NAME_EMPTY_MESSAGE);
+    expect(listNameProblem('   ')).toBe(lists.LIST_NAME_EMPTY_MESSAGE);
+    expect(listNameProblem('\u200b\u200b')).toBe(lists.LIST_NAME_EMPTY_MESSAGE);
+    expect(listNameProblem('x'.repeat(60))).toBeNull();
+    expect(listNameProblem('x'.repeat(61))).toBe(lists.LIST_NAME_TOO_LONG_MESSAGE);
+    for (const inbox of ['Inbox', 'inbox', ' INBOX ']) expect([inbox, listNameProblem(inbox)]).toEqual([inbox, lists.LIST_NAME_INBOX_MESSAGE]);
+    expect(listNameProblem('Inbox 2')).toBeNull();
+    expect(listNameValue('  Work \u202e')).toBe('Work');
+    expect(listNameKey(' Work ')).toBe(listNameKey('WORK'));
+    expect(listNameKey('Work')).not.toBe(listNameKey('Works'));
+    expect(lists.listNameTakenMessage('Work')).toBe('You already have a list named “Work”.');
+  });
+
+  it('order keys: between their neighbours, valid, and sorting lists by key then id', () => {
+    const first = orderKeyBetween(null, null);
+    const second = orderKeyBetween(first, null);
+    const before = orderKeyBetween(null, first);
+    const middle = orderKeyBetween(first, second);
+    expect([before < first, first < middle, middle < second]).toEqual([true, true, true]);
+    for (const key of [first, second, before, middle]) expect([key, isOrderKey(key)]).toEqual([key, true]);
+    for (const key of ['', 'a0 ', 'a0~', 'a~', 'x'.repeat(129), 'a00', 'b0']) expect([key, isOrderKey(key)]).toEqual([key, false]);
+    // Many moves between the same neighbours stay within the limit.
+    let low = first;
+    for (let i = 0; i < 200; i += 1) low = orderKeyBetween(low, second);
+    expect(isOrderKey(low)).toBe(true);
+    const a = { _id: 'a', order: 'a1' };
+    const b = { _id: 'b', order: 'a0' };
+    const c = { _id: 'c', order: 'a0' };
+    expect([a, c, b].sort(byListPlace).map((list) => list._id)).toEqual(['b', 'c', 'a']);
+  });
+
+  it('the list schemas: a strict create and patch, a colour of nine, an order key, and the issue on the field', () => {
+    expect(CreateListRequest.parse({ name: '  Work ' })).toEqual({ name: 'Work' });
+    expect(CreateListRequest.safeParse({ name: 'Work', colour: 'mauve' }).error?.issues[0]?.path).toEqual(['colour']);
+    expect(CreateListRequest.safeParse({ name: 'Work', order: 'not a key' }).error?.issues[0]).toEqual(expect.objectContaining({ path: ['order'], message: lists.LIST_ORDER_MESSAGE }));
+    expect(CreateListRequest.safeParse({ name: 'Inbox' }).error?.issues[0]).toEqual(expect.objectContaining({ path: ['name'], message: lists.LIST_NAME_INBOX_MESSAGE }));
+    expect(CreateListRequest.safeParse({ name: 'Work', extra: 1 }).success).toBe(false);
+    expect(ListPatch.safeParse({}).success).toBe(false);
+    expect(ListPatch.parse({ archived: true })).toEqual({ archived: true });
+    expect(lists.LIST_COLOURS).toHaveLength(9);
+    expect(lists.LIST_COLOURS).toContain(lists.DEFAULT_LIST_COLOUR);
+  });
+
+  it('a task may name its list; the bulk calls may name one or the Inbox; a spec client\'s bodies still parse', () => {
+    const id = '0123456789abcdef01234567';
+    expect(CompleteAllRequest.parse({ completed: true })).toEqual({ completed: true });
+    expect(CompleteAllRequest.parse({ completed: true, listId: 'inbox' })).toEqual({ completed: true, listId: 'inbox' });
+    expect(CompleteAllRequest.parse({ completed: true, listId: id.toUpperCase() })).toEqual({ completed: true, listId: id });
+    expect(CompleteAllRequest.safeParse({ completed: true, listId: 'work' }).error?.issues[0]?.path).toEqual(['listId']);
+    expect(ClearCompletedQuery.parse({})).toEqual({});
+    expect(ClearCompletedQuery.safeParse({ listId: 'nope' }).success).toBe(false);
+    expect(TodoPatch.parse({ listId: null })).toEqual({ listId: null });
+    expect(AddTodoRequest.parse({ title: 't', listId: id })).toEqual({ title: 't', listId: id });
+    const todo = { _id: id, title: 't', completed: false, isPinned: false, createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString(), completedAt: null };
+    expect(Todo.parse(todo)).toEqual(todo);
+    expect(TodosResponse.safeParse({ todos: [todo], cursor: '0' }).success).toBe(false);
+    expect(TodosResponse.parse({ todos: [todo], lists: [], cursor: '0' }).lists).toEqual([]);
+    expect(TodoChangeEvent.parse({ id: '1', origin: null, saved: [], removed: [] })).toEqual({ id: '1', origin: null, saved: [], removed: [] });
+  });
+
+  it('moving a task says so, to a list or to the Inbox', () => {
+    expect(changeMessage(['listId'], { listId: '0123456789abcdef01234567' })).toBe('Task moved');
+    expect(changeMessage(['listId'], { listId: null })).toBe('Task moved to Inbox');
+    expect(unchangedMessage({ listId: null }, { completed: false, isPinned: false })).toBe('Task already in that list');
   });
 });

@@ -24,6 +24,14 @@ export const ErrorCode = {
   /** 400: a password reset link that is unknown, already used or expired (docs/PRODUCT.md §10.10). */
   resetLinkInvalid: 'USER.RESET_LINK_INVALID',
   todoNotFound: 'TODO.NOT_FOUND',
+  /** 404: a list id that is not one of the person's lists (unknown, deleted, or another person's: which is not said; PRODUCT §10.19). */
+  listNotFound: 'LIST.NOT_FOUND',
+  /** 409: the person already has a list of that name, case aside (PRODUCT §10.19); nothing was written. */
+  listNameTaken: 'LIST.NAME_TAKEN',
+  /** 409: the person has LIMITS.lists lists already (PRODUCT §10.19); nothing was written. */
+  listsFull: 'LIST.LIMIT_REACHED',
+  /** 404: a calendar feed address that is unknown or was turned off or replaced; which one is not said (docs/PRODUCT.md §10.18). */
+  calendarFeedNotFound: 'CALENDAR.FEED_NOT_FOUND',
   /** Undo came after the server's restore window closed, or the task was never deleted (docs/PRODUCT.md §10.11.4). */
   todoNotRestorable: 'TODO.NOT_RESTORABLE',
   /**

@@ -7,6 +7,12 @@ export const LIMITS = {
   email: { max: 254 },
   password: { min: 8, max: 128 },
   todoTitle: { min: 1, max: 500 },
+  /** A list's name (docs/PRODUCT.md §10.19), after the title's trimming. */
+  listName: { min: 1, max: 60 },
+  /** The lists one person may have, archived ones included (§10.19). */
+  lists: 200,
+  /** An order key (list-rules.ts): thousands of moves between the same two neighbours stay far below it. */
+  orderKey: { max: 128 },
   /** An IANA time zone name (docs/PRODUCT.md §10.10, §10.14): the longest in the database has 32 characters. */
   timeZone: { max: 64 },
   /** Largest JSON request body the gateway and the services accept, but for a sync call's. */
@@ -70,3 +76,8 @@ export const EVENTS_AFTER_PARAM = 'after';
 
 /** How long the toast offers Undo after a delete (docs/PRODUCT.md §10.11.4); the server keeps the task restorable longer. */
 export const UNDO_WINDOW_MS = 5_000;
+
+/** The most reminders a task may have (docs/PRODUCT.md §10.17). */
+export const REMINDERS_MAX = 10;
+/** The earliest a reminder may come: four weeks before the due time, in minutes (§10.17). */
+export const REMINDER_MAX_MINUTES = 4 * 7 * 24 * 60;

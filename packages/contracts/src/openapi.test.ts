@@ -18,8 +18,8 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
     const doc = createOpenApiDocument();
     expect(JSON.stringify(createOpenApiDocument())).toBe(JSON.stringify(doc));
     const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
-    // The API table's entries, plus the gateway's own: the document itself and the vitals reports (RUM).
-    expect(operations.sort()).toEqual([...Object.keys(API), 'openApi', 'reportWebVitals'].sort());
+    // The API table's entries, plus the gateway's own: the document itself, the vitals reports (RUM) and the calendar feed.
+    expect(operations.sort()).toEqual([...Object.keys(API), 'openApi', 'reportWebVitals', 'calendarFeedIcs'].sort());
     expect(openApiPath('/todo/update-todo/:todoId')).toBe('/todo/update-todo/{todoId}');
   });
 
@@ -38,10 +38,12 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
       completedAt: null,
     };
     expect(Todo.parse(todo)).toEqual(todo);
-    // Every field is required but the optional due date (absent on a task without one).
-    expect(schemas.Todo).toEqual(expect.objectContaining({ required: Object.keys(Todo.shape).filter((key) => key !== 'due') }));
+    // Every field is required but the optional ones a client that knows nothing of dates never sees.
+    const optional = ['due', 'repeat', 'repeatFrom', 'repeatDone', 'reminders', 'listId'];
+    expect(schemas.Todo).toEqual(expect.objectContaining({ required: Object.keys(Todo.shape).filter((key) => !optional.includes(key)) }));
+    // A change that touched no list carries no list fields (docs/PRODUCT.md §10.19): a spec client sees the event it knows.
     expect(schemas.TodoChangeEvent).toEqual(
-      expect.objectContaining({ required: Object.keys((TodoChangeEvent as z.ZodObject).shape) }),
+      expect.objectContaining({ required: Object.keys((TodoChangeEvent as z.ZodObject).shape).filter((key) => key !== 'savedLists' && key !== 'removedLists') }),
     );
     for (const schema of Object.values(schemas)) {
       expect(schema).not.toHaveProperty('$schema');
@@ -84,7 +86,7 @@ describe('where the API is and who may call what', () => {
   it('has one server, the gateway\'s /api on the same origin; every path is below it', () => {
     const doc = createOpenApiDocument();
     expect(doc.servers).toEqual([{ url: '/api', description: expect.any(String) }]);
-    for (const path of Object.keys(doc.paths)) expect(path).toMatch(/^\/(user|todo|openapi\.json|rum)\b/);
+    for (const path of Object.keys(doc.paths)) expect(path).toMatch(/^\/(user|todo|openapi\.json|rum|calendar)\b/);
   });
 
   it('asks no session of the calls that cannot have one: signing in and the other anonymous writes need only the XSRF token', () => {
@@ -144,8 +146,8 @@ describe('every error a call can answer, declared under its status with its code
   });
 
   it('declares the Idempotency-Key header and its 422 on every task write, and on nothing else (a sync call\'s commands carry their own ids)', () => {
-    const taskWrites = writes.filter((name) => API[name].path.startsWith('/todo/') && name !== 'syncTodos');
-    expect(taskWrites.sort()).toEqual(['addTodo', 'clearCompleted', 'completeAll', 'deleteTodo', 'restoreBulk', 'restoreTodo', 'updateTodo']);
+    const taskWrites = writes.filter((name) => API[name].path.startsWith('/todo/') && !API[name].path.startsWith('/todo/reminders') && name !== 'syncTodos');
+    expect(taskWrites.sort()).toEqual(['addTodo', 'clearCompleted', 'completeAll', 'createList', 'deleteList', 'deleteTodo', 'restoreBulk', 'restoreTodo', 'updateList', 'updateTodo']);
     for (const [name, operation] of all) {
       const header = operation.parameters?.find((parameter) => (parameter as { name?: string }).name === IDEMPOTENCY_KEY_HEADER);
       const keyed = (taskWrites as string[]).includes(name);
@@ -184,6 +186,28 @@ describe('limits said in the schemas, not only in words', () => {
     expect(schemas.Password).toEqual(expect.objectContaining({ minLength: 8, maxLength: 128 }));
     expect(schemas.Email).toEqual(expect.objectContaining({ maxLength: 254, format: 'email' }));
     expect(schemas.SignupRequest?.properties).toEqual(expect.objectContaining({ fullName: { type: 'string', minLength: 1, maxLength: 100 } }));
+  });
+
+  it('a list: name 1–60 characters, order key at most 128, a patch of at least one field, the nine colours (docs/PRODUCT.md §10.19)', () => {
+    expect(schemas.ListName).toEqual(expect.objectContaining({ type: 'string', minLength: LIMITS.listName.min, maxLength: LIMITS.listName.max }));
+    expect(schemas.OrderKey).toEqual(expect.objectContaining({ type: 'string', maxLength: LIMITS.orderKey.max }));
+    expect(schemas.ListPatch).toEqual(expect.objectContaining({ minProperties: 1, additionalProperties: false }));
+    expect(schemas.ListColourField).toEqual(expect.objectContaining({ enum: [...contracts.LIST_COLOURS] }));
+    expect(schemas.CreateListRequest).toEqual(expect.objectContaining({ required: ['name'], additionalProperties: false }));
+    // A list's refusals: its name taken or the lists full (409), an unknown list (404), each with its code.
+    const doc = createOpenApiDocument();
+    const create = doc.paths['/todo/lists']?.post;
+    const update = doc.paths['/todo/lists/{listId}']?.put;
+    const remove = doc.paths['/todo/lists/{listId}']?.delete;
+    expect(JSON.stringify(create?.responses['409'])).toContain(ErrorCode.listNameTaken);
+    expect(JSON.stringify(create?.responses['409'])).toContain(ErrorCode.listsFull);
+    expect(JSON.stringify(update?.responses['404'])).toContain(ErrorCode.listNotFound);
+    expect(JSON.stringify(update?.responses['409'])).toContain(ErrorCode.listNameTaken);
+    expect(JSON.stringify(remove?.responses['404'])).toContain(ErrorCode.listNotFound);
+    expect(remove?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'listId', in: 'path', required: true })]));
+    const clear = doc.paths['/todo/clear-completed']?.delete;
+    expect(clear?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'listId', in: 'query', required: false })]));
+    expect(schemas.TodosResponse).toEqual(expect.objectContaining({ required: ['todos', 'lists', 'cursor'] }));
   });
 
   it('each vital of a RUM report within its own plausible range', () => {

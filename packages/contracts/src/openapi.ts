@@ -20,6 +20,7 @@ import { ErrorBody, ErrorCode } from './errors.js';
 import * as contracts from './index.js';
 import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, LIMITS, XSRF_COOKIE, XSRF_HEADER } from './limits.js';
 import { RUM_LIMITS, RUM_PATH } from './rum-limits.js';
+import { CALENDAR_FEED_EXTENSION, CALENDAR_FEED_FOLDER, CALENDAR_FEED_TOKEN_PATTERN } from './calendar-feed.js';
 import { DUE_PATTERN } from './todo-dates.js';
 import { EventCursor, StreamPosition, TodoChangeEvent } from './todos.js';
 
@@ -67,19 +68,30 @@ const SUMMARIES: Record<ApiName, string> = {
   updateProfile: 'Change the name, the email and/or the time zone (a new email needs the current password)',
   forgotPassword: 'Ask for a password reset link by email (the same answer whether or not the email has an account)',
   resetPassword: 'Set a new password with the token of a reset link (single use, 30 minutes; every session ends)',
-  fetchTodos: "The user's tasks (pinned first, then newest first) and the change feed's position",
+  calendarFeed: 'Whether the calendar feed is on, and since when',
+  turnOnCalendarFeed: 'Turn the calendar feed on with a new secret address (an earlier address stops working)',
+  turnOffCalendarFeed: 'Turn the calendar feed off (its address stops working)',
+  fetchTodos: "The user's tasks (pinned first, then newest first), their lists and the change feed's position",
   addTodo: 'Add a task',
   updateTodo: "Set a task's title, completed and/or pinned flags",
   deleteTodo: 'Delete a task (restorable for a short while)',
   restoreTodo: 'Undo a delete: the task comes back exactly as it was',
   completeAll: 'Mark every task complete or active (undoable with restoreBulk)',
   clearCompleted: 'Delete every completed task (undoable with restoreBulk)',
-  restoreBulk: 'Undo a complete-all, a clear-completed or a tick: the tasks it changed come back as they were',
+  restoreBulk: "Undo a complete-all, a clear-completed, a list's delete or a tick: what it changed comes back as it was",
   todoEvents: "Live changes of the user's tasks (Server-Sent Events)",
   todoChanges: "The user's changes after a feed position, as JSON, or a reset (a device catching up)",
   todoHistory: "A task's changes of the last 30 days, each with the value it replaced",
   agenda: "Today and Upcoming: the user's open tasks overdue, then those of each day from the person's today on",
   syncTodos: "A device's queued task writes, applied in order, each once (by its command id)",
+  reminders: 'Reminders: the push key, the zone due times are read in, those of the next day and those missed, with why',
+  reminderTimeZone: "Set the time zone the user's due times are read in for reminders",
+  acknowledgeReminders: 'Mark reminders as shown in the page (a missed one leaves the missed list)',
+  subscribePush: "Keep this browser's push subscription for reminders, for this session",
+  unsubscribePush: "Forget this browser's push subscription (reminders off on this device)",
+  createList: 'Make a list of tasks (a name unique among the user\'s lists, case aside; grey and last unless told)',
+  updateList: "Rename, recolour, move or archive a list (sets the given values; a repeat changes nothing)",
+  deleteList: 'Delete a list and every task in it, in one change (undoable with restoreBulk)',
 };
 
 /** Calls that work without a signed-in session (sign-in itself, and a logout that is always fine). */
@@ -123,6 +135,10 @@ const REFUSALS: Record<ApiName, Refusals> = {
     409: [ErrorCode.passwordChangedConcurrently],
     429: [ErrorCode.rateLimited],
   },
+  calendarFeed: {},
+  // No body is needed; one that is sent must be JSON, as on every write.
+  turnOnCalendarFeed: { ...JSON_BODY },
+  turnOffCalendarFeed: { ...JSON_BODY },
   fetchTodos: {},
   addTodo: { ...JSON_BODY, ...KEYED },
   updateTodo: { ...JSON_BODY, 404: [ErrorCode.todoNotFound], ...KEYED },
@@ -139,6 +155,17 @@ const REFUSALS: Record<ApiName, Refusals> = {
   agenda: { 400: [ErrorCode.validation] },
   // A refused command is answered in its own result (status and error body); the call itself refuses only a malformed batch.
   syncTodos: { ...JSON_BODY },
+  reminders: {},
+  reminderTimeZone: { ...JSON_BODY },
+  acknowledgeReminders: { ...JSON_BODY },
+  // 503 UNAVAILABLE: this server sends no pushes (no VAPID keys).
+  subscribePush: { ...JSON_BODY, 503: [ErrorCode.unavailable] },
+  unsubscribePush: { ...JSON_BODY },
+  // docs/PRODUCT.md §10.19: a name the user already gave a list (case aside), or the user's lists are full.
+  createList: { ...JSON_BODY, 409: [ErrorCode.listNameTaken, ErrorCode.listsFull], ...KEYED },
+  // An unknown, deleted or another user's list id: one answer for all.
+  updateList: { ...JSON_BODY, 404: [ErrorCode.listNotFound], 409: [ErrorCode.listNameTaken], ...KEYED },
+  deleteList: { ...JSON_BODY, 404: [ErrorCode.listNotFound], ...KEYED },
 };
 
 /** The refusals every call of its kind can answer: not signed in (a signed-in call); XSRF, cross-site, too large (a write). */
@@ -170,18 +197,42 @@ const DESCRIPTIONS: Record<string, string> = {
     "Position in the user's change feed: the id of the last change seen, a decimal string (\"0\" before any change). " +
     "Ids are the user's own sequence: each change of the user is numbered one above the user's previous one, so the " +
     "position moves with the user's own changes only, never with other users'.",
-  TodoPatch: 'Sets at least one of title, completed, isPinned and due (null removes the due date); setting a value twice changes nothing.',
+  TodoPatch:
+    'Sets at least one of title, completed, isPinned, due, repeat, repeatFrom and reminders (null removes an optional one; ' +
+    'removing the due date removes the repeat and the reminders too); setting a value twice changes nothing. Ticking a ' +
+    'repeating task (`completed: true`) completes this occurrence: the task stays open at its next date (PRODUCT §10.16).',
+  TodoRepeat:
+    'How the task repeats (PRODUCT §10.16): an RFC 5545 RRULE value over its due date, e.g. `FREQ=WEEKLY;BYDAY=MO,TH` or ' +
+    '`FREQ=MONTHLY;BYMONTHDAY=-1`; the due date is its start (no DTSTART), it may end with UNTIL (not COUNT), repeat at most ' +
+    "once a minute, and must fall after the due date. A repeating task needs a due date. Refused with 400 `VALIDATION_FAILED`, its issue on `repeat`.",
+  RepeatFromField:
+    'From when a repeat counts (PRODUCT §10.16): `due`, the schedule of its due dates (also when absent), or `completion`, ' +
+    "the person's day the task was last completed.",
+  TodoReminders:
+    'Reminders in whole minutes before the due time, 0 (at it) to 40320 (four weeks), each once, at most 10; kept ' +
+    'ascending (PRODUCT §10.17). Reminders need a due date: without one, 400 with the issue on `reminders`.',
   TodoDue:
     "When the task is due, in the person's time zone: a day `2027-03-14`, or a day and time `2027-03-14T09:00` (24-hour). " +
     'A real date (no 30 February, no 24:00), years 1970–2999. Absent on a task without one.',
   UndoToken:
-    'An opaque, single-use token of one bulk call, or of one update that only ticked or unticked a task (today a random ' +
+    'An opaque, single-use token of one bulk call (a list\'s delete included), or of one update that only ticked or unticked a task (today a random ' +
     'UUID), for POST /api/todo/restore-bulk. It belongs to ' +
     'the user whose call made it and works within the restore window (60 s by default); afterwards, once used, or for ' +
     'another user, the restore answers 404 `TODO.NOT_RESTORABLE`.',
   Todo:
     'A task. `completedAt` is when it was completed: set by the write that ticked it, null while it is active, kept by ' +
-    'writes that do not change `completed` and by an Undo; tasks completed before the field existed carry their `updatedAt`.',
+    'writes that do not change `completed` and by an Undo; tasks completed before the field existed carry their `updatedAt`. ' +
+    '`due`, `repeat`, `repeatFrom`, `repeatDone` and `reminders` are absent on a task without them: a client that knows ' +
+    'nothing of dates sees the task of PRODUCT §7. `listId` is the list the task is in (PRODUCT §10.19), absent for the ' +
+    'Inbox: a client that knows nothing of lists sees every task.',
+  TaskList:
+    "A list of tasks (PRODUCT §10.19): its name (1–60 characters, not `Inbox`, unique among the user's lists case aside), " +
+    'colour, place among the lists (`order`, a fractional order key, ascending, then `_id`) and whether it is archived ' +
+    '(archived lists keep their tasks and still take new ones). The Inbox is not a list: a task without `listId` is in it.',
+  ListScope: 'Which tasks a bulk call acts on (PRODUCT §10.19): a list\'s id, or `inbox` for the tasks in no list.',
+  OrderKey:
+    'A place among neighbours (PRODUCT §10.19): a fractional-indexing key (base 62, as `orderKeyBetween` of @tm/contracts ' +
+    'makes it), at most 128 characters; keys compare as plain strings.',
   TimeZone:
     "The person's time zone (PRODUCT §10.10, §10.14): an IANA name such as `Europe/Paris`, `UTC`, or an alias the " +
     'server knows (`Asia/Calcutta`), kept exactly as given; due dates are days and times in it. An unknown name is ' +
@@ -206,6 +257,9 @@ const SCHEMA_RULES: Record<string, Json> = {
   TodoDue: { pattern: DUE_PATTERN.source },
   CalendarDay: { pattern: DAY_PATTERN },
   TodoPatch: { minProperties: 1 },
+  ListName: { minLength: LIMITS.listName.min, maxLength: LIMITS.listName.max },
+  OrderKey: { minLength: 1, maxLength: LIMITS.orderKey.max, pattern: '^[0-9A-Za-z]+$' },
+  ListPatch: { minProperties: 1 },
   Email: { format: 'email' },
   UpdateProfileRequest: { anyOf: [{ required: ['fullName'] }, { required: ['email'] }, { required: ['timeZone'] }] },
 };
@@ -320,6 +374,10 @@ const CODE_MEANING: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.passwordChangedConcurrently]: 'the password changed meanwhile (another change or a reset won); nothing was written',
   [ErrorCode.resetLinkInvalid]: 'the reset link is unknown, already used or expired',
   [ErrorCode.todoNotFound]: 'no such task for this user',
+  [ErrorCode.listNotFound]: 'no such list for this user (unknown, deleted, or another user\'s: which is not said)',
+  [ErrorCode.listNameTaken]: 'the user already has a list of this name, case aside; `issues` names `name`; nothing was written',
+  [ErrorCode.listsFull]: `the user has ${LIMITS.lists} lists already; nothing was written`,
+  [ErrorCode.calendarFeedNotFound]: 'no feed has this address: it was never made, was replaced by a new one, or was turned off',
   [ErrorCode.todoNotRestorable]: 'the task, or the tasks of the undo token, can no longer be restored',
   [ErrorCode.idempotencyKeyReused]: 'this `Idempotency-Key` came with another request (call, task or body) in the last 24 h; nothing was written',
   [ErrorCode.rateLimited]: 'wait the `Retry-After` seconds',
@@ -361,6 +419,23 @@ const TODO_ID_PARAMETER = {
   required: true,
   description: 'The task\'s id.',
   schema: ref('ObjectIdString'),
+};
+
+const LIST_ID_PARAMETER = {
+  name: 'listId',
+  in: 'path',
+  required: true,
+  description: "The list's id.",
+  schema: ref('ObjectIdString'),
+};
+
+/** Clear completed of one list (docs/PRODUCT.md §10.19); absent: of every list. */
+const LIST_SCOPE_PARAMETER = {
+  name: 'listId',
+  in: 'query',
+  required: false,
+  description: 'Only the completed tasks of this list (a list\'s id, or `inbox`: the tasks in no list); absent: every completed task.',
+  schema: ref('ListScope'),
 };
 
 const CLIENT_ID_PARAMETER = {
@@ -468,13 +543,16 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   };
   const signedIn = !ANONYMOUS.has(name);
   const write = endpoint.method !== 'GET';
-  const isTodo = endpoint.path.startsWith('/todo/');
+  // Task calls; the reminder calls (PRODUCT §10.17) live under /todo/ but write no task.
+  const isTodo = endpoint.path.startsWith('/todo/') && !endpoint.path.startsWith('/todo/reminders');
   const parameters: Json[] = [];
   if (endpoint.path.includes(':todoId')) parameters.push(TODO_ID_PARAMETER);
+  if (endpoint.path.includes(':listId')) parameters.push(LIST_ID_PARAMETER);
   // A sync call's commands carry their own ids (their keys), so the call itself takes none.
   if (isTodo && write) parameters.push(...(name === 'syncTodos' ? [CLIENT_ID_PARAMETER] : [CLIENT_ID_PARAMETER, IDEMPOTENCY_KEY_PARAMETER]));
   if (name === 'todoChanges') parameters.push(...CHANGES_PARAMETERS);
   if (name === 'agenda') parameters.push(...AGENDA_PARAMETERS);
+  if (name === 'clearCompleted') parameters.push(LIST_SCOPE_PARAMETER);
   const stream = 'stream' in endpoint && endpoint.stream;
   if (stream) parameters.push(...STREAM_PARAMETERS);
 
@@ -546,6 +624,42 @@ const RUM_REFUSALS: Refusals = {
 };
 
 /**
+ * `GET /api/calendar/{token}.ics` (gateway/src/calendar-feed.routes.ts, PRODUCT §10.18): the calendar feed, for
+ * calendar apps, which send no cookie: the secret address is its only key.
+ */
+function calendarFeedOperation(): OpenApiOperation {
+  return {
+    operationId: 'calendarFeedIcs',
+    summary: 'The calendar feed: the dated tasks of the account as iCalendar (RFC 5545)',
+    description: [
+      'For Google Calendar, Apple Calendar and other calendar apps (PRODUCT §10.18). Needs no session and no XSRF token,',
+      'sets no cookie: the secret address is the key (turned on, replaced and turned off on the account page). Every open',
+      'task with a due date is an event: a whole day as an all-day event, a time as a 30-minute event at that floating',
+      'time; a repeat as its RRULE (a repeat from completion also carries `X-TM-REPEAT-FROM:COMPLETION`); `UID` is',
+      '`<task id>@task-manager`. Within the per-address budget (429). Kept by caches along the way for a few minutes',
+      '(`Cache-Control: private`), revalidated by its ETag.',
+    ].join(' '),
+    tags: ['tasks'],
+    security: [],
+    parameters: [
+      {
+        name: 'token',
+        in: 'path',
+        required: true,
+        description: "The feed's secret token, as the address made on the account page carries it.",
+        schema: { type: 'string', pattern: CALENDAR_FEED_TOKEN_PATTERN.source },
+      },
+    ],
+    responses: {
+      200: { description: 'The feed.', content: { 'text/calendar': { schema: { type: 'string' } } } },
+      ...refusalResponses({ 404: [ErrorCode.calendarFeedNotFound], 429: [ErrorCode.rateLimited] }),
+      '4XX': errorRef('ClientError'),
+      '5XX': errorRef('ServerError'),
+    },
+  };
+}
+
+/**
  * Builds the document: every entry of {@link API} (method, path, parameters, request body, success answer
  * with its status, every error it can answer by status with its codes, the live stream as
  * `text/event-stream`) plus the gateway's own paths. Only the schemas the paths refer to are kept in
@@ -599,6 +713,8 @@ export function createOpenApiDocument({ version = '0.1.0', sessionCookie = 'tm.s
       },
     },
   };
+
+  paths[`${CALENDAR_FEED_FOLDER.slice(API_BASE.length)}/{token}${CALENDAR_FEED_EXTENSION}`] = { get: calendarFeedOperation() };
 
   const all = componentSchemas(names);
   const used = referencedSchemas([paths, ERROR_RESPONSES], all);

@@ -1,4 +1,4 @@
-import { checkRemoteBuildInfo, checkRemoteCatalog, type RemoteCatalog } from './remote-catalog.js';
+import { checkRemoteBuildInfo, checkRemoteCatalog, routeAddress, routeServes, type RemoteCatalog } from './remote-catalog.js';
 
 const good: RemoteCatalog = {
   remotes: {
@@ -50,7 +50,7 @@ describe('the remote catalog (/remotes.json)', () => {
       'remotes.mfe_a.manifest must be a path starting with / or an http(s) URL',
       'remotes.mfe_a.routes must be a list (it may be empty)',
       'remotes.mfe_b.manifest must be a path starting with / or an http(s) URL',
-      'remotes.mfe_b.routes[0].path must be an absolute path such as /stats',
+      'remotes.mfe_b.routes[0].path must be an absolute path such as /stats (or /stats/* for it and the addresses below it)',
       'remotes.mfe_b.routes[0].module must name an exposed module such as ./StatsPage',
       'remotes.mfe_b.routes[0].guard must be one of signed-in, signed-out, public',
       'remotes.mfe_b.routes[0].title must be a non-empty string of at most 80 characters',
@@ -78,6 +78,23 @@ describe('the remote catalog (/remotes.json)', () => {
     for (const value of [null, [], 'remotes', { remotes: [] }, { mfe_auth: '/remotes/auth/mf-manifest.json' }]) {
       expect(checkRemoteCatalog(value)).toEqual({ ok: false, problems: ['the catalog must be an object with a "remotes" object'] });
     }
+  });
+});
+
+describe('a route that serves the addresses below it (`/lists/*`)', () => {
+  const route = (path: string) => ({ remotes: { mfe_tasks: { manifest: '/remotes/tasks/mf-manifest.json', routes: [{ path, module: './TaskListPage', guard: 'signed-in', title: 'Tasks', name: 'task list' }] } } });
+
+  it('is a plain path ending in /*; the home screen and a parameter cannot be one', () => {
+    expect(checkRemoteCatalog(route('/lists/*'))).toMatchObject({ ok: true });
+    for (const path of ['/*', '/lists/*/more', '/lists/:listId', '/lists*']) expect(checkRemoteCatalog(route(path))).toMatchObject({ ok: false });
+  });
+
+  it('links to its own address and serves it and every address below it, exactly as written', () => {
+    expect(routeAddress('/lists/*')).toBe('/lists');
+    expect(routeAddress('/account')).toBe('/account');
+    expect(['/lists', '/lists/', '/lists/inbox', '/lists/66f0c2a9e1b2c3d4e5f60718'].map((address) => routeServes('/lists/*', address))).toEqual([true, true, true, true]);
+    expect(['/listsx', '/', '/Lists/inbox'].map((address) => routeServes('/lists/*', address))).toEqual([false, false, false]);
+    expect([routeServes('/account', '/account/'), routeServes('/account', '/account/x'), routeServes('/', '/')]).toEqual([true, false, true]);
   });
 });
 

@@ -15,7 +15,7 @@ export interface HeaderLinkDeclaration {
 }
 
 export interface RemoteRoute {
-  /** The address, as React Router matches it: `/`, `/login`, `/stats`. Unique across the catalog. */
+  /** The address, as React Router matches it: `/`, `/login`, `/stats`, or `/lists/*` for it and the addresses below it (ROUTE_PATH). Unique across the catalog. */
   path: string;
   /** The module the remote exposes for this page, as in its Module Federation `exposes`: `./TaskListPage`. */
   module: string;
@@ -69,8 +69,24 @@ export interface RemoteCatalog {
 export type CatalogCheck = { ok: true; catalog: RemoteCatalog } | { ok: false; problems: string[] };
 
 const REMOTE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-/** A route of the catalog: an absolute path of plain segments (no parameters, no query). */
-export const ROUTE_PATH = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
+/**
+ * A route of the catalog: an absolute path of plain segments (no parameters, no query), which may end in `/*`:
+ * the route then also serves every address below it, its page reading the rest (`/lists/*` serves `/lists`
+ * and `/lists/<id>`, docs/PRODUCT.md §10.19). `/` itself cannot take it: the home screen is not a catch-all.
+ */
+export const ROUTE_PATH = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*(?:\/\*)?)?$/;
+
+/** Where a link to a route goes: its path without a trailing `/*` (`/lists/*` → `/lists`). */
+export function routeAddress(path: string): string {
+  return path.endsWith('/*') ? path.slice(0, -2) : path;
+}
+
+/** Whether the route of `path` serves the pathname `address` (exactly as written, a trailing slash aside). */
+export function routeServes(path: string, address: string): boolean {
+  const base = routeAddress(path);
+  const here = address.replace(/\/+$/, '') || '/';
+  return here === base || (path.endsWith('/*') && here.startsWith(`${base}/`));
+}
 const EXPOSED_MODULE = /^\.\/[A-Za-z0-9_][A-Za-z0-9_/-]*$/;
 /** A read of this origin's API: a plain path, no query, no `..`. */
 const API_READ = /^\/api(?:\/[a-z0-9][a-z0-9_-]*)+$/;
@@ -145,7 +161,7 @@ function checkRoute(value: unknown, where: string, problems: string[]): RemoteRo
   }
   const before = problems.length;
   const { path, module, guard, title, name, headerLink, accountMenuLink, prefetch } = value;
-  if (typeof path !== 'string' || !ROUTE_PATH.test(path)) problems.push(`${where}.path must be an absolute path such as /stats`);
+  if (typeof path !== 'string' || !ROUTE_PATH.test(path)) problems.push(`${where}.path must be an absolute path such as /stats (or /stats/* for it and the addresses below it)`);
   if (typeof module !== 'string' || !EXPOSED_MODULE.test(module)) problems.push(`${where}.module must name an exposed module such as ./StatsPage`);
   if (typeof guard !== 'string' || !(ROUTE_GUARDS as readonly string[]).includes(guard)) problems.push(`${where}.guard must be one of ${ROUTE_GUARDS.join(', ')}`);
   text(title, `${where}.title`, problems);

@@ -1,6 +1,6 @@
 // The person's day and time in their own time zone (docs/PRODUCT.md §10.14): read off Intl's zone data at
 // fixed instants, across changes of the clocks and across midnight in zones ahead of and behind UTC.
-import { dueProblem, nowIn, todayIn } from './index.js';
+import { dueProblem, instantIn, nowIn, todayIn } from './index.js';
 
 const at = (iso: string) => new Date(iso);
 
@@ -69,5 +69,51 @@ describe('todayIn and nowIn', () => {
   it('refuses a zone Intl does not know', () => {
     expect(() => todayIn('Mars/Olympus_Mons')).toThrow(RangeError);
     expect(() => nowIn('')).toThrow(RangeError);
+  });
+});
+
+describe('instantIn (a floating due time and a zone to the instant, PRODUCT §10.17)', () => {
+  it('reads the wall clock of the zone, ahead of and behind UTC, on both sides of midnight', () => {
+    expect(instantIn('UTC', '2027-06-15T12:34').toISOString()).toBe('2027-06-15T12:34:00.000Z');
+    expect(instantIn('Europe/Paris', '2027-06-15T14:34').toISOString()).toBe('2027-06-15T12:34:00.000Z');
+    expect(instantIn('America/New_York', '2027-06-15T08:34').toISOString()).toBe('2027-06-15T12:34:00.000Z');
+    expect(instantIn('Asia/Kolkata', '2027-06-15T18:04').toISOString()).toBe('2027-06-15T12:34:00.000Z');
+    expect(instantIn('Pacific/Auckland', '2027-01-01T00:00').toISOString()).toBe('2026-12-31T11:00:00.000Z');
+    expect(instantIn('Pacific/Honolulu', '2027-03-01').toISOString()).toBe('2027-03-01T10:00:00.000Z');
+  });
+
+  it('inverts nowIn at every quarter hour of a week spanning the spring and autumn changes', () => {
+    for (const [zone, start] of [
+      ['Europe/Paris', '2027-03-25T00:00:00Z'],
+      ['Europe/Paris', '2027-10-28T00:00:00Z'],
+      ['America/New_York', '2027-11-04T00:00:00Z'],
+      ['Australia/Lord_Howe', '2027-04-01T00:00:00Z'],
+    ] as const) {
+      for (let t = Date.parse(start); t < Date.parse(start) + 7 * 86_400_000; t += 15 * 60_000) {
+        const wall = nowIn(zone, new Date(t));
+        // Every wall time read off an instant maps back to that instant, or to the earlier one of a repeated time.
+        const back = instantIn(zone, wall).getTime();
+        expect(back <= t && nowIn(zone, new Date(back)) === wall).toBe(true);
+      }
+    }
+  });
+
+  it('takes the first of a time the autumn change repeats (New York 01:30 on 2027-11-07 is EDT)', () => {
+    expect(instantIn('America/New_York', '2027-11-07T01:30').toISOString()).toBe('2027-11-07T05:30:00.000Z');
+    expect(instantIn('America/New_York', '2027-11-07T02:00').toISOString()).toBe('2027-11-07T07:00:00.000Z');
+    expect(instantIn('Europe/Paris', '2027-10-31T02:30').toISOString()).toBe('2027-10-31T00:30:00.000Z');
+  });
+
+  it('moves a time the spring change skips forward by the skip (Paris 02:30 on 2027-03-28 is 03:30 CEST)', () => {
+    expect(instantIn('Europe/Paris', '2027-03-28T02:30').toISOString()).toBe('2027-03-28T01:30:00.000Z');
+    expect(nowIn('Europe/Paris', instantIn('Europe/Paris', '2027-03-28T02:30'))).toBe('2027-03-28T03:30');
+    expect(instantIn('Europe/Paris', '2027-03-28T03:00').toISOString()).toBe('2027-03-28T01:00:00.000Z');
+    // Lord Howe skips half an hour.
+    expect(nowIn('Australia/Lord_Howe', instantIn('Australia/Lord_Howe', '2027-10-03T02:15'))).toBe('2027-10-03T02:45');
+  });
+
+  it('refuses an unknown zone and a text that is not a floating date', () => {
+    expect(() => instantIn('Mars/Olympus', '2027-01-01T00:00')).toThrow(RangeError);
+    expect(() => instantIn('UTC', '2027-01-01T00:00Z')).toThrow(RangeError);
   });
 });

@@ -56,3 +56,35 @@ export function nowIn(timeZone: string, now: Date = new Date()): string {
   const { year, month, day, hour, minute } = wallClock(timeZone, now);
   return `${year}-${month}-${day}T${hour}:${minute}`;
 }
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** How far `timeZone`'s clock is ahead of UTC at `instant`, in ms (whole minutes: due dates have no seconds). */
+function offsetAt(timeZone: string, instant: number): number {
+  const { year, month, day, hour, minute } = wallClock(timeZone, new Date(instant));
+  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute));
+  return wall - Math.floor(instant / MINUTE_MS) * MINUTE_MS;
+}
+
+/**
+ * The instant at which the clock of `timeZone` reads the floating `YYYY-MM-DDTHH:mm` (`YYYY-MM-DD` alone: its
+ * 00:00), the inverse of {@link nowIn} (docs/PRODUCT.md §10.14, §10.17). Across a change of the clocks it
+ * answers as the ECMAScript Temporal proposal's `compatible` disambiguation and RFC 5545 do: a time the zone
+ * repeats (autumn) is its first, earlier occurrence; a time the zone skips (spring) is moved forward by the
+ * length of the skip (02:30 on a day 02:00 becomes 03:00 is 03:30). Throws RangeError for a time zone Intl does
+ * not know or a text that is not a date of that form.
+ */
+export function instantIn(timeZone: string, floating: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/.exec(floating);
+  if (!match) throw new RangeError(`Not a floating date and time: ${floating}`);
+  const [, year, month, day, hour = '00', minute = '00'] = match;
+  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute));
+  // The offsets in force a day either side cover every zone's single change of the clocks around `wall`.
+  const before = offsetAt(timeZone, wall - DAY_MS);
+  const after = offsetAt(timeZone, wall + DAY_MS);
+  const readsWall = (instant: number) => instant + offsetAt(timeZone, instant) === wall;
+  const candidates = [wall - before, wall - after].filter(readsWall).sort((a, b) => a - b);
+  // No candidate: the time falls in a skipped hour; the offset before the skip moves it past the skip.
+  return new Date(candidates[0] ?? wall - before);
+}

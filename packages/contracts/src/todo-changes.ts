@@ -7,8 +7,16 @@ export interface PatchValues {
   title: string;
   completed: boolean;
   isPinned: boolean;
-  /** The due date (todo-dates.ts); `null` in a patch removes it. */
+  /** The due date (todo-dates.ts); `null` in a patch removes it, and with it the repeat and the reminders. */
   due: string | null;
+  /** The repeat, an RFC 5545 RRULE value (todo-repeat.ts, PRODUCT §10.16); `null` removes it. Needs a due date. */
+  repeat: string | null;
+  /** From when the repeat counts: its schedule (`due`, the default) or the day of completion; `null`: the default. */
+  repeatFrom: 'due' | 'completion' | null;
+  /** Reminders, in minutes before the due time (0: at it), at most REMINDERS_MAX, ascending (PRODUCT §10.17); `null` or `[]` removes them. */
+  reminders: number[] | null;
+  /** The list the task is in (PRODUCT §10.19): a list's id; `null` moves it to the Inbox (no `listId`). */
+  listId: string | null;
 }
 
 /** A patch: some of the values. */
@@ -18,7 +26,7 @@ export type PatchOf = Partial<PatchValues>;
  * The fields a patch sets, in the order messages name them: the outbox, the merge and the change history
  * (docs/PRODUCT.md §10.4) work over this list, so a field added here syncs with no new sync code.
  */
-export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned', 'due'] as const;
+export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned', 'due', 'repeat', 'repeatFrom', 'reminders', 'listId'] as const;
 export type TodoPatchField = (typeof TODO_PATCH_FIELDS)[number];
 
 /** The fields `patch` sets, in {@link TODO_PATCH_FIELDS} order. */
@@ -38,7 +46,7 @@ export function isTick(patch: PatchOf): boolean {
 /**
  * What an update says (docs/PRODUCT.md §7, §10.11.1): what it changed, in the words of that change. One field
  * changed: "Task completed", "Task marked active", "Task pinned", "Task unpinned", "Title changed", "Due date
- * set", "Due date removed"; several: "Task updated". Nothing changed (a repeat, or another device got there first): what the task already is,
+ * set", "Due date removed", "Task moved"…; several: "Task updated". Nothing changed (a repeat, or another device got there first): what the task already is,
  * for a patch of one field ("Task already completed"…), else "Task unchanged".
  */
 export const UPDATE_MESSAGES = {
@@ -46,12 +54,23 @@ export const UPDATE_MESSAGES = {
   isPinned: { true: 'Task pinned', false: 'Task unpinned' },
   title: 'Title changed',
   due: { set: 'Due date set', removed: 'Due date removed' },
+  repeat: { set: 'Repeat set', removed: 'Repeat removed' },
+  repeatFrom: { set: 'Repeat set', removed: 'Repeat set' },
+  reminders: { set: 'Reminders set', removed: 'Reminders removed' },
+  /** Moved to another list (§10.19); `removed`: to the Inbox. */
+  listId: { set: 'Task moved', removed: 'Task moved to Inbox' },
+  /** A repeating task ticked: the occurrence is done and the task moves to its next date (§10.16). */
+  repeated: 'Task completed; it repeats',
   several: 'Task updated',
   already: {
     completed: { true: 'Task already completed', false: 'Task already active' },
     isPinned: { true: 'Task already pinned', false: 'Task already unpinned' },
     title: 'Title unchanged',
     due: 'Due date unchanged',
+    repeat: 'Repeat unchanged',
+    repeatFrom: 'Repeat unchanged',
+    reminders: 'Reminders unchanged',
+    listId: 'Task already in that list',
   },
   unchanged: 'Task unchanged',
 } as const;
@@ -62,26 +81,42 @@ export interface Patchable {
   completed: boolean;
   isPinned: boolean;
   due?: string;
+  repeat?: string;
+  repeatFrom?: 'due' | 'completion';
+  reminders?: number[];
+  listId?: string;
   updatedAt: string;
   completedAt: string | null;
 }
+
+/** The optional fields a task holds only with a due date (a repeat and reminders are counted from it). */
+const DATED_FIELDS = ['repeat', 'repeatFrom', 'reminders'] as const;
 
 /**
  * `task` with `patch` applied as the server applies it (docs/PRODUCT.md §7, §10.6, §10.14), and as the device
  * shows a change before the server has it (§10.4): every field the patch sets (a `null` removes an optional
  * one: the due date), `updatedAt` at `at`, and `completedAt` following `completed` (`at` when ticked, `null`
- * when reopened, kept when `completed` stays).
+ * when reopened, kept when `completed` stays). A task left without a due date keeps no repeat and no
+ * reminders; one without a repeat no `repeatFrom`; an empty reminder list is none (§10.16, §10.17). Ticking a
+ * repeating task moves it to its next date instead: applyTaskPatch of todo-repeat.ts.
  */
 export function applyPatch<T extends Patchable>(task: T, patch: PatchOf, at: string): T {
-  const removed = new Set<string>(TODO_PATCH_FIELDS.filter((field) => patch[field] === null));
+  const removed = new Set<string>(TODO_PATCH_FIELDS.filter((field) => patch[field] === null || (field === 'reminders' && patch.reminders?.length === 0)));
+  const dueAfter = patch.due === null ? undefined : (patch.due ?? task.due);
+  if (dueAfter === undefined) DATED_FIELDS.forEach((field) => removed.add(field));
+  if (((patch.repeat === undefined ? task.repeat : patch.repeat) ?? null) === null) removed.add('repeatFrom');
   const set = Object.fromEntries(TODO_PATCH_FIELDS.filter((field) => patch[field] !== undefined && patch[field] !== null).map((field) => [field, patch[field]]));
   const applied = Object.fromEntries(Object.entries({ ...task, ...set, updatedAt: at }).filter(([key]) => !removed.has(key))) as T;
   if (applied.completed !== task.completed) applied.completedAt = applied.completed ? at : null;
   return applied;
 }
 
-/** A field's value as a change and the history see it: a task without a due date has `due: null`. */
+/**
+ * A field's value as a change and the history see it, a JSON scalar: a task without a due date has `due:
+ * null`; reminders are their minutes joined by commas (`"0,60"`), none `null`.
+ */
 export function fieldValue(values: Partial<PatchValues>, field: TodoPatchField): string | boolean | null {
+  if (field === 'reminders') return values.reminders?.length ? values.reminders.join(',') : null;
   return values[field] ?? null;
 }
 
@@ -93,16 +128,20 @@ export function fieldValue(values: Partial<PatchValues>, field: TodoPatchField):
 export function changeMessage(changed: readonly TodoPatchField[], values: Partial<PatchValues>): string {
   const [field, ...more] = changed;
   if (field === undefined) return UPDATE_MESSAGES.unchanged;
+  // Removing the due date removes the repeat and reminders with it (§10.16): it is still the date's removal.
+  if (changed.includes('due') && fieldValue(values, 'due') === null) return UPDATE_MESSAGES.due.removed;
   if (more.length > 0) return UPDATE_MESSAGES.several;
   if (field === 'title') return UPDATE_MESSAGES.title;
-  if (field === 'due') return values.due ? UPDATE_MESSAGES.due.set : UPDATE_MESSAGES.due.removed;
+  if (field === 'due' || field === 'repeat' || field === 'repeatFrom' || field === 'reminders' || field === 'listId') {
+    return fieldValue(values, field) === null ? UPDATE_MESSAGES[field].removed : UPDATE_MESSAGES[field].set;
+  }
   return UPDATE_MESSAGES[field][`${values[field] === true}`];
 }
 
 /** The words of an update that changed nothing: what the task already is, for a patch of one field. */
-export function unchangedMessage(patch: PatchOf, todo: Omit<PatchValues, 'due'>): string {
+export function unchangedMessage(patch: PatchOf, todo: Pick<PatchValues, 'completed' | 'isPinned'>): string {
   const [only, ...others] = patchedFields(patch);
   if (only === undefined || others.length > 0) return UPDATE_MESSAGES.unchanged;
-  if (only === 'title' || only === 'due') return UPDATE_MESSAGES.already[only];
+  if (only !== 'completed' && only !== 'isPinned') return UPDATE_MESSAGES.already[only];
   return UPDATE_MESSAGES.already[only][`${todo[only]}`];
 }

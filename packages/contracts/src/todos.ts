@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { TODO_PATCH_FIELDS, type PatchOf } from './todo-changes.js';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
-import { COMMAND_ID_PATTERN, LIMITS } from './limits.js';
+import { ListScope, TaskList } from './lists.js';
+import { COMMAND_ID_PATTERN, LIMITS, REMINDER_MAX_MINUTES, REMINDERS_MAX } from './limits.js';
 import { AGENDA_DAYS } from './agenda.js';
 import { dueParts, dueProblem } from './todo-dates.js';
 import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
@@ -14,6 +15,35 @@ export const TodoDue = z.string().superRefine((value, ctx) => {
   const problem = dueProblem(value);
   if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
 });
+
+/**
+ * A repeat rule as the schema checks it (§10.16): an RRULE value's text, 1–300 characters. What it means (a
+ * rule rrule reads, that falls after the due date, no more than once a minute) is checked by the service with
+ * `@tm/contracts/repeat`, which carries the rule library the first load leaves out.
+ */
+export const TodoRepeat = z
+  .string()
+  .min(1, 'Enter a repeat rule as RFC 5545 writes one, e.g. FREQ=WEEKLY;BYDAY=MO.')
+  .max(300, 'A repeat rule has at most 300 characters.')
+  .regex(/^(RRULE:)?[A-Z]+=[^;]+(;[A-Z]+=[^;]+)*$/, 'Enter a repeat rule as RFC 5545 writes one, e.g. FREQ=WEEKLY;BYDAY=MO.');
+
+export const RepeatFromField = z.enum(['due', 'completion'], { error: 'repeatFrom is due or completion' });
+
+/**
+ * A task's reminders (§10.17): whole minutes before the due time, 0 (at the due time) to four weeks, each
+ * once, at most ten; kept ascending.
+ */
+export const TodoReminders = z
+  .array(
+    z
+      .number()
+      .int('A reminder is a whole number of minutes before the due time.')
+      .min(0, 'A reminder comes at or before the due time, not after it.')
+      .max(REMINDER_MAX_MINUTES, 'A reminder comes at most four weeks before the due time.'),
+  )
+  .max(REMINDERS_MAX, `A task has at most ${REMINDERS_MAX} reminders.`)
+  .refine((minutes) => new Set(minutes).size === minutes.length, 'Each reminder time once.')
+  .transform((minutes) => [...minutes].sort((a, b) => a - b));
 
 export const Todo = z.object({
   _id: ObjectIdString,
@@ -31,6 +61,16 @@ export const Todo = z.object({
   completedAt: IsoDateString.nullable(),
   /** When the task is due (docs/PRODUCT.md §10.14); absent when it has no date (a client that knows nothing of dates sees the spec's task). */
   due: TodoDue.optional(),
+  /** How the task repeats (§10.16): an RFC 5545 RRULE value over its due date; absent when it does not. */
+  repeat: TodoRepeat.optional(),
+  /** From when a repeat counts (§10.16): its schedule (`due`, also when absent) or the day it was done. */
+  repeatFrom: RepeatFromField.optional(),
+  /** When the task's occurrences were completed (ISO, newest last, at most 400): a repeating task stays open (§10.16). */
+  repeatDone: z.array(IsoDateString).optional(),
+  /** Reminders, in minutes before the due time, ascending (§10.17); absent for none. */
+  reminders: TodoReminders.optional(),
+  /** The list the task is in (§10.19); absent: the Inbox (a client that knows nothing of lists sees every task). */
+  listId: ObjectIdString.optional(),
 });
 export type Todo = z.infer<typeof Todo>;
 
@@ -74,22 +114,44 @@ export type TodoIdParams = z.infer<typeof TodoIdParams>;
  * GET /todo/fetch-todo: pinned first, then newest first. `cursor` (beyond PRODUCT §7's `{ todos }`, §10.11.5) is the
  * user's change feed position read together with the list, so the live stream can start exactly after it.
  */
-export const TodosResponse = z.object({ todos: z.array(Todo), cursor: EventCursor });
+export const TodosResponse = z.object({
+  todos: z.array(Todo),
+  /** The person's lists (§10.19), archived ones too, in their order; read with the tasks, under the same cursor. */
+  lists: z.array(TaskList),
+  cursor: EventCursor,
+});
 export type TodosResponse = z.infer<typeof TodosResponse>;
 
 /** POST /todo/add-todo */
-export const AddTodoRequest = z.object({ title: TodoTitle, due: TodoDue.optional() });
+export const AddTodoRequest = z.object({
+  title: TodoTitle,
+  due: TodoDue.optional(),
+  repeat: TodoRepeat.optional(),
+  repeatFrom: RepeatFromField.optional(),
+  reminders: TodoReminders.optional(),
+  listId: ObjectIdString.optional(),
+});
 export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
 
 /**
  * PUT /todo/update-todo/:todoId. docs/PRODUCT.md §4 sends a fixed `true`; the server *sets* the given values, so
  * repeating a call changes nothing (idempotent, safe to retry). A title follows the same rules as at add
- * (trimmed, 1–500 characters, not invisible only). `due` sets a due date, `null` removes it (§10.14).
+ * (trimmed, 1–500 characters, not invisible only). `due` sets a due date, `null` removes it (§10.14), and with
+ * it the repeat and the reminders; `repeat`, `repeatFrom` and `reminders` likewise (§10.16, §10.17).
  */
 export const TodoPatch = z
-  .strictObject({ title: EditedTodoTitle.optional(), completed: z.boolean().optional(), isPinned: z.boolean().optional(), due: TodoDue.nullable().optional() })
-  .refine((patch) => patch.title !== undefined || patch.completed !== undefined || patch.isPinned !== undefined || patch.due !== undefined, {
-    message: 'updateData must set title, completed, isPinned and/or due',
+  .strictObject({
+    title: EditedTodoTitle.optional(),
+    completed: z.boolean().optional(),
+    isPinned: z.boolean().optional(),
+    due: TodoDue.nullable().optional(),
+    repeat: TodoRepeat.nullable().optional(),
+    repeatFrom: RepeatFromField.nullable().optional(),
+    reminders: TodoReminders.nullable().optional(),
+    listId: ObjectIdString.nullable().optional(),
+  })
+  .refine((patch) => TODO_PATCH_FIELDS.some((field) => patch[field] !== undefined), {
+    message: 'updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders and/or listId',
   });
 export type TodoPatch = z.infer<typeof TodoPatch>;
 
@@ -113,7 +175,22 @@ export type FieldValue = z.infer<typeof FieldValue>;
 export const ChangeBase = z.partialRecord(z.enum(TODO_PATCH_FIELDS), FieldValue);
 export type ChangeBase = z.infer<typeof ChangeBase>;
 
-export const UpdateTodoRequest = z.object({ updateData: TodoPatch, base: ChangeBase.optional() });
+/** Shown for a `today` that is not a real day written `YYYY-MM-DD` (GET /todo/agenda, a repeating tick). */
+export const CALENDAR_DAY_MESSAGE = 'Today must be a real day written YYYY-MM-DD (years 1970 to 2999).';
+
+/**
+ * A day of the person's own calendar, `2026-12-06`, with no time and no offset (docs/PRODUCT.md §10.14): a real
+ * one by the due dates' rule ({@link dueParts}: no 30 February, years 1970–2999).
+ */
+export const CalendarDay = z.string().superRefine((value, ctx) => {
+  if (value.length !== 10 || dueParts(value) === null) ctx.addIssue({ code: 'custom', message: CALENDAR_DAY_MESSAGE });
+});
+
+/**
+ * `today`: the person's own day when they acted (their time zone, §10.14), for a tick of a task that repeats
+ * (§10.16): its next date is counted from it. Without it the server reads the UTC day.
+ */
+export const UpdateTodoRequest = z.object({ updateData: TodoPatch, base: ChangeBase.optional(), today: CalendarDay.optional() });
 export type UpdateTodoRequest = z.infer<typeof UpdateTodoRequest>;
 
 /** POST /todo/add-todo (201) and POST /todo/restore-todo/:todoId (200); update-todo adds an undo token (UpdateTodoResponse). */
@@ -128,8 +205,11 @@ export type DeleteTodoResponse = z.infer<typeof DeleteTodoResponse>;
 export const PurgeTodosResponse = MessageResponse.extend({ deletedCount: z.number().int().nonnegative() });
 export type PurgeTodosResponse = z.infer<typeof PurgeTodosResponse>;
 
-/** PUT /todo/complete-all: marks every task of the user complete (`true`) or active again (`false`). */
-export const CompleteAllRequest = z.strictObject({ completed: z.boolean() });
+/**
+ * PUT /todo/complete-all: marks every task of the user complete (`true`) or active again (`false`); with
+ * `listId`, only the tasks of that list (INBOX_ID: those in no list, docs/PRODUCT.md §10.19).
+ */
+export const CompleteAllRequest = z.strictObject({ completed: z.boolean(), listId: ListScope.optional() });
 export type CompleteAllRequest = z.infer<typeof CompleteAllRequest>;
 
 /**
@@ -166,6 +246,14 @@ export type UpdateTodoResponse = z.infer<typeof UpdateTodoResponse>;
 export const BulkTodosResponse = MessageResponse.extend({ count: z.number().int().nonnegative(), undoToken: UndoToken.optional() });
 export type BulkTodosResponse = z.infer<typeof BulkTodosResponse>;
 
+/**
+ * DELETE /todo/lists/:listId (200): the list and every task in it are gone, in one change; `count` is how many
+ * tasks went with it. `undoToken` (sent to POST /todo/restore-bulk within the restore window) brings the list
+ * and those tasks back exactly as they were.
+ */
+export const DeleteListResponse = MessageResponse.extend({ count: z.number().int().nonnegative(), undoToken: UndoToken });
+export type DeleteListResponse = z.infer<typeof DeleteListResponse>;
+
 /** POST /todo/restore-bulk: undoes the bulk call that answered this token. */
 export const RestoreBulkRequest = z.strictObject({ undoToken: UndoToken });
 export type RestoreBulkRequest = z.infer<typeof RestoreBulkRequest>;
@@ -176,7 +264,12 @@ export type RestoreBulkRequest = z.infer<typeof RestoreBulkRequest>;
  * all complete / active: every task it changed that nobody changed since, with its previous `completed`,
  * `completedAt` and `updatedAt`.
  */
-export const RestoreBulkResponse = MessageResponse.extend({ count: z.number().int().nonnegative(), todos: z.array(Todo) });
+export const RestoreBulkResponse = MessageResponse.extend({
+  count: z.number().int().nonnegative(),
+  todos: z.array(Todo),
+  /** After a list's delete (§10.19): the list it brought back, as it now is; absent for the other undos. */
+  lists: z.array(TaskList).optional(),
+});
 export type RestoreBulkResponse = z.infer<typeof RestoreBulkResponse>;
 
 /**
@@ -191,6 +284,10 @@ export const TodoChangeEvent = z.object({
   origin: z.string().nullable(),
   saved: z.array(Todo),
   removed: z.array(ObjectIdString),
+  /** Lists the change made or changed (§10.19), as they now are; absent when it touched none. */
+  savedLists: z.array(TaskList).optional(),
+  /** Lists the change deleted (with their tasks, which are in `removed`); absent when none. */
+  removedLists: z.array(ObjectIdString).optional(),
 });
 export type TodoChangeEvent = z.infer<typeof TodoChangeEvent>;
 
@@ -226,18 +323,8 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
-/** Shown for a `today` that is not a real day written `YYYY-MM-DD` (GET /todo/agenda). */
-export const CALENDAR_DAY_MESSAGE = 'Today must be a real day written YYYY-MM-DD (years 1970 to 2999).';
 /** Shown for a `days` that is not a whole number of days an agenda may cover (GET /todo/agenda). */
 export const AGENDA_DAYS_MESSAGE = `Days must be a whole number from 1 to ${AGENDA_DAYS.max}.`;
-
-/**
- * A day of the person's own calendar, `2026-12-06`, with no time and no offset (docs/PRODUCT.md §10.14): a real
- * one by the due dates' rule ({@link dueParts}: no 30 February, years 1970–2999).
- */
-export const CalendarDay = z.string().superRefine((value, ctx) => {
-  if (value.length !== 10 || dueParts(value) === null) ctx.addIssue({ code: 'custom', message: CALENDAR_DAY_MESSAGE });
-});
 
 /**
  * GET /todo/agenda?today=YYYY-MM-DD&days=N (Today and Upcoming, docs/PRODUCT.md §10.15): `today` is the

@@ -1,15 +1,14 @@
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { assessPassword, WEAK_PASSWORD_MESSAGE, type PasswordVerdict } from './index.js';
 
 const ADA = ['Ada Lovelace', 'ada.lovelace@example.com'];
 const LABELS = ['Very weak', 'Weak', 'Fair', 'Good', 'Strong'];
 
-/** A fixed-seed generator, so the "random" passwords are the same on every run. */
+/** A fixed-seed generator (pure-rand), so the "random" passwords are the same on every run. */
 function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
+  const rng = xoroshiro128plus(seed);
+  return () => uniformFloat64(rng);
 }
 
 function randomPassword(length: number, alphabet: string, seed: number): string {

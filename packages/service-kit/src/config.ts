@@ -62,20 +62,26 @@ export type LocalSecrets = z.infer<typeof LocalSecrets>;
  * production; production refuses to start without real secrets (see {@link requireSecret}).
  */
 export function localSecrets(dataDir: string): LocalSecrets {
-  const file = path.join(dataDir, 'secrets.json');
+  return localSecretFile(dataDir, 'secrets.json', LocalSecrets, () => ({
+    internalSecret: randomBytes(32).toString('base64url'),
+    sessionKeys: [randomBytes(32).toString('base64url')],
+  }));
+}
+
+/**
+ * A file of local secrets under `dataDir` (owner-only), made by `make` the first time and read as `schema`
+ * afterwards; processes starting together agree on one file (write, then hard-link: an atomic create).
+ */
+export function localSecretFile<T>(dataDir: string, name: string, schema: z.ZodType<T>, make: () => T): T {
+  const file = path.join(dataDir, name);
   mkdirSync(dataDir, { recursive: true });
   try {
-    return LocalSecrets.parse(JSON.parse(readFileSync(file, 'utf8')));
+    return schema.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const fresh: LocalSecrets = {
-    internalSecret: randomBytes(32).toString('base64url'),
-    sessionKeys: [randomBytes(32).toString('base64url')],
-  };
-  // Write then hard-link: atomic create, so processes starting together agree on one file.
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(fresh), { mode: 0o600 });
+  writeFileSync(temp, JSON.stringify(make()), { mode: 0o600 });
   try {
     linkSync(temp, file);
   } catch (error) {
@@ -83,7 +89,7 @@ export function localSecrets(dataDir: string): LocalSecrets {
   } finally {
     rmSync(temp, { force: true });
   }
-  return LocalSecrets.parse(JSON.parse(readFileSync(file, 'utf8')));
+  return schema.parse(JSON.parse(readFileSync(file, 'utf8')));
 }
 
 /** The configured secret, or (outside production) the local one; in production a missing secret is fatal. */

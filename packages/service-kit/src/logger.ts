@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { context, trace } from '@opentelemetry/api';
+import { withoutCalendarFeedToken } from '@tm/contracts';
 import type { Middleware } from 'koa';
 import { pino, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -108,7 +109,8 @@ export function requestLogger({ logger, trustIncomingId }: RequestLoggerOptions)
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
-      req: (req: { id: unknown; method: unknown; url: unknown }) => ({ id: req.id, method: req.method, url: req.url }),
+      // A calendar feed's token is its only key: never in a log line (SECURITY.md "Calendar feed").
+      req: (req: { id: unknown; method: unknown; url: unknown }) => ({ id: req.id, method: req.method, url: typeof req.url === 'string' ? withoutCalendarFeedToken(req.url) : req.url }),
       res: (res: { statusCode: unknown }) => ({ statusCode: res.statusCode }),
     },
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },

@@ -10,6 +10,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
+import { withoutCalendarFeedToken } from '@tm/contracts';
 import { suppressTracing, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -283,7 +284,8 @@ export function traceRequests(listener: (req: IncomingMessage, res: ServerRespon
   // Koa's listener returns a promise nobody waits for (its own error handling settles it), as with app.listen.
   if (!active) return listener;
   return (req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    // A calendar feed's token is its only key: never in a trace (SECURITY.md "Calendar feed").
+    const path = withoutCalendarFeedToken((req.url ?? '/').split('?', 1)[0] ?? '/');
     if (UNTRACED_PATHS.has(path)) {
       void listener(req, res);
       return;

@@ -1,4 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { fieldValue, TODO_PATCH_FIELDS, UpdateTodoResponse, todoTitleValue, type FieldValue, type HistoryEntry, type SyncCommand, type Todo, type TodoChangeEvent, type TodoPatchField } from '@tm/contracts';
 import { actionOf } from './sync.domain.js';
 
@@ -8,16 +10,10 @@ import { actionOf } from './sync.domain.js';
  * does the IO and these say what is wrong, in words that fit a failure message.
  */
 
-/** A seeded source in [0, 1) (mulberry32): the same seed gives the same numbers. */
+/** A seeded source in [0, 1) (pure-rand): the same seed gives the same numbers. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const rng = xoroshiro128plus(seed);
+  return () => uniformFloat64(rng);
 }
 
 /** The first answer a device got to one of its commands (a retried command answers as it first did). */
@@ -138,15 +134,15 @@ export function audit({ list, feed, histories, answers, addsMade }: Evidence): s
     for (const field of FIELDS) {
       const sent = action.fields[field];
       if (sent === undefined) continue;
-      const value: FieldValue = field === 'title' ? todoTitleValue(String(sent)) : sent;
-      if (answered[field] !== value) {
-        problems.push(`${device}'s update ${command.id} set ${field} of ${answered._id} to ${show(value)} but was answered with ${show(answered[field])}`);
+      const value: FieldValue = field === 'title' ? todoTitleValue(String(sent)) : fieldValue(action.fields, field);
+      if (fieldValue(answered, field) !== value) {
+        problems.push(`${device}'s update ${command.id} set ${field} of ${answered._id} to ${show(value)} but was answered with ${show(fieldValue(answered, field))}`);
         continue;
       }
       // Kept as the last value (live or deleted), or replaced later with the history keeping it.
-      if (last[field] === value) continue;
+      if (fieldValue(last, field) === value) continue;
       const replaced = entriesOf(entries, field).some((entry) => entry.before === value && BigInt(entry.version) > BigInt(at.version));
-      if (!replaced) problems.push(`${device}'s acknowledged ${field} = ${show(value)} on ${answered._id} (feed ${at.version}) is lost: not its last value (${show(last[field])}), and no later history entry replaced it`);
+      if (!replaced) problems.push(`${device}'s acknowledged ${field} = ${show(value)} on ${answered._id} (feed ${at.version}) is lost: not its last value (${show(fieldValue(last, field))}), and no later history entry replaced it`);
     }
   }
 

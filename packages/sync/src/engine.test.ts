@@ -333,7 +333,7 @@ describe('SyncEngine against the real stack', () => {
     const indexedDB = new IDBFactory();
     const stale = await Outbox.open(user._id, { indexedDB });
     const old = { _id: 'ffffffffffffffffffffffff', title: 'From long ago', completed: false, isPinned: false, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), completedAt: null };
-    await stale.write({ snapshot: { todos: [old], cursor: '999999', lastSyncAt: new Date().toISOString() } });
+    await stale.write({ snapshot: { todos: [old], lists: [], cursor: '999999', lastSyncAt: new Date().toISOString() } });
     stale.close();
     const tabletLog: CallLog = { sync: [], other: [] };
     const tablet = await device(client, user._id, { indexedDB, log: tabletLog });

@@ -1,12 +1,15 @@
-import { LIMITS, type SyncCommand, type SyncResult, type Todo, type TodoChangeEvent } from '@tm/contracts';
+import { LIMITS, type SyncCommand, type SyncResult, type TaskList, type Todo, type TodoChangeEvent } from '@tm/contracts';
 import { Outbox, type IdEntry, type OutboxWrite, type RefusedCommand } from './outbox-db.js';
 import {
   actionOf,
   applyChange,
+  applyListChange,
   backoffMs,
   chunkCommands,
   compareCursors,
   echoedAdds,
+  echoedLists,
+  listsViewOf,
   outcomeOf,
   resolveCommand,
   rewriteCommand,
@@ -90,6 +93,8 @@ export type ResultListener = (command: SyncCommand, result: SyncResult) => void;
 export class SyncEngine {
   private outbox: Outbox | null = null;
   private confirmed: Todo[] = [];
+  /** The confirmed lists (docs/PRODUCT.md §10.19), under the same cursor as the tasks. */
+  private confirmedLists: TaskList[] = [];
   private cursor: string | null = null;
   private lastSyncAt: string | null = null;
   private commands: QueuedCommand[] = [];
@@ -116,6 +121,7 @@ export class SyncEngine {
   private remoteQueued = 0;
   private resultListeners = new Set<ResultListener>();
   private viewCache: Todo[] | null = null;
+  private listsCache: TaskList[] | null = null;
   private statusCache: SyncStatus | null = null;
   private unlisten: (() => void) | null = null;
   private readonly now: () => number;
@@ -144,7 +150,9 @@ export class SyncEngine {
       this.commands = state.commands;
       this.refused = state.refused;
       this.confirmed = state.snapshot?.todos ?? [];
-      this.cursor = state.snapshot?.cursor ?? null;
+      this.confirmedLists = state.snapshot?.lists ?? [];
+      // A copy kept before lists existed has none: with no cursor, the next read is the whole list, lists included.
+      this.cursor = state.snapshot?.lists ? state.snapshot.cursor : null;
       this.lastSyncAt = state.snapshot?.lastSyncAt ?? null;
       this.loaded = true;
     });
@@ -168,6 +176,12 @@ export class SyncEngine {
   view(): Todo[] {
     this.viewCache ??= viewOf(this.confirmed, this.commands, this.idMap());
     return this.viewCache;
+  }
+
+  /** The lists as the person sees them (docs/PRODUCT.md §10.19): the confirmed ones with pending list changes laid over them. */
+  lists(): TaskList[] {
+    this.listsCache ??= listsViewOf(this.confirmedLists, this.commands, this.idMap());
+    return this.listsCache;
   }
 
   /** Where syncing stands (docs/PRODUCT.md §10.4): pending changes, their age, the last sync, refusals, errors. */
@@ -212,7 +226,7 @@ export class SyncEngine {
    * A whole list read from the server elsewhere (the page's own fetch): it becomes the confirmed list when it is
    * at or after the cursor, and the commands acknowledged before it leave the outbox (their effect is in it).
    */
-  async adopt(list: { todos: Todo[]; cursor: string }): Promise<void> {
+  async adopt(list: { todos: Todo[]; lists: TaskList[]; cursor: string }): Promise<void> {
     let adopted = false;
     await this.serial(async () => {
       if (this.stopped || !this.loaded) return;
@@ -221,11 +235,14 @@ export class SyncEngine {
       const lastSyncAt = new Date(this.now()).toISOString();
       // Read while this device's adds were on their way: the server may hold them already, their answers not
       // back yet. Its new tasks are those adds (as in a live echo of its own), so no task shows twice.
-      const echoed = this.syncing ? echoedAdds({ saved: list.todos }, this.confirmed, this.commands, this.idMap()) : new Map<string, string>();
+      const echoed = this.syncing
+        ? new Map([...echoedAdds({ saved: list.todos }, this.confirmed, this.commands, this.idMap()), ...echoedLists({ savedLists: list.lists }, this.confirmedLists, this.commands, this.idMap())])
+        : new Map<string, string>();
       const ids = [...echoed].map(([tempId, realId]) => ({ tempId, realId, at: lastSyncAt }));
-      await this.open().write({ snapshot: { todos: list.todos, cursor: list.cursor, lastSyncAt }, remove: covered, ids });
+      await this.open().write({ snapshot: { todos: list.todos, lists: list.lists, cursor: list.cursor, lastSyncAt }, remove: covered, ids });
       for (const entry of ids) this.ids.set(entry.tempId, entry);
       this.confirmed = list.todos;
+      this.confirmedLists = list.lists;
       this.cursor = list.cursor;
       this.lastSyncAt = lastSyncAt;
       this.commands = this.commands.filter((entry) => !covered.includes(entry.seq));
@@ -334,15 +351,18 @@ export class SyncEngine {
       }
       if (compareCursors(event.id, this.cursor) <= 0) return;
       // Its own adds, applied before their answers came back: their tasks replace the provisional ones at once.
-      const echoed = event.origin !== null && event.origin === this.options.clientId ? echoedAdds(event, this.confirmed, this.commands, this.idMap()) : new Map<string, string>();
+      const own = event.origin !== null && event.origin === this.options.clientId;
+      const echoed = own ? new Map([...echoedAdds(event, this.confirmed, this.commands, this.idMap()), ...echoedLists(event, this.confirmedLists, this.commands, this.idMap())]) : new Map<string, string>();
       const ids = [...echoed].map(([tempId, realId]) => ({ tempId, realId, at: new Date(this.now()).toISOString() }));
       const confirmed = applyChange(this.confirmed, event);
+      const confirmedLists = applyListChange(this.confirmedLists, event);
       const lastSyncAt = new Date(this.now()).toISOString();
       // A burst of events (a sync call's echo) is stored once, with its last event: the list is written whole.
       const last = this.remoteQueued === 0;
-      if (last || ids.length > 0) await this.open().write(last ? { snapshot: { todos: confirmed, cursor: event.id, lastSyncAt }, ids } : { ids });
+      if (last || ids.length > 0) await this.open().write(last ? { snapshot: { todos: confirmed, lists: confirmedLists, cursor: event.id, lastSyncAt }, ids } : { ids });
       for (const entry of ids) this.ids.set(entry.tempId, entry);
       this.confirmed = confirmed;
+      this.confirmedLists = confirmedLists;
       this.cursor = event.id;
       this.lastSyncAt = lastSyncAt;
     });
@@ -446,8 +466,10 @@ export class SyncEngine {
       commands.set(entry.seq, { ...current, state: 'acknowledged' });
       changed.add(entry.seq);
       const action = actionOf(entry.command);
-      const realId = (result.body as { todo?: { _id?: unknown } } | undefined)?.todo?._id;
-      if (action.kind === 'add' && typeof realId === 'string') {
+      const answered = result.body as { todo?: { _id?: unknown }; list?: { _id?: unknown } } | undefined;
+      // An add's task, or a new list's (§10.19): later commands name it by its real id from now on.
+      const realId = action.kind === 'add' ? answered?.todo?._id : action.kind === 'createList' ? answered?.list?._id : undefined;
+      if ((action.kind === 'add' || action.kind === 'createList') && typeof realId === 'string') {
         write.ids.push({ tempId: action.tempId, realId, at });
         for (const [seq, other] of commands) {
           const rewritten = rewriteCommand(other.command, action.tempId, realId);
@@ -479,7 +501,7 @@ export class SyncEngine {
   private async pullChanges(): Promise<boolean> {
     const covered = new Set(this.commands.filter((entry) => entry.state === 'acknowledged').map((entry) => entry.seq));
     const from = this.cursor;
-    let pulled: { todos: Todo[]; cursor: string };
+    let pulled: { todos: Todo[]; lists: TaskList[]; cursor: string };
     try {
       pulled = from === null ? await this.options.transport.fetchList() : await this.catchUp(from);
     } catch (error) {
@@ -491,9 +513,13 @@ export class SyncEngine {
       // The live stream may have gone further meanwhile (applyRemote): both are the feed up to their cursor,
       // so the one further on is kept.
       const ahead = this.cursor !== from && this.cursor !== null && compareCursors(this.cursor, pulled.cursor) > 0;
-      const snapshot = { ...(ahead && this.cursor !== null ? { todos: this.confirmed, cursor: this.cursor } : { todos: pulled.todos, cursor: pulled.cursor }), lastSyncAt };
+      const snapshot = {
+        ...(ahead && this.cursor !== null ? { todos: this.confirmed, lists: this.confirmedLists, cursor: this.cursor } : { todos: pulled.todos, lists: pulled.lists, cursor: pulled.cursor }),
+        lastSyncAt,
+      };
       await this.open().write({ snapshot, remove: [...covered] });
       this.confirmed = snapshot.todos;
+      this.confirmedLists = snapshot.lists;
       this.cursor = snapshot.cursor;
       this.lastSyncAt = lastSyncAt;
       this.commands = this.commands.filter((entry) => !covered.has(entry.seq));
@@ -505,16 +531,20 @@ export class SyncEngine {
   }
 
   /** The confirmed list brought forward from `from`, page by page; on a reset, the whole list. */
-  private async catchUp(from: string): Promise<{ todos: Todo[]; cursor: string }> {
+  private async catchUp(from: string): Promise<{ todos: Todo[]; lists: TaskList[]; cursor: string }> {
     const transport = this.options.transport;
     let todos = this.confirmed;
+    let lists = this.confirmedLists;
     let cursor = from;
     for (;;) {
       const page = await transport.changes(cursor);
       if (page.reset) return transport.fetchList();
-      for (const event of page.changes) todos = applyChange(todos, event);
+      for (const event of page.changes) {
+        todos = applyChange(todos, event);
+        lists = applyListChange(lists, event);
+      }
       cursor = page.cursor;
-      if (!page.more) return { todos, cursor };
+      if (!page.more) return { todos, lists, cursor };
     }
   }
 
@@ -599,6 +629,7 @@ export class SyncEngine {
 
   private changed(): void {
     this.viewCache = null;
+    this.listsCache = null;
     this.statusCache = null;
     for (const listener of [...this.listeners]) listener();
   }

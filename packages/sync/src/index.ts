@@ -2,11 +2,11 @@
  * @tm/sync: offline-first tasks on the device (docs/PRODUCT.md §10.4), framework-free, for the page
  * (mfe-tasks) and for Node clients alike.
  *
- * - sync.domain.ts: the commands each action queues (`addTaskCommand`, `updateTaskCommand`…) and the pure
+ * - sync.domain.ts: the commands each action queues (`addTaskCommand`, `updateTaskCommand`, `createListCommand`…) and the pure
  *   rules (`applyCommand`, `applyChange`, `viewOf`, `rewriteCommand`, `outcomeOf`, `backoffMs`).
  * - outbox-db.ts: the per-user IndexedDB outbox (`Outbox`), and `deleteDeviceData` / `deleteAllDeviceData`
  *   for logout, an ended session, a password change or an account deletion.
- * - engine.ts: `SyncEngine` (`start`, `view`, `status`, `subscribe`, `enqueue`, `flush`, `pull`,
+ * - engine.ts: `SyncEngine` (`start`, `view`, `lists`, `status`, `subscribe`, `enqueue`, `flush`, `pull`,
  *   `applyRemote`, `dismiss`, `resolveId`, `stop`).
  * - transport.ts: the `SyncTransport` the engine calls, `SyncTransportError` (what a transport throws when a
  *   call fails: `status` null without an answer, 401 signed out), and `createFetchTransport` for Node.

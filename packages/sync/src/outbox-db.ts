@@ -1,5 +1,5 @@
 import { wrap, type DBSchema, type IDBPDatabase, type StoreNames } from 'idb';
-import type { SyncCommand, Todo } from '@tm/contracts';
+import type { SyncCommand, TaskList, Todo } from '@tm/contracts';
 import type { QueuedCommand } from './sync.domain.js';
 
 /**
@@ -22,6 +22,11 @@ const VERSION = 1;
 /** The confirmed list as the server last sent it, where in the feed it stands, and when it was fetched. */
 export interface Snapshot {
   todos: Todo[];
+  /**
+   * The person's lists (docs/PRODUCT.md §10.19), read with the tasks under the same cursor. Absent in a copy
+   * kept before lists existed: the engine then reads the whole list again.
+   */
+  lists?: TaskList[];
   cursor: string;
   /** When a pull or a fetch last succeeded (ISO). */
   lastSyncAt: string;
@@ -47,7 +52,7 @@ export interface RefusedCommand {
   at: string;
 }
 
-/** An answered add: its temp id and the id the server gave the task. */
+/** An answered add (or a new list, §10.19): its temp id and the id the server gave the task or the list. */
 export interface IdEntry {
   tempId: string;
   realId: string;

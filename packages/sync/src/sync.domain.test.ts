@@ -1,4 +1,5 @@
-import { COMMAND_ID_PATTERN, LIMITS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, type Todo } from '@tm/contracts';
+import { COMMAND_ID_PATTERN, LIMITS, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, type SyncCommand, type Todo } from '@tm/contracts';
+import { applyTaskPatch } from '@tm/contracts/repeat';
 import {
   actionOf,
   addTaskCommand,
@@ -58,8 +59,9 @@ describe('command builders', () => {
 
   it('is generic over TODO_PATCH_FIELDS: every field of the list is carried with its base', () => {
     const shown = task(A);
-    const patch = { title: 'x', completed: true, isPinned: true, due: '2027-01-01' };
-    const { updateData, base } = updateTaskCommand(shown, patch).body as { updateData: object; base: object };
+    const patch = { title: 'x', completed: true, isPinned: true, due: '2027-01-01', repeat: 'FREQ=DAILY', repeatFrom: 'completion', reminders: [0], listId: C } as const;
+    const patchCopy = { ...patch, reminders: [...patch.reminders] };
+    const { updateData, base } = updateTaskCommand(shown, patchCopy).body as { updateData: object; base: object };
     expect(Object.keys(updateData).sort()).toEqual([...TODO_PATCH_FIELDS].sort());
     expect(Object.keys(base).sort()).toEqual([...TODO_PATCH_FIELDS].sort());
   });
@@ -115,6 +117,42 @@ describe('applyCommand (the optimistic overlay)', () => {
     const list = sortTodos([task(A), task(B)]);
     expect(applyCommand(list, restoreTaskCommand(C), T1)).toEqual(list);
     expect(applyCommand(list, restoreBulkCommand('tok'), T1)).toEqual(list);
+  });
+});
+
+describe('repeating tasks in the overlay (docs/PRODUCT.md §10.16)', () => {
+  /** An update as the app sends it: the person's own day beside its fields (web-platform's task-sync adds it). */
+  const onDay = (command: SyncCommand, today: string): SyncCommand => ({ ...command, body: { ...(command.body as object), today } });
+  const weekly = task(A, { due: '2029-12-28T09:00', repeat: 'FREQ=WEEKLY;BYDAY=MO,TH', reminders: [15] });
+
+  it('reads the day of an update, and only a day given as text', () => {
+    const tick = updateTaskCommand(weekly, { completed: true }, 'u1');
+    expect(actionOf(onDay(tick, '2030-01-02'))).toEqual({ kind: 'update', taskId: A, fields: { completed: true }, today: '2030-01-02' });
+    expect(actionOf(onDay(tick, 20300102 as never))).toEqual({ kind: 'update', taskId: A, fields: { completed: true } });
+  });
+
+  it.each([
+    ['a day that is not UTC’s (ahead of it)', '2030-01-02', '2030-01-03T09:00'],
+    ['the first day of a new week', '2030-01-07', '2030-01-07T09:00'],
+  ])('a tick on %s moves the task as the server will, to its next date from that day', (_, today, due) => {
+    const [moved] = applyCommand([weekly], onDay(updateTaskCommand(weekly, { completed: true }), today), T1);
+    expect(moved).toEqual(applyTaskPatch(weekly, { completed: true }, T1, today));
+    expect(moved).toEqual({ ...weekly, due, repeatDone: [T1], updatedAt: T1 });
+  });
+
+  it('a tick without a day counts from the UTC day of the command; queued offline, from the time it was made', () => {
+    const daily = task(A, { due: '2029-12-28', repeat: 'FREQ=DAILY' });
+    expect(applyCommand([daily], updateTaskCommand(daily, { completed: true }), T1)[0]).toMatchObject({ completed: false, due: '2030-01-01', repeatDone: [T1] });
+    const later = '2030-01-04T22:00:00.000Z';
+    const view = viewOf([daily], [{ command: updateTaskCommand(daily, { completed: true }), createdAt: later }]);
+    expect(view[0]).toMatchObject({ completed: false, due: '2030-01-04', repeatDone: [later] });
+  });
+
+  it('Mark all completed completes a repeating task as it stands, as the server’s complete-all does', () => {
+    const list = sortTodos([weekly, task(B, { createdAt: T1 })]);
+    const all = applyCommand(list, completeAllCommand(true), T2);
+    expect(all.find((todo) => todo._id === A)).toEqual({ ...weekly, completed: true, completedAt: T2, updatedAt: T2 });
+    expect(all.every((todo) => todo.completed && !('repeatDone' in todo))).toBe(true);
   });
 });
 

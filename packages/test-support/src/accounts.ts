@@ -48,21 +48,55 @@ export async function signUp(baseUrl: string, { name, client = new ApiClient(bas
 }
 
 /**
+ * Makes `count` lists (PRODUCT §10.19) for the signed-in `client`, named "List 1" … in that order, coloured in
+ * turn; resolves their ids in order. Throws on any answer but 201.
+ */
+export async function addLists(client: ApiClient, count: number): Promise<string[]> {
+  const colours = ['grey', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink'];
+  const ids: string[] = [];
+  for (let n = 1; n <= count; n += 1) {
+    const answer = await client.post<{ list: { _id: string } }>('/api/todo/lists', { name: `List ${n}`, colour: colours[(n - 1) % colours.length] });
+    if (answer.status !== 201) throw new Error(`create list answered ${answer.status}`);
+    ids.push(answer.body.list._id);
+  }
+  return ids;
+}
+
+/**
  * Adds `count` tasks for the signed-in `client`, `concurrency` requests at a time, titled by `title(n)` (1 to
- * `count`, in the order sent), due on `due(n)` where it gives a date (PRODUCT §10.14). Throws on any answer
- * but 201.
+ * `count`, in the order sent), due on `due(n)` where it gives a date (PRODUCT §10.14), in list `listId(n)`
+ * where it gives one (§10.19). Throws on any answer but 201.
  */
 export async function addTodos(
   client: ApiClient,
   count: number,
-  { concurrency = 16, title = (n: number) => `Task number ${n} of ${count}`, due = () => undefined }: { concurrency?: number; title?: (n: number) => string; due?: (n: number) => string | undefined } = {},
+  {
+    concurrency = 16,
+    title = (n: number) => `Task number ${n} of ${count}`,
+    due = () => undefined,
+    repeat = () => undefined,
+    listId = () => undefined,
+  }: {
+    concurrency?: number;
+    title?: (n: number) => string;
+    due?: (n: number) => string | undefined;
+    repeat?: (n: number) => string | undefined;
+    listId?: (n: number) => string | undefined;
+  } = {},
 ): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) {
       next += 1;
       const dueDate = due(next);
-      const answer = await client.post('/api/todo/add-todo', dueDate === undefined ? { title: title(next) } : { title: title(next), due: dueDate });
+      const rule = dueDate === undefined ? undefined : repeat(next);
+      const list = listId(next);
+      const answer = await client.post('/api/todo/add-todo', {
+        title: title(next),
+        ...(dueDate === undefined ? {} : { due: dueDate }),
+        ...(rule === undefined ? {} : { repeat: rule }),
+        ...(list === undefined ? {} : { listId: list }),
+      });
       if (answer.status !== 201) throw new Error(`add-todo answered ${answer.status}`);
     }
   };

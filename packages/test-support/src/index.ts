@@ -89,3 +89,5 @@ export * from './small-disk.js';
 export * from './service-probes.js';
 export * from './external-remote.js';
 export * from './outbox.js';
+export * from './calendar.js';
+export * from './push-receiver.js';

@@ -137,3 +137,13 @@ export function CalendarIcon() {
     </svg>
   );
 }
+
+/** A folder with an arrow: a task's "Move to…" another list (docs/PRODUCT.md §10.19). */
+export function MoveIcon() {
+  return (
+    <svg {...base}>
+      <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
+      <path d="M10 13h6M13 10l3 3-3 3" />
+    </svg>
+  );
+}

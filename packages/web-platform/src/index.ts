@@ -1,6 +1,7 @@
 export { AFTER_SIGN_IN_STATE, isAfterSignIn } from './after-sign-in.js';
+export { focusInOpenLayer } from './focus-in-layer.js';
 export { ConnectionProblem } from './connection-problem.js';
-export { CalendarIcon, CheckIcon, EditIcon, HistoryIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
+export { CalendarIcon, CheckIcon, EditIcon, HistoryIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, MoveIcon, PinIcon, SunIcon, TrashIcon, UserIcon } from './icons.js';
 export { DRAFT_MAX_AGE_MS, forgetDrafts, hasDraft, keepDraft, keepOnlyDraftsOf, readDraft } from './drafts.js';
 export { notifyError, notifySuccess } from './notify.js';
 export { isLiveSyncConnected, setLiveSyncConnected } from './live-sync.js';
@@ -18,6 +19,7 @@ export {
   cancelTaskWrite,
   forgetDeviceTasks,
   pendingTaskChanges,
+  resolvedId,
   runningTaskSync,
   sendTaskWrite,
   syncedTodosQuery,
@@ -28,5 +30,7 @@ export {
   type CommandBuilder,
   type TaskWriteOutcome,
 } from './task-sync.js';
-export { dueDate, dueFull, dueText, isOverdue, personNow, setPersonTimeZone } from './due-text.js';
+export { dueDate, dueFull, dueText, isOverdue, personNow, personToday, planText, setPersonTimeZone } from './due-text.js';
 export { usePersonClock } from './person-clock.js';
+export { isTypingTarget, TOUCH_ONLY_QUERY, UNDO_KEY } from './undo-key.js';
+export { loadUndoToasts, useUndoKey } from './undo-on-demand.js';

@@ -13,13 +13,18 @@ const listArrived = () => true;
 
 /**
  * A list read at `list.cursor` with one change applied: its tasks as they now are (`saved`, placed by the
- * spec's order when displayed) and without those that are gone (`removed`). A change the list already
+ * spec's order when displayed) and without those that are gone (`removed`), its lists likewise. A change the list already
  * holds (not after its cursor) leaves it as it is.
  */
 export function applyChange(list: TodosResponse, change: TodoChangeEvent): TodosResponse {
   if (!cursorAfter(change.id, list.cursor)) return list;
   const gone = new Set([...change.removed, ...change.saved.map((todo) => todo._id)]);
-  return { todos: [...list.todos.filter((todo) => !gone.has(todo._id)), ...change.saved], cursor: change.id };
+  // Lists (PRODUCT §10.19) change by the same event: saved ones replaced or added, deleted ones gone. Like the
+  // tasks they are kept unordered here and each screen orders them (byListPlace): the order rule pulls the
+  // order-key library, which every remote that follows the stream would otherwise load with its first screen.
+  const listsGone = new Set([...(change.removedLists ?? []), ...(change.savedLists ?? []).map((list) => list._id)]);
+  const lists = listsGone.size === 0 ? list.lists : [...list.lists.filter((entry) => !listsGone.has(entry._id)), ...(change.savedLists ?? [])];
+  return { todos: [...list.todos.filter((todo) => !gone.has(todo._id)), ...change.saved], lists, cursor: change.id };
 }
 
 /**

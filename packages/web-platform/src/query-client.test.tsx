@@ -37,7 +37,7 @@ async function cacheOfAnEndedSession(queryClient: QueryClient) {
   const me = await fetchCurrentUser();
   expect(me).toMatchObject({ _id: user._id });
   queryClient.setQueryData(userKey, me);
-  queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+  queryClient.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
   await logout();
   return user;
 }
@@ -85,7 +85,7 @@ describe('createQueryClient', () => {
   it('a 401 that says why (the password was changed on another device) leaves that reason for the sign-in screen', async () => {
     const user = await signUpNewUser();
     queryClient.setQueryData(userKey, await fetchCurrentUser());
-    queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    queryClient.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     const laptop = await anotherDevice(user.email, user.password);
     expect((await laptop('PUT', '/api/user/password', { currentPassword: user.password, newPassword: 'violet tractor sings at midnight' })).status).toBe(200);
 
@@ -130,14 +130,14 @@ describe('createQueryClient', () => {
     await signUpNewUser();
     await logout();
     queryClient.setQueryData(userKey, null);
-    queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    queryClient.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     forgetSessionEnd();
 
     const failure: unknown = await queryClient.query({ ...todosQuery(), staleTime: 0 }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ response: { status: 401 } });
 
     expect(queryClient.getQueryData(userKey)).toBeNull();
-    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [someTodo], cursor: '0' });
+    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [someTodo], lists: [], cursor: '0' });
     expect(toastsNow()).toEqual([]);
     expect(peekSessionEnd()).toBeUndefined();
   });
@@ -160,7 +160,7 @@ describe('createQueryClient', () => {
   it('a real 400 of a mutation while signed in does not end the session, and is not retried', async () => {
     const user = await signUpNewUser();
     queryClient.setQueryData(userKey, await fetchCurrentUser());
-    queryClient.setQueryData(todosKey, { todos: [], cursor: '0' });
+    queryClient.setQueryData(todosKey, { todos: [], lists: [], cursor: '0' });
     let calls = 0;
     const { result } = renderHook(
       () =>
@@ -180,7 +180,7 @@ describe('createQueryClient', () => {
     expect(result.current.error).toMatchObject({ response: { status: 400 } });
     expect(calls).toBe(1);
     expect(queryClient.getQueryData(userKey)).toMatchObject({ _id: user._id });
-    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [], cursor: '0' });
+    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [], lists: [], cursor: '0' });
     expect(toastsNow()).toEqual([]);
   });
 });

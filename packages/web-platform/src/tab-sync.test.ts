@@ -100,7 +100,7 @@ describe('connectTabs between two tabs', () => {
     const me = await signedInUser();
     tab1.setQueryData(userKey, me);
     tab2.setQueryData(userKey, me);
-    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    tab2.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     connect(tab1, tab2);
 
     tab1.setQueryData(userKey, null);
@@ -132,7 +132,7 @@ describe('connectTabs between two tabs', () => {
     const me = await signedInUser();
     tab1.setQueryData(userKey, me);
     tab2.setQueryData(userKey, me);
-    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    tab2.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     connect(tab1, tab2);
 
     sessionEnded(tab1, 'password-changed');
@@ -164,7 +164,7 @@ describe('connectTabs between two tabs', () => {
   it('a sign-in in tab 1 makes tab 2 drop the old tasks and check the current user again; no echo', async () => {
     tab1.setQueryData(userKey, null);
     tab2.setQueryData(userKey, null);
-    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    tab2.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     connect(tab1, tab2);
     // Tab 2 shows the current user (e.g. its route guard), so an invalidation refetches it for real.
     const observer = new QueryObserver(tab2, currentUserQuery());
@@ -186,7 +186,7 @@ describe('connectTabs between two tabs', () => {
     const a = await signedInUser();
     tab1.setQueryData(userKey, a);
     tab2.setQueryData(userKey, a);
-    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    tab2.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     connect(tab1, tab2);
     const invalidate = jest.spyOn(tab2, 'invalidateQueries');
 
@@ -309,7 +309,7 @@ describe('connectTabs between two tabs', () => {
     const me = await signedInUser();
     tab1.setQueryData(userKey, me);
     tab2.setQueryData(userKey, me);
-    tab2.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    tab2.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     const [disconnect1, disconnect2] = connect(tab1, tab2);
     disconnect2!();
 
@@ -317,7 +317,7 @@ describe('connectTabs between two tabs', () => {
     await waitFor(() => expect(messages).toEqual([{ type: 'signed-out' }]));
     await settle(100);
     expect(tab2.getQueryData(userKey)).toEqual(me);
-    expect(tab2.getQueryData(todosKey)).toEqual({ todos: [someTodo], cursor: '0' });
+    expect(tab2.getQueryData(todosKey)).toEqual({ todos: [someTodo], lists: [], cursor: '0' });
 
     disconnect1!();
     tab1.setQueryData(userKey, me);

@@ -16,7 +16,8 @@ import {
   type PublicUser,
   type TodosResponse,
 } from '@tm/api-client';
-import type { SyncCommand, SyncResult } from '@tm/contracts';
+import { ROUTES, type SyncCommand, type SyncResult } from '@tm/contracts';
+import { personToday } from './due-text.js';
 import type * as SyncModule from '@tm/sync';
 import type { SyncEngine, SyncStatus, SyncTransport } from '@tm/sync';
 import { hashKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -29,7 +30,7 @@ export { forgetDeviceTasks } from './device-data.js';
 /**
  * Offline-first tasks in the page (docs/PRODUCT.md §10.4): one sync engine (@tm/sync) per page and signed-in
  * user, kept on the QueryClient the shell and its remotes share (each bundle carries its own copy of this
- * package, so module state would not be shared). The engine's list is the task list's cache: every change of
+ * package, so module state would not be shared). The engine's list (its tasks and lists, PRODUCT §10.19) is the task list's cache: every change of
  * it (a queued action, an answer, a live change, the list read from the device at start) is written to
  * `['todos']`, and a list the page fetches becomes the engine's. Its status is kept in `['task-sync']` for
  * whatever shows it (the task screen, the shell's sign-out).
@@ -116,14 +117,17 @@ async function startEngine(queryClient: QueryClient, userId: string, onStop: (st
   }
   queryClient.setQueryDefaults(TASK_SYNC_STATUS_KEY, { gcTime: Infinity, staleTime: Infinity });
   let shown: unknown = null;
+  let shownLists: unknown = null;
   const mirror = () => {
     const status = engine.status();
     queryClient.setQueryData<SyncStatus | null>(TASK_SYNC_STATUS_KEY, status.stopped ? null : status);
     const cursor = engine.position();
     const view = engine.view();
-    if (status.stopped || cursor === null || view === shown) return;
+    const lists = engine.lists();
+    if (status.stopped || cursor === null || (view === shown && lists === shownLists)) return;
     shown = view;
-    const list = { todos: view, cursor };
+    shownLists = lists;
+    const list = { todos: view, lists, cursor };
     engineLists.add(list);
     queryClient.setQueryData<TodosResponse>(todosKey, list);
   };
@@ -213,6 +217,16 @@ export type TaskWriteOutcome = { kind: 'answered'; result: SyncResult } | { kind
 export type CommandBuilder = (sync: typeof SyncModule) => SyncCommand;
 
 /**
+ * An update with the person's day beside its fields (`today`, PRODUCT §10.16): a repeating task ticked offline
+ * moves to the date counted from the day it was done, on the device and on the server alike.
+ */
+function withPersonDay(command: SyncCommand): SyncCommand {
+  const body = command.body;
+  if (command.method !== ROUTES.updateTodo.method || typeof body !== 'object' || body === null || !('updateData' in body) || 'today' in body) return command;
+  return { ...command, body: { ...body, today: personToday() } };
+}
+
+/**
  * Sends one task action through the engine (PRODUCT §10.4): it is kept on the device first, shown at once, and
  * sent now unless the engine is waiting out a failure; resolves the server's answer, or `queued` when none
  * came (offline, no answer in time, the server down: it is sent again later, once). Null without an engine.
@@ -238,7 +252,7 @@ export async function sendTaskWrite(queryClient: QueryClient, build: CommandBuil
   let answer: SyncResult | undefined;
   let off: () => void = () => undefined;
   try {
-    const command = build(await import('@tm/sync'));
+    const command = withPersonDay(build(await import('@tm/sync')));
     off = engine.onResult((sent, result) => {
       if (sent.id === command.id) answer = result;
     });
@@ -305,7 +319,7 @@ export function syncedTodosQuery(queryClient: QueryClient) {
         await engine.pull();
         const cursor = engine.position();
         if (cursor !== null) {
-          const list = { todos: engine.view(), cursor };
+          const list = { todos: engine.view(), lists: engine.lists(), cursor };
           engineLists.add(list);
           return list;
         }
@@ -324,3 +338,11 @@ export function taskRowKey(queryClient: QueryClient, id: string): string {
   return (queryClient as Holder)[SYNC]?.running?.tempIdOf(id) ?? id;
 }
 
+/**
+ * The id the server gave something made on this device under a temporary id (a task, or a list made offline,
+ * PRODUCT §10.19), once it has answered; `id` itself otherwise. An address naming a new list by its temporary
+ * id is replaced by the real one with it.
+ */
+export function resolvedId(queryClient: QueryClient, id: string): string {
+  return (queryClient as Holder)[SYNC]?.running?.resolveId(id) ?? id;
+}

@@ -56,8 +56,8 @@ function keepClear(area: DOMRect, before: number): void {
 
 /**
  * Toasts never cover work (PRODUCT §4 "Toasts", §2 "Notifications"). Wherever the left margin beside the page
- * is wide enough (platform.css: 78rem and wider), they stay bottom-left inside that margin and never reach
- * the page. Narrower, they show in a band across the whole bottom of the window, opaque like the header, that
+ * is wide enough (platform.css: 78rem and wider, on a page that leaves that margin free), they stay
+ * bottom-left inside that margin and never reach the page. Narrower, or beside a page that fills the width, they show in a band across the whole bottom of the window, opaque like the header, that
  * is the window's bottom edge while it shows: the page keeps the band's height free below its end and as
  * scroll padding (`--toast-reserve`), so every control can be scrolled above it and one reached with Tab is
  * brought above it by the browser; nothing under the band shows through or can be pressed through it, and

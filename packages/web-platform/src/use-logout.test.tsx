@@ -40,7 +40,7 @@ describe('useLogout', () => {
     const me = await fetchCurrentUser();
     expect(me).toMatchObject({ _id: user._id });
     queryClient.setQueryData(userKey, me);
-    queryClient.setQueryData(todosKey, { todos: [someTodo], cursor: '0' });
+    queryClient.setQueryData(todosKey, { todos: [someTodo], lists: [], cursor: '0' });
     return user;
   }
 
@@ -88,7 +88,7 @@ describe('useLogout', () => {
 
     expect(await screen.findByText("You're offline. Check your connection and try again.")).toBeInTheDocument();
     expect(queryClient.getQueryData(userKey)).toMatchObject({ _id: user._id });
-    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [someTodo], cursor: '0' });
+    expect(queryClient.getQueryData(todosKey)).toEqual({ todos: [someTodo], lists: [], cursor: '0' });
 
     // Back online, nothing replays the logout: the session is still there.
     goOnline();

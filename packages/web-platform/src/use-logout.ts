@@ -1,4 +1,5 @@
 import { describeError, isSessionEnded, logout, type SessionEndReason } from '@tm/api-client';
+import { forgetDevicePush } from './device-push.js';
 import { useMutation, useQueryClient, type MutationKey } from '@tanstack/react-query';
 import { forgetDrafts } from './drafts.js';
 import { notifyError, notifySuccess } from './notify.js';
@@ -48,7 +49,11 @@ export function useSessionEndingMutation<TVariables = void>({ mutationKey, mutat
 export function useLogout() {
   return useSessionEndingMutation({
     mutationKey: ['user', 'logout'],
-    mutationFn: logout,
+    mutationFn: () => {
+      // This browser's push subscription ends with the session (PRODUCT §10.17); the logout never waits for it.
+      forgetDevicePush().catch(() => undefined);
+      return logout();
+    },
     reason: 'signed-out',
     onError: (error) => {
       if (!isSessionEnded(error)) notifyError(describeError(error, 'Logout failed'));

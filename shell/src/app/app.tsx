@@ -13,6 +13,8 @@ import { accountMenuLinks, CatalogRoutes, headerLinks } from './catalog-routes';
 
 // Loaded when first opened: the About dialog costs the first load nothing.
 const About = lazy(() => import('./about'));
+// Reminders in the page (PRODUCT §10.17): for a signed-in person, after the first paint.
+const Reminders = lazy(() => import('../features/reminders/reminder-alerts'));
 // Loaded only while a local remote is in use or proposed.
 const OverrideBanner = lazy(() => import('../features/remotes/override-banner'));
 
@@ -41,6 +43,7 @@ function Frame({ catalog, overrides, children }: { catalog?: RemoteCatalog; over
       <main id="main" className="app-main">
         {children}
       </main>
+      {user && <Suspense fallback={null}><Reminders /></Suspense>}
       {about && (
         <Suspense fallback={null}>
           <About catalog={catalog} onClose={() => setAbout(false)} />

@@ -1,5 +1,5 @@
 import type { PublicUser } from '@tm/api-client';
-import type { RouteGuard } from '@tm/contracts';
+import { routeAddress, type RouteGuard } from '@tm/contracts';
 import { useId, type ReactNode } from 'react';
 import { Link, Navigate, Route, Routes } from 'react-router-dom';
 import { RequireGuest, RequireUser } from '../features/auth/route-guards';
@@ -34,7 +34,7 @@ function routesOf(catalog: RemoteCatalog) {
 export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser | null): HeaderLink[] {
   if (!catalog) return [];
   const admitted = routesOf(catalog).filter(({ route }) => admits(route.guard, user));
-  const links = admitted.flatMap(({ route }) => (route.headerLink ? [{ to: route.path, label: route.headerLink.label, order: route.headerLink.order }] : []));
+  const links = admitted.flatMap(({ route }) => (route.headerLink ? [{ to: routeAddress(route.path), label: route.headerLink.label, order: route.headerLink.order }] : []));
   const home = admitted.find(({ route }) => route.path === '/');
   if (links.length > 0 && home && !links.some((link) => link.to === '/')) links.unshift({ to: '/', label: home.route.title, order: 0 });
   // By declared order, then catalog order (the sort is stable); undeclared ones last.
@@ -47,7 +47,7 @@ export function headerLinks(catalog: RemoteCatalog | undefined, user: PublicUser
 /** The account menu's links (signed-in routes that declare one), in the catalog's order. */
 export function accountMenuLinks(catalog: RemoteCatalog | undefined): HeaderLink[] {
   if (!catalog) return [];
-  return routesOf(catalog).flatMap(({ route }) => (route.accountMenuLink ? [{ to: route.path, label: route.accountMenuLink.label }] : []));
+  return routesOf(catalog).flatMap(({ route }) => (route.accountMenuLink ? [{ to: routeAddress(route.path), label: route.accountMenuLink.label }] : []));
 }
 
 /**
@@ -84,17 +84,21 @@ export function CatalogRoutes({ catalog }: { catalog: RemoteCatalog }) {
   const routes = routesOf(catalog);
   // Where a visitor signs in: the first signed-out route (the catalog's check makes sure there is one when
   // any route needs a signed-in user).
-  const signInPath = routes.find(({ route }) => route.guard === 'signed-out')?.route.path ?? '/';
+  const firstScreen = routes.find(({ route }) => route.guard !== 'signed-out');
+  const signInPath = routeAddress(routes.find(({ route }) => route.guard === 'signed-out')?.route.path ?? '/');
   return (
     <Routes>
       {routes.map(({ remote, route }) => (
         <Route
           key={route.path}
+          // A path ending in `/*` serves the addresses below it too (`/lists/*` → `/lists/<id>`): the remote's
+          // page reads the rest of the address itself (ROUTE_PATH; docs/PRODUCT.md §10.19, a list's screen).
           path={route.path}
           element={guarded(
             route.guard,
             <Titled screen={route.title}>
-              <RemotePage key={route.path} remote={remote} route={route} />
+              {/* Keyed by the page, not the address: moving between two routes of one page keeps it mounted. */}
+              <RemotePage key={`${remote} ${route.module}`} remote={remote} route={route} />
             </Titled>,
             signInPath,
           )}
@@ -102,7 +106,7 @@ export function CatalogRoutes({ catalog }: { catalog: RemoteCatalog }) {
       ))}
       <Route
         path="*"
-        element={routes.some(({ route }) => route.path === '/') ? <Navigate to="/" replace /> : <NoScreenHere firstPath={routes.find(({ route }) => route.guard !== 'signed-out')?.route.path} />}
+        element={routes.some(({ route }) => route.path === '/') ? <Navigate to="/" replace /> : <NoScreenHere firstPath={firstScreen === undefined ? undefined : routeAddress(firstScreen.route.path)} />}
       />
     </Routes>
   );

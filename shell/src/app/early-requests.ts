@@ -104,7 +104,15 @@ export function startEarlyRequests(win: Window, options: EarlyRequestOptions): v
       const remote = catalog.remotes[name];
       if (remote) for (const route of remote.routes) all.push({ manifest: remote.manifest, route });
     }
-    const at = (path: string) => all.find(({ route }) => route.path.toLowerCase() === path);
+    // A route whose path ends in `/*` also serves the addresses below it (ROUTE_PATH of the catalog; written
+    // out here because this function may use nothing from outside itself).
+    const at = (path: string) =>
+      all.find(({ route }) => {
+        const declared = route.path.toLowerCase();
+        if (!declared.endsWith('/*')) return declared === path;
+        const base = declared.slice(0, -2);
+        return path === base || path.startsWith(`${base}/`);
+      });
     const path = win.location.pathname.replace(/\/+$/, '').toLowerCase() || '/';
     let found = at(path) ?? at('/');
     if (found && signedIn === false && found.route.guard === 'signed-in') found = all.find(({ route }) => route.guard === 'signed-out');

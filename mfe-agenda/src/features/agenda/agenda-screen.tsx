@@ -1,10 +1,11 @@
 import type { Todo } from '@tm/api-client';
-import { AGENDA_DAYS, agendaOf } from '@tm/contracts';
-import { dueText, personNow, syncedTodosQuery, useLiveTodos, usePersonClock, useTaskSync } from '@tm/web-platform';
+import { AGENDA_DAYS, agendaOf, type ReminderItem } from '@tm/contracts';
+import { dueText, personNow, syncedTodosQuery, useLiveTodos, usePersonClock, useTaskSync, useUndoKey } from '@tm/web-platform';
+import { missedReminderOf, useMissedReminders } from '@tm/web-platform/reminders';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { AgendaTask, type FocusRequest } from './agenda-task';
+import { AgendaTask, loadAfterChange, type FocusRequest } from './agenda-task';
 import './agenda.css';
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -30,9 +31,11 @@ interface SectionProps {
   nextOf: Map<string, string | undefined>;
   focus: FocusRequest | null;
   onFocus: (request: FocusRequest | null) => void;
+  /** The missed reminders by task (docs/PRODUCT.md §10.17), read once for the screen. */
+  missed: ReadonlyMap<string, ReminderItem>;
 }
 
-function Section({ id, heading, level, todos, today, showDay, empty, nextOf, focus, onFocus }: SectionProps) {
+function Section({ id, heading, level, todos, today, showDay, empty, nextOf, focus, onFocus, missed }: SectionProps) {
   const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <section className="agenda-section" aria-labelledby={id}>
@@ -44,7 +47,16 @@ function Section({ id, heading, level, todos, today, showDay, empty, nextOf, foc
       ) : (
         <ul className="agenda-section__list" aria-labelledby={id}>
           {todos.map((todo) => (
-            <AgendaTask key={todo._id} todo={todo} today={today} showDay={showDay} nextId={nextOf.get(todo._id)} focus={focus} onFocus={onFocus} />
+            <AgendaTask
+              key={todo._id}
+              todo={todo}
+              today={today}
+              showDay={showDay}
+              nextId={nextOf.get(todo._id)}
+              focus={focus}
+              onFocus={onFocus}
+              missed={missedReminderOf(missed, todo)}
+            />
           ))}
         </ul>
       )}
@@ -64,6 +76,11 @@ export function AgendaScreen({ headingId }: { headingId: string }) {
   usePersonClock();
   useTaskSync();
   useLiveTodos();
+  // Undo of a tick, as in the task list (docs/PRODUCT.md §10.11.4): U, and the offers end with the screen. Its
+  // code comes once the screen has painted, so its toast shows as soon as a tick is answered, offline too.
+  useUndoKey();
+  useEffect(() => void loadAfterChange().catch(() => undefined), []);
+  const missed = useMissedReminders();
   const list = useQuery(syncedTodosQuery(queryClient));
   const today = todayOf(personNow());
   const agenda = useMemo(() => (list.data ? agendaOf(list.data.todos, today, AGENDA_DAYS.default) : null), [list.data, today]);
@@ -99,7 +116,7 @@ export function AgendaScreen({ headingId }: { headingId: string }) {
       {agenda && (
         <>
           {agenda.overdue.length > 0 && (
-            <Section id={`${headingId}-overdue`} heading="Overdue" level={2} todos={agenda.overdue} today={today} showDay nextOf={nextOf} focus={focus} onFocus={setFocus} />
+            <Section id={`${headingId}-overdue`} heading="Overdue" level={2} todos={agenda.overdue} today={today} showDay nextOf={nextOf} focus={focus} onFocus={setFocus} missed={missed} />
           )}
           <Section
             id={`${headingId}-today`}
@@ -112,6 +129,7 @@ export function AgendaScreen({ headingId }: { headingId: string }) {
             nextOf={nextOf}
             focus={focus}
             onFocus={setFocus}
+            missed={missed}
           />
           <h2 className="agenda__upcoming">Upcoming</h2>
           {upcoming.length === 0 ? (
@@ -131,6 +149,7 @@ export function AgendaScreen({ headingId }: { headingId: string }) {
                 nextOf={nextOf}
                 focus={focus}
                 onFocus={setFocus}
+                missed={missed}
               />
             ))
           )}

@@ -1,6 +1,7 @@
 import { describeError, type Todo } from '@tm/api-client';
-import { addDays, nextMonday } from '@tm/contracts';
-import { CalendarIcon, dueFull, dueText, isOverdue, notifyError } from '@tm/web-platform';
+import { addDays, nextMonday, type ReminderItem } from '@tm/contracts';
+import { CalendarIcon, dueFull, dueText, isOverdue, notifyError, notifySuccess, planText } from '@tm/web-platform';
+import { MissedReminderMark } from '@tm/web-platform/reminders';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -24,6 +25,8 @@ interface AgendaTaskProps {
   nextId: string | undefined;
   focus: FocusRequest | null;
   onFocus: (request: FocusRequest | null) => void;
+  /** Its missed reminder, marked on the row (docs/PRODUCT.md §10.17); absent for nearly every task. */
+  missed?: ReminderItem;
 }
 
 const quoted = (title: string) => `“${title}”`;
@@ -38,11 +41,14 @@ function whenText(due: string, showDay: boolean): string {
   return overdue ? `Overdue: ${text}` : text;
 }
 
+/** What a change says, and Undo of a tick (docs/PRODUCT.md §10.11.4): off the first load, fetched once the screen has painted. */
+export const loadAfterChange = () => import('./after-change');
+
 /**
  * One open task of the Today screen (docs/PRODUCT.md §10.15): its checkbox completes it; its title opens it in
  * the task list; Reschedule shows "Tomorrow", "Next week" and a date, which keep the task's time of day.
  */
-export function AgendaTask({ todo, today, showDay, nextId, focus, onFocus }: AgendaTaskProps) {
+export function AgendaTask({ todo, today, showDay, nextId, focus, onFocus, missed }: AgendaTaskProps) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [date, setDate] = useState('');
@@ -52,6 +58,9 @@ export function AgendaTask({ todo, today, showDay, nextId, focus, onFocus }: Age
   const checkbox = useRef<HTMLInputElement>(null);
   const due = todo.due ?? today;
   const when = whenText(due, showDay);
+  const plan = planText(todo);
+  const planId = useId();
+  const missedId = useId();
   const overdue = isOverdue(due);
 
   // The screen moved this task (a new date) or completed the one before it: the focus comes here.
@@ -64,7 +73,16 @@ export function AgendaTask({ todo, today, showDay, nextId, focus, onFocus }: Age
   const change = (patch: { completed?: boolean; due?: string }, after: FocusRequest | null) => {
     setOpen(false);
     onFocus(after);
-    setTaskFields(queryClient, todo, patch).catch((error: unknown) => notifyError(describeError(error, 'The task could not be changed. Please try again.')));
+    // After an Undo the focus goes to the task's checkbox, back in its place (PRODUCT §10.11.4).
+    const restored = (back: Todo) => onFocus({ todoId: back._id, on: 'checkbox', due: back.due });
+    setTaskFields(queryClient, todo, patch).then(
+      (written) =>
+        loadAfterChange().then(
+          ({ answerChange }) => answerChange(queryClient, todo, patch, written, restored),
+          () => written.message && notifySuccess(written.message),
+        ),
+      (error: unknown) => notifyError(describeError(error, 'The task could not be changed. Please try again.')),
+    );
   };
   const moveTo = (day: string) => {
     const moved = movedTo(due, day);
@@ -81,7 +99,7 @@ export function AgendaTask({ todo, today, showDay, nextId, focus, onFocus }: Age
           type="checkbox"
           checked={false}
           aria-label={`Mark ${quoted(todo.title)} as completed`}
-          aria-describedby={whenId}
+          aria-describedby={[whenId, plan && planId, missed && missedId].filter(Boolean).join(' ')}
           onChange={() => change({ completed: true }, nextId ? { todoId: nextId, on: 'checkbox' } : null)}
         />
       </label>
@@ -92,6 +110,14 @@ export function AgendaTask({ todo, today, showDay, nextId, focus, onFocus }: Age
         <time id={whenId} className={`agenda-task__when${overdue ? ' agenda-task__when--overdue' : ''}`} dateTime={due} title={dueFull(due)}>
           {when}
         </time>
+        {/* Whether it repeats and its reminders (PRODUCT §10.16, §10.17): a repeating task ticked here moves to its next date. */}
+        {plan && (
+          <span id={planId} className="agenda-task__when">
+            {' · '}
+            {plan}
+          </span>
+        )}
+        {missed && <MissedReminderMark id={missedId} reminder={missed} />}
       </div>
       <button
         type="button"

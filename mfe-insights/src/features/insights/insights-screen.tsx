@@ -3,7 +3,7 @@ import { useLiveTodos } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { CompletionChart } from './completion-chart';
-import { insightsOf, type Insights } from './insights';
+import { insightsByList, insightsOf, type Insights, type ListFigures } from './insights';
 import './insights.css';
 
 function Figure({ label, value, hint }: { label: string; value: number; hint?: string }) {
@@ -30,9 +30,44 @@ function Figures({ insights }: { insights: Insights }) {
   );
 }
 
+/** The figures of each list (docs/PRODUCT.md §10.12, §10.19), as a table: one row per list, the Inbox first. */
+function ByList({ rows }: { rows: ListFigures[] }) {
+  return (
+    <section className="insights-lists" aria-labelledby="insights-lists-heading">
+      <h2 id="insights-lists-heading" className="insights-lists__title">
+        By list
+      </h2>
+      <table className="insights-lists__table">
+        <thead>
+          <tr>
+            <th scope="col">List</th>
+            <th scope="col">Open</th>
+            <th scope="col">Completed this week</th>
+            <th scope="col">Completed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <th scope="row">
+                {/* The list's colour, by name (design tokens --list-*, readable in both themes); the Inbox has none. */}
+                <span className="insights-lists__dot" style={row.colour ? { background: `var(--list-${row.colour})`, borderColor: 'transparent' } : undefined} aria-hidden="true" />
+                {row.name}
+              </th>
+              <td>{row.open.toLocaleString('en')}</td>
+              <td>{row.completedThisWeek.toLocaleString('en')}</td>
+              <td>{row.completed.toLocaleString('en')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 /**
  * The Insights screen (docs/PRODUCT.md §10.12): tasks completed per day over the last 4 weeks, the
- * current streak, and the totals. It reads the task list from the shell's QueryClient (`todosQuery()`: the
+ * current streak, the totals, and the figures of each list (§10.19) once the person has lists. It reads the task list from the shell's QueryClient (`todosQuery()`: the
  * same cache as the task list, so coming from there costs no request) and keeps it live with the change
  * stream, so a task ticked on another device moves the chart within a second. Its <h1> carries `headingId`,
  * which names the page's region.
@@ -41,6 +76,8 @@ export function InsightsScreen({ headingId }: { headingId: string }) {
   const list = useQuery(todosQuery());
   useLiveTodos();
   const insights = useMemo(() => (list.data ? insightsOf(list.data.todos) : null), [list.data]);
+  // A person with no list of their own has only the Inbox: the table would repeat the figures above.
+  const byList = useMemo(() => (list.data && (list.data.lists ?? []).length > 0 ? insightsByList(list.data.todos, list.data.lists) : null), [list.data]);
   return (
     <div className="insights">
       <h1 id={headingId} className="insights__title">
@@ -64,6 +101,7 @@ export function InsightsScreen({ headingId }: { headingId: string }) {
         <>
           <Figures insights={insights} />
           <CompletionChart days={insights.days} />
+          {byList && <ByList rows={byList} />}
         </>
       )}
     </div>

@@ -1,5 +1,6 @@
 import type { Todo } from '@tm/api-client';
-import { CHART_DAYS, insightsOf, localDate } from './insights';
+import type { TaskList } from '@tm/contracts';
+import { CHART_DAYS, insightsByList, insightsOf, localDate } from './insights';
 
 let next = 0;
 function todo(fields: Partial<Todo>): Todo {
@@ -51,5 +52,53 @@ describe('insightsOf (the figures of the Insights screen)', () => {
     // A gap ends it.
     expect(insightsOf([todo({ completed: true, completedAt: at(now, 2) })], now).streak).toBe(0);
     expect(insightsOf([], now).streak).toBe(0);
+  });
+});
+
+describe('insightsByList (the figures of each list)', () => {
+  const now = new Date(2026, 10, 25, 15, 0);
+  const list = (id: string, name: string, order: string, archived = false): TaskList => ({
+    _id: id.padStart(24, 'a'),
+    name,
+    colour: 'teal',
+    order,
+    archived,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
+  const work = list('1', 'Work', 'a1');
+  const home = list('2', 'Home', 'a0');
+  const old = list('3', 'Old project', 'a2', true);
+  const gone = list('4', 'Emptied', 'a3', true);
+
+  it('counts open tasks and completions per list: the Inbox first, then the lists in their order, archived ones only with tasks', () => {
+    const todos = [
+      todo({}),
+      todo({ completed: true, completedAt: at(now, 0) }),
+      todo({ listId: work._id }),
+      todo({ listId: work._id }),
+      todo({ listId: work._id, completed: true, completedAt: at(now, 10) }),
+      // A repeating task: two occurrences done this week, the task itself open.
+      todo({ listId: home._id, repeatDone: [at(now, 1), at(now, 2)] }),
+      todo({ listId: old._id, completed: true, completedAt: at(now, 30) }),
+    ];
+    expect(insightsByList(todos, [work, home, old, gone], now)).toEqual([
+      { id: 'inbox', name: 'Inbox', open: 1, completed: 1, completedThisWeek: 1 },
+      { id: home._id, name: 'Home', colour: 'teal', open: 1, completed: 2, completedThisWeek: 2 },
+      { id: work._id, name: 'Work', colour: 'teal', open: 2, completed: 1, completedThisWeek: 0 },
+      { id: old._id, name: 'Old project', colour: 'teal', open: 0, completed: 1, completedThisWeek: 0 },
+    ]);
+  });
+
+  it('counts a task of a list the device does not know in the Inbox, and the totals agree with insightsOf', () => {
+    const todos = [todo({ listId: 'f'.repeat(24) }), todo({ listId: work._id, completed: true, completedAt: at(now, 0) })];
+    const rows = insightsByList(todos, [work], now);
+    expect(rows.map((row) => [row.name, row.open, row.completed])).toEqual([
+      ['Inbox', 1, 0],
+      ['Work', 0, 1],
+    ]);
+    const totals = insightsOf(todos, now);
+    expect(rows.reduce((sum, row) => sum + row.open, 0)).toBe(totals.open);
+    expect(rows.reduce((sum, row) => sum + row.completed, 0)).toBe(totals.completed);
   });
 });

@@ -46,8 +46,5 @@ export const SUCCESS_CUE_MS = 1500;
 /** Below this width the row actions move into an overflow menu (PRODUCT §2). */
 export const SMALL_SCREEN_QUERY = '(max-width: 640px)';
 
-/**
- * A device whose main pointer is a finger (a phone, a tablet): no keycaps for shortcuts there, and 44 px touch
- * targets (PRODUCT §10.9). The same query as the stylesheet's.
- */
-export const TOUCH_ONLY_QUERY = '(hover: none) and (pointer: coarse)';
+/** Wide screens show the lists in a sidebar; narrower ones in a drawer opened by "Lists" (docs/PRODUCT.md §10.19). */
+export const WIDE_SCREEN_QUERY = '(min-width: 900px)';

@@ -30,8 +30,24 @@ describe('quick add in plain words', () => {
     }
   });
 
-  it('leaves a repetition for the repeating tasks, and a date alone (no title left) as typed', () => {
-    expect(understand('Water plants every monday', NOW)).toBeNull();
+  it('leaves a date alone (no title left) as typed', () => {
     expect(understand('tomorrow', NOW)).toBeNull();
+    expect(understand('every monday', NOW)).toBeNull();
+  });
+
+  // Repeating tasks (docs/PRODUCT.md §10.16): the repeat words set the rule, and the first date when no other words name one.
+  it.each([
+    ['Water plants every monday', { title: 'Water plants', due: '2026-12-07', repeat: 'FREQ=WEEKLY;BYDAY=MO', repeatWords: 'every monday' }],
+    ['Standup every weekday at 9am', { title: 'Standup', due: '2026-12-07T09:00', repeat: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' }],
+    ['Gym every mon and thu at 7pm', { title: 'Gym', due: '2026-12-07T19:00', repeat: 'FREQ=WEEKLY;BYDAY=MO,TH' }],
+    ['Pay rent every month on the 1st', { title: 'Pay rent', due: '2027-01-01', repeat: 'FREQ=MONTHLY;BYMONTHDAY=1' }],
+    ['Budget every last day of the month', { title: 'Budget', due: '2026-12-31', repeat: 'FREQ=MONTHLY;BYMONTHDAY=-1' }],
+    ['Review every 2 weeks', { title: 'Review', due: '2026-12-06', repeat: 'FREQ=WEEKLY;INTERVAL=2' }],
+    ['Bins every other week', { title: 'Bins', due: '2026-12-06', repeat: 'FREQ=WEEKLY;INTERVAL=2' }],
+    ['Call mom daily', { title: 'Call mom', due: '2026-12-06', repeat: 'FREQ=DAILY' }],
+    ['Birthday card yearly on 14 March', { title: 'Birthday card', due: '2027-03-14', repeat: 'FREQ=YEARLY' }],
+    ['Backup every friday from next week', { repeat: 'FREQ=WEEKLY;BYDAY=FR' }],
+  ])('understands "%s" as a repeating task', (text, expected) => {
+    expect(understand(text, NOW)).toMatchObject(expected);
   });
 });

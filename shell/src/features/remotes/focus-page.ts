@@ -1,4 +1,5 @@
 import type { Location, NavigateFunction } from 'react-router-dom';
+import { focusInOpenLayer } from '@tm/web-platform';
 import { NEW_TASK_PARAM } from './new-task-param';
 
 /** The accessible name of the field a new task is written in (the task screen's visually hidden label). */
@@ -11,7 +12,8 @@ const NEW_TASK_LABEL = 'New task';
  * - otherwise, after a navigation from another screen, to the screen's heading (its first `<h1>`, made
  *   focusable by script with tabIndex -1), or to `<main>` when it has none, so a keyboard or screen-reader
  *   user starts at the top of the new screen as after a page load; unless the screen put the focus
- *   somewhere itself (the new-task input after a sign-in).
+ *   somewhere itself (the new-task input after a sign-in) or the person opened a menu or a dialog while the
+ *   screen arrived (the focus stays in it).
  */
 export function focusPage(location: Location, navigate: NavigateFunction, newTask: boolean): void {
   const main = document.getElementById('main');
@@ -27,6 +29,7 @@ export function focusPage(location: Location, navigate: NavigateFunction, newTas
   }
   const active = document.activeElement;
   if (active && active !== main && main.contains(active)) return;
+  if (focusInOpenLayer()) return;
   const target = main.querySelector<HTMLElement>('h1') ?? main;
   if (!target.hasAttribute('tabindex')) target.tabIndex = -1;
   target.focus();

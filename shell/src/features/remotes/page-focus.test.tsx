@@ -61,6 +61,9 @@ function renderScreens(start: string) {
         <Link to="/login">Sign in</Link>
         <Link to="/?filter=active">Active</Link>
       </nav>
+      <div role="dialog" aria-label="Account menu">
+        <Link to="/plain">Plain, from the menu</Link>
+      </div>
       <main id="main">
         <Routes>
           <Route path="/" element={<TasksScreen />} />
@@ -113,6 +116,19 @@ describe('the focus after a navigation (PRODUCT §10.9)', () => {
     renderScreens('/account');
     await events.click(screen.getByRole('link', { name: 'Sign in' }));
     await waitFor(() => expect(screen.getByLabelText('Email')).toHaveFocus());
+  });
+
+  it('leaves the focus in a menu the person has open as the new screen arrives', async () => {
+    const events = userEvent.setup();
+    renderScreens('/');
+    const inMenu = screen.getByRole('link', { name: 'Plain, from the menu' });
+    await events.click(inMenu);
+    expect(screen.getByTestId('address')).toHaveTextContent('/plain');
+    // Let the lazily loaded rule run, then check it left the focus where it was.
+    await import('./focus-page');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(inMenu).toHaveFocus();
+    expect(screen.getByRole('main')).not.toHaveAttribute('tabindex');
   });
 
   it('puts the focus in the new-task field for ?new=1 (the installed app’s shortcut), then drops it from the address', async () => {

@@ -2,13 +2,19 @@ import { RUM_LIMITS, RumReport } from '@tm/contracts';
 import { DEFAULT_SAMPLE_RATE, isSampled, pageInSample, SAMPLE_RATE_KEY, sampleRate } from './sampling';
 import { createVitalsReporter, routeOf, type VitalsReport } from './vitals-report';
 
-const ROUTES = ['/', '/login', '/signup', '/insights', '/account'];
+const ROUTES = ['/', '/login', '/signup', '/insights', '/account', '/lists/*'];
 
 describe('the route a page load is filed under', () => {
   it('is the catalog route the path is, a trailing slash ignored', () => {
     expect(routeOf('/', ROUTES)).toBe('/');
     expect(routeOf('/login', ROUTES)).toBe('/login');
     expect(routeOf('/insights/', ROUTES)).toBe('/insights');
+  });
+
+  it('is the pattern of a route that serves the addresses below it, never the id in the path', () => {
+    expect(routeOf('/lists/66f0c2a9e1b2c3d4e5f60718', ROUTES)).toBe('/lists/*');
+    expect(routeOf('/lists', ROUTES)).toBe('/lists/*');
+    expect(routeOf('/listsx', ROUTES)).toBe('other');
   });
 
   it('is `other` for any path the catalog does not name: never the path itself, which could carry an id', () => {

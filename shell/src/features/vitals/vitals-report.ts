@@ -3,7 +3,7 @@
 // hidden. This module is the reporter's logic, with no browser API of its own (unit-tested in jsdom);
 // start-vitals.ts wires it to `web-vitals` and the page's lifecycle. Nothing personal is sent: the route
 // pattern the page was loaded at (never the URL: no ids, no query), the vital's name and its value.
-import { RUM_LIMITS, RUM_METRIC_NAMES, RUM_OTHER_ROUTE, type RumMetricName } from '@tm/contracts';
+import { routeServes, RUM_LIMITS, RUM_METRIC_NAMES, RUM_OTHER_ROUTE, type RumMetricName } from '@tm/contracts';
 
 /** What `web-vitals` hands its callbacks, as far as the report needs it. */
 export interface MeasuredVital {
@@ -26,13 +26,12 @@ export interface VitalsReport {
 }
 
 /**
- * The route pattern of a path among the catalog's routes (`/`, `/login`, `/insights`: plain paths, no
- * parameters), a trailing slash ignored; `other` for a path that is none of them (the shell sends it on to
- * `/`). Never the path itself: it could carry an id.
+ * The route pattern of a path among the catalog's routes (`/`, `/login`, `/insights`, `/lists/*` for
+ * `/lists/<id>`: routeServes), a trailing slash ignored; `other` for a path that is none of them (the shell
+ * sends it on to `/`). Never the path itself: it could carry an id.
  */
 export function routeOf(pathname: string, routes: readonly string[]): string {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
-  return routes.includes(path) ? path : RUM_OTHER_ROUTE;
+  return routes.find((route) => routeServes(route, pathname)) ?? RUM_OTHER_ROUTE;
 }
 
 const isReported = (name: string): name is RumMetricName => (RUM_METRIC_NAMES as readonly string[]).includes(name);

@@ -1,8 +1,10 @@
 import { currentUserQuery } from '@tm/api-client';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
+import { CalendarFeedSection } from './calendar-feed-section';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountForm } from './delete-account-form';
+import { DeviceRemindersSection } from './device-reminders-section';
 import { PreferencesForm } from './preferences-form';
 import { ProfileForm } from './profile-form';
 import { SignOutEverywhere } from './sign-out-everywhere';
@@ -12,7 +14,7 @@ import './account.css';
 
 /**
  * The Account screen (PRODUCT §10.10): who is signed in (from the current-user check the shell made), then
- * "Name and email", "Time zone" (PRODUCT §10.14), "Preferences" (sounds, celebrations), "Change password", "Sign out of all devices" and
+ * "Name and email", "Time zone" (PRODUCT §10.14), "Calendar feed" (PRODUCT §10.18), "Preferences" (sounds, celebrations), "Change password", "Sign out of all devices" and
  * the danger zone, "Delete account". It is for signed-in people only (the route guard's job); once the
  * session ends here (signed out everywhere, account deleted) it shows nothing while the guard moves on to /login.
  */
@@ -59,6 +61,10 @@ export function AccountScreen({ headingId }: { headingId: string }) {
         <p className="account__text">Due dates and times are read in this zone, on every device.</p>
         <TimeZoneForm user={user} />
       </section>
+
+      <CalendarFeedSection />
+
+      <DeviceRemindersSection />
 
       <section className="auth-card account__card" aria-labelledby={preferencesId}>
         <h2 className="account__title" id={preferencesId}>

@@ -1,4 +1,4 @@
-import { addTodo, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError, logFailure } from '@tm/api-client';
+import { addTodo, type AddTodoRequest, describeError, errorMessage, isOffline, isSessionEnded, isTimeout, isValidationError, logFailure } from '@tm/api-client';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TODO_MUTATION_KEY, todosKey, updateCachedTodos } from './get-todos';
@@ -7,11 +7,8 @@ import { isQueued, writeTask } from './task-writes';
 /** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
 const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
 
-/** What an add sends: the title, and the due date it starts with (PRODUCT §10.14). */
-export interface NewTask {
-  title: string;
-  due?: string;
-}
+/** What an add sends: the title, the due date and repeat it starts with (PRODUCT §10.14, §10.16), and its list (§10.19). */
+export type NewTask = Pick<AddTodoRequest, 'title' | 'due' | 'repeat' | 'listId'>;
 
 interface AddTodoCallbacks {
   /**
@@ -33,12 +30,12 @@ export function useAddTodo({ onAdded, onRefused }: AddTodoCallbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...TODO_MUTATION_KEY, 'add'],
-    mutationFn: async ({ title, due }: NewTask) => {
+    mutationFn: async ({ title, ...dated }: NewTask) => {
       let shown = false;
       const answer = await writeTask(
         queryClient,
-        (sync) => sync.addTaskCommand(due === undefined ? title : { title, due }).command,
-        () => addTodo(title, due),
+        (sync) => sync.addTaskCommand({ title, ...dated }).command,
+        () => addTodo(title, dated),
         () => {
           shown = true;
           onAdded?.(title);

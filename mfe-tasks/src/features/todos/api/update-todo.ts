@@ -1,6 +1,6 @@
 import { describeError, isSessionEnded, logFailure, updateTodo, type Todo, type TodoPatch } from '@tm/api-client';
 import { applyPatch, changeMessage, isTick, patchedFields, type UpdateTodoResponse } from '@tm/contracts';
-import { notifyError, notifySuccess } from '@tm/web-platform';
+import { notifyError, notifySuccess, personToday } from '@tm/web-platform';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { cachedTodos, changeCachedTodo, hasTodo, removeCachedTodos, taskIsGone, TODO_MUTATION_KEY, todosKey } from './get-todos';
 import { isQueued, writeTask, type Queued } from './task-writes';
@@ -17,7 +17,7 @@ interface UpdateTodoVariables {
 }
 
 /** What a change replaced in a task: each field it set as it was (`undefined`: absent, as a task without a date), and the completion time with `completed`. */
-type Fields = Partial<Pick<Todo, 'completed' | 'completedAt' | 'isPinned' | 'title' | 'due'>>;
+type Fields = Partial<Pick<Todo, 'completed' | 'completedAt' | 'isPinned' | 'title' | 'due' | 'repeat' | 'repeatFrom' | 'reminders' | 'repeatDone'>>;
 
 /** `todo` with `previous` put back: only those fields, so another change meanwhile (to another field) stands. */
 function putBack(todo: Todo, previous: Fields): Todo {
@@ -105,7 +105,7 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
           const command = sync.updateTaskCommand({ _id: todoId } as Todo, patch);
           return { ...command, body: { updateData: (command.body as { updateData: TodoPatch }).updateData } };
         },
-        () => updateTodo(todoId, patch),
+        () => updateTodo(todoId, patch, personToday()),
       );
     },
     onMutate: async (variables) => {
@@ -115,8 +115,11 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
       if (before) seenBefore.set(variables, before);
       const previous: Fields = {};
       if (before) for (const field of patchedFields(patch)) Object.assign(previous, { [field]: before[field] });
-      if (before && patch.completed !== undefined) previous.completedAt = before.completedAt;
-      changeCachedTodo(queryClient, todoId, (todo) => applyPatch(todo, patch, new Date().toISOString()));
+      if (before && patch.completed !== undefined) Object.assign(previous, { completedAt: before.completedAt, due: before.due, repeatDone: before.repeatDone });
+      // A repeating task ticked moves to its next date (PRODUCT §10.16), which the device's engine works out with
+      // the rule library it carries: shown ticked meanwhile, it would flicker. Without an engine, the answer moves it.
+      const repeating = before?.repeat !== undefined && patch.completed === true && !before.completed;
+      if (!repeating) changeCachedTodo(queryClient, todoId, (todo) => applyPatch(todo, patch, new Date().toISOString()));
       return { previous, before };
     },
     onSuccess: (answer, { todoId, patch }, context) => {
@@ -138,7 +141,8 @@ export function useUpdateTodo({ onCompleted, onTicked, onGone }: UpdateTodoCallb
       const before = context?.before;
       if (undoToken && onTicked && before) onTicked({ todo, message, undoToken, before: { completed: before.completed, completedAt: before.completedAt } });
       else notifySuccess(message);
-      if (patch.completed === true && todo.completed) onCompleted?.();
+      // A repeating task's occurrence done (it stays open at its next date, PRODUCT §10.16) is celebrated too.
+      if (patch.completed === true && (todo.completed || (answer.todo.repeat !== undefined && context?.before?.completed === false))) onCompleted?.();
     },
     onError: (error, { todoId, patch }, context) => {
       logFailure('Updating the task failed', error);

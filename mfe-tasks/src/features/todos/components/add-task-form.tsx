@@ -1,5 +1,5 @@
 import { LIMITS, todoTitleProblem } from '@tm/contracts';
-import { isAfterSignIn, keepDraft, readDraft } from '@tm/web-platform';
+import { focusInOpenLayer, isAfterSignIn, keepDraft, readDraft } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { currentUserQuery } from '@tm/api-client';
 import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type RefObject, type SubmitEvent } from 'react';
@@ -11,6 +11,8 @@ import { usePasteLimit } from '../hooks/use-paste-limit';
 import { useSound } from '../hooks/use-sound';
 import { quoted } from './task-actions';
 import type * as QuickAddModule from '../quick-add';
+import type { TaskList } from '@tm/contracts';
+import { listTagIn } from '../lists/list-tag';
 
 /** The length counter shows from here on (docs/PRODUCT.md §10.7). */
 const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
@@ -66,7 +68,17 @@ function useUserId(): string | undefined {
  * is refused here with the same words and no request (PRODUCT §10.2, §10.7); what the server refuses anyway
  * shows next to the input too, until the text changes.
  */
-export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement | null> }) {
+interface AddTaskFormProps {
+  inputRef: RefObject<HTMLInputElement | null>;
+  /** The list new tasks go into (docs/PRODUCT.md §10.19); undefined: the Inbox. */
+  listId?: string;
+  /** The person's lists: "#Name" in the words puts the task into the list of that name. */
+  lists?: readonly TaskList[];
+}
+
+const NO_LISTS: readonly TaskList[] = [];
+
+export function AddTaskForm({ inputRef, listId, lists = NO_LISTS }: AddTaskFormProps) {
   const inputId = useId();
   const problemId = useId();
   const counterId = useId();
@@ -90,7 +102,9 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
   const submitting = useRef<object | null>(null);
   const submitted = useRef('');
   const [adding, setAdding] = useState(false);
-  const quickAdd = useQuickAdd(title);
+  // "#Name" names the list (§10.19); the date words are read in the rest.
+  const tag = useMemo(() => listTagIn(title, lists), [title, lists]);
+  const quickAdd = useQuickAdd(tag ? tag.rest : title);
   // "Keep words as typed": the date words stay in the title and no date is set (§10.14), until the next add.
   const [asTyped, setAsTyped] = useState(false);
   const shownAt = useRef(-Infinity);
@@ -111,10 +125,11 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
     },
   });
 
-  // After a sign-in or sign-up the person came here to write a task (PRODUCT §10.9).
+  // After a sign-in or sign-up the person came here to write a task (PRODUCT §10.9), unless they opened a
+  // menu while the screen arrived.
   const state: unknown = useLocation().state;
   useEffect(() => {
-    if (isAfterSignIn(state)) inputRef.current?.focus();
+    if (isAfterSignIn(state) && !focusInOpenLayer()) inputRef.current?.focus();
   }, [state, inputRef]);
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
@@ -135,9 +150,13 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
     submitting.current = attempt;
     submitted.current = text;
     setAdding(true);
-    const understood = asTyped ? null : quickAdd.read(text);
+    const tagged = listTagIn(text, lists);
+    const words = tagged ? tagged.rest : text;
+    const understood = asTyped ? null : quickAdd.read(words);
+    const into = tagged ? tagged.list._id : listId;
+    const inList = into === undefined ? {} : { listId: into };
     add
-      .mutateAsync(understood ? { title: understood.title, due: understood.due } : { title: text })
+      .mutateAsync(understood ? { title: understood.title, due: understood.due, ...(understood.repeat === undefined ? {} : { repeat: understood.repeat }), ...inList } : { title: words, ...inList })
       .catch(() => undefined)
       .finally(() => {
         if (submitting.current !== attempt) return;
@@ -148,7 +167,7 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
 
   const pending = adding;
   const { understood } = quickAdd;
-  const describedBy = [problem && problemId, paste.cut && pasteId, understood && previewId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
+  const describedBy = [problem && problemId, paste.cut && pasteId, (understood || tag) && previewId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
   // A press does not take the focus from the input (the keyboard would close and open again).
   const keepInputFocus = (event: MouseEvent<HTMLButtonElement>) => {
     if (document.activeElement === inputRef.current) event.preventDefault();
@@ -204,10 +223,17 @@ export function AddTaskForm({ inputRef }: { inputRef: RefObject<HTMLInputElement
         <p id={previewId} className="tasks-form__preview" aria-live="polite">
           {understood && !asTyped && (
             <>
-              <span className="tasks-form__preview-due">Due {dueText(understood.due)}</span> · {quoted(understood.title)}
+              <span className="tasks-form__preview-due">Due {dueText(understood.due)}</span>
+              {understood.repeatWords !== undefined && <span className="tasks-form__preview-due"> · Repeats {understood.repeatWords.toLowerCase()}</span>} · {quoted(understood.title)}
             </>
           )}
-          {understood && asTyped && 'Adding as typed, with no due date'}
+          {understood && asTyped && `Adding as typed, with no due date${understood.repeat === undefined ? '' : ' or repeat'}`}
+          {tag && (
+            <span className="tasks-form__preview-list">
+              {understood ? ' · ' : ''}In list {quoted(tag.list.name)}
+              {!understood && ` · ${quoted(tag.rest)}`}
+            </span>
+          )}
         </p>
         {understood && (
           <button type="button" className="tasks-form__as-typed" aria-pressed={asTyped} onMouseDown={keepInputFocus} onClick={() => setAsTyped((kept) => !kept)}>

@@ -189,7 +189,7 @@ describe('live sync (docs/PRODUCT.md §10.11.5)', () => {
 });
 
 describe('applyChange', () => {
-  const list = { todos: [someTodo('a', 'aaaaaaaaaaaaaaaaaaaaaaaa'), someTodo('b', 'bbbbbbbbbbbbbbbbbbbbbbbb')], cursor: '10' };
+  const list = { todos: [someTodo('a', 'aaaaaaaaaaaaaaaaaaaaaaaa'), someTodo('b', 'bbbbbbbbbbbbbbbbbbbbbbbb')], lists: [], cursor: '10' };
 
   it('puts saved tasks in (replacing those with the same id), takes removed ones out, and moves the cursor', () => {
     const changed = applyChange(list, { id: '11', origin: null, saved: [someTodo('a2', 'aaaaaaaaaaaaaaaaaaaaaaaa'), someTodo('c', 'cccccccccccccccccccccccc')], removed: ['bbbbbbbbbbbbbbbbbbbbbbbb'] });

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
 import { goOffline, playedSources, stubAudioPlay, stubCanvas } from '../../../test/browser-stubs';
-import { allRowsEntered, countFetches, rowOf, sleep, tickToasts } from '../../../test/page-helpers';
+import { allRowsEntered, countFetches, rowOf, signedInWithCelebrationStubs, sleep, tickToasts } from '../../../test/page-helpers';
 
 // The cache follows the server's answers (no refetch of the whole list after an action), and the
 // list is windowed: only the rows near the window are in the DOM, in the spec's order, each saying its place.
@@ -30,13 +30,7 @@ function stubWindowScroll(): () => void {
 }
 
 describe('the list after an action (the answer updates the cache)', () => {
-  beforeEach(async () => {
-    toast.remove();
-    await signUpNewUser('Ada Lovelace');
-    stubAudioPlay();
-    stubCanvas();
-  });
-  afterEach(() => jest.restoreAllMocks());
+  signedInWithCelebrationStubs();
 
   it('ticks, pins, renames and adds without fetching the list again, showing the server\'s task', async () => {
     const user = userEvent.setup();

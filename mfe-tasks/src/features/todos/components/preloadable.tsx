@@ -1,11 +1,15 @@
-import { lazy, type ComponentType, type JSX } from 'react';
+import { lazy, Suspense, type ComponentType, type JSX, type ReactNode } from 'react';
 
 /**
  * A component kept off the first load (docs/PERFORMANCE.md "First-load budgets") that renders at once when it has already arrived: until
- * then it is a `lazy` one (Suspense shows the fallback while it loads). `preload()` fetches it ahead of use,
- * at the first key or pointer press (hooks/first-act.ts), so by the time it is needed it usually is in.
+ * then it is a `lazy` one, shown inside its own Suspense boundary whose fallback is `fallback(props)` (nothing
+ * by default: a dialog or menu simply appears when it has come). `preload()` fetches it ahead of use, at the
+ * first key or pointer press (hooks/first-act.ts), so by the time it is needed it usually is in.
  */
-export function preloadable<P extends object>(load: () => Promise<ComponentType<P>>): { Component: (props: P) => JSX.Element; preload: () => Promise<unknown> } {
+export function preloadable<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  fallback: (props: P) => ReactNode = () => null,
+): { Component: (props: P) => JSX.Element; preload: () => Promise<unknown> } {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   const preload = () =>
@@ -15,8 +19,15 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
     }));
   const Lazy = lazy(() => preload().then((component) => ({ default: component })));
   function Component(props: P) {
-    const Loaded = loaded ?? Lazy;
-    return <Loaded {...props} />;
+    if (loaded) {
+      const Loaded = loaded;
+      return <Loaded {...props} />;
+    }
+    return (
+      <Suspense fallback={fallback(props)}>
+        <Lazy {...props} />
+      </Suspense>
+    );
   }
   return { Component, preload };
 }

@@ -1,6 +1,7 @@
-import { CalendarIcon, EditIcon, HistoryIcon, MoreIcon, PinIcon, TrashIcon } from '@tm/web-platform';
-import { useCallback, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { CalendarIcon, EditIcon, HistoryIcon, MoreIcon, MoveIcon, PinIcon, TrashIcon } from '@tm/web-platform';
+import { useCallback, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { MenuButton, useMenuKeys, type MenuStart } from './menu-button';
 
 interface TaskActionsProps {
   title: string;
@@ -15,6 +16,8 @@ interface TaskActionsProps {
   onShowHistory: () => void;
   /** Opens the task's due-date picker (docs/PRODUCT.md §10.14). */
   onPickDue: () => void;
+  /** Opens "Move to…": the lists, Inbox first (docs/PRODUCT.md §10.19). */
+  onMoveTo: () => void;
   /** Called once the delete control has let go of focus: the row is leaving, the list moves the focus on. */
   onFocusLost: () => void;
 }
@@ -33,7 +36,8 @@ export function TaskActions(props: TaskActionsProps) {
   return props.compact ? <TaskActionsMenu {...props} /> : <TaskActionButtons {...props} />;
 }
 
-function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onFocusLost }: TaskActionsProps) {
+function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onFocusLost }: TaskActionsProps) {
+  const moveLabel = `Move ${quoted(title)} to…`;
   const editLabel = `Edit ${quoted(title)}`;
   const historyLabel = `History of ${quoted(title)}`;
   const dueLabel = `Due date of ${quoted(title)}`;
@@ -64,6 +68,9 @@ function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, 
       </button>
       <button type="button" className="tasks-icon-button" aria-label={dueLabel} title={dueLabel} aria-haspopup="dialog" onClick={onPickDue}>
         <CalendarIcon />
+      </button>
+      <button type="button" className="tasks-icon-button" aria-label={moveLabel} title={moveLabel} aria-haspopup="dialog" onClick={onMoveTo}>
+        <MoveIcon />
       </button>
     </div>
   );
@@ -97,35 +104,26 @@ function placeMenu(trigger: HTMLElement, menu: HTMLElement): MenuPosition {
  * Delete hands it on (the row is leaving). A click outside closes it. It is rendered at the end of <body>
  * and does not hide the rest of the page (a modal menu would aria-hide controls that stay focusable).
  */
-function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onFocusLost }: TaskActionsProps) {
-  const [open, setOpen] = useState<'first' | 'last' | null>(null);
+function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onFocusLost }: TaskActionsProps) {
+  const [open, setOpen] = useState<MenuStart | null>(null);
   const [position, setPosition] = useState<MenuPosition | null>(null);
-  const [highlighted, setHighlighted] = useState(-1);
   const trigger = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const menuId = useId();
   const triggerId = useId();
   const menuLabel = `More actions for ${quoted(title)}`;
 
-  /** Focuses item `index` of the menu, counting from the end when negative and wrapping around. */
-  const focusItem = useCallback((index: number) => {
-    const all = Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-    const next = (index + all.length) % all.length;
-    all[next]?.focus({ preventScroll: true });
-    setHighlighted(next);
-  }, []);
-
   /** Closes the menu; `handOff` says where the focus goes instead of back to the button. */
   const close = useCallback(
     (handOff: HandOff | 'outside') => {
       setOpen(null);
       setPosition(null);
-      setHighlighted(-1);
       if (handOff === 'delete') onFocusLost();
       else if (handOff === null) trigger.current?.focus({ preventScroll: true });
     },
     [onFocusLost],
   );
+  const { highlighted, setHighlighted, focusItem, onKeyDown: onMenuKeyDown } = useMenuKeys(menu, () => close(null));
 
   useLayoutEffect(() => {
     if (!open || !trigger.current || !menu.current) return;
@@ -148,27 +146,6 @@ function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, on
     };
   }, [open, close, focusItem]);
 
-
-  const onTriggerKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-    event.preventDefault();
-    setOpen(event.key === 'ArrowDown' ? 'first' : 'last');
-  };
-
-  const onMenuKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const moves: Record<string, () => void> = {
-      ArrowDown: () => focusItem(highlighted + 1),
-      ArrowUp: () => focusItem(highlighted - 1),
-      Home: () => focusItem(0),
-      End: () => focusItem(-1),
-      Escape: () => close(null),
-      Tab: () => close(null),
-    };
-    const move = moves[event.key];
-    if (!move) return;
-    event.preventDefault();
-    move();
-  };
 
   // Picking an item: the action first (a delete takes the row away), then the focus goes where `handOff` says.
   // Items are not buttons, so that the menu's own stylesheet alone decides how they look.
@@ -200,23 +177,20 @@ function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, on
 
   return (
     <div className="tasks-item__actions">
-      <button
-        ref={trigger}
+      <MenuButton
+        buttonRef={trigger}
         id={triggerId}
-        type="button"
         className="tasks-icon-button"
-        aria-label={menuLabel}
-        title={menuLabel}
-        aria-haspopup="menu"
-        aria-expanded={open !== null}
-        aria-controls={open ? menuId : undefined}
+        label={menuLabel}
+        menuId={menuId}
+        isOpen={open !== null}
+        onOpen={setOpen}
+        onClose={() => close(null)}
         data-state={open ? 'open' : 'closed'}
         data-edit-return
-        onClick={() => (open ? close(null) : setOpen('first'))}
-        onKeyDown={onTriggerKeyDown}
       >
         <MoreIcon />
-      </button>
+      </MenuButton>
       {open &&
         createPortal(
           <div
@@ -236,8 +210,9 @@ function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, on
             {item('History', <HistoryIcon />, 2, onShowHistory, null)}
             {/* "…": it opens a dialog that asks for the date (docs/PRODUCT.md §10.14). */}
             {item('Due date…', <CalendarIcon />, 3, onPickDue, null)}
+            {item('Move to…', <MoveIcon />, 4, onMoveTo, null)}
             {/* The destructive item last, on its own edge of the menu. */}
-            {item('Delete', <TrashIcon />, 4, onDelete, 'delete', true)}
+            {item('Delete', <TrashIcon />, 5, onDelete, 'delete', true)}
           </div>,
           document.body,
         )}

@@ -163,6 +163,34 @@ describe("a task's due-date picker (docs/PRODUCT.md §10.14)", () => {
     expect(updates.sent).toHaveLength(1);
   });
 
+  it('sets a weekly repeat on chosen days and a reminder, with the next five dates shown before saving (PRODUCT §10.16, §10.17)', async () => {
+    const user = userEvent.setup();
+    // 1 March 2027 is a Monday.
+    await addTodo('Team sync', '2027-03-01T10:00');
+    renderPage(<TaskListPage />);
+    await screen.findByText('Team sync');
+    await allRowsEntered();
+    await user.click(within(rowOf('Team sync')).getByRole('button', { name: 'Due date of “Team sync”' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Due date of “Team sync”' });
+    const repeat = within(dialog).getByRole('combobox', { name: 'Repeat' });
+    expect(repeat).toHaveValue('none');
+    await user.selectOptions(repeat, 'weekly');
+    // The due date's own weekday starts ticked; Thursday is added.
+    expect(within(dialog).getByRole('checkbox', { name: 'Monday' })).toBeChecked();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Thursday' }));
+    expect(description(repeat).split(' · ')).toHaveLength(5);
+    expect(description(repeat)).toMatch(/^Next: /);
+    await user.click(within(dialog).getByRole('checkbox', { name: '10 minutes before' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(async () =>
+      expect((await fetchTodos()).find((todo) => todo.title === 'Team sync')).toMatchObject({ due: '2027-03-01T10:00', repeat: 'FREQ=WEEKLY;BYDAY=MO,TH', reminders: [10] }),
+    );
+    await waitFor(() => expect(rowOf('Team sync').querySelector('.tasks-item__plan')?.textContent).toBe('Repeats · 1 reminder'));
+    // One update, with only what changed: the date stays as it was.
+    expect(updates.sent).toHaveLength(1);
+  });
+
   it('refuses a time without a date, and a year outside 1970–2999, at the Date field and in words', async () => {
     const user = userEvent.setup();
     await addTodo('Plan the party');
@@ -214,7 +242,7 @@ describe('the Due date action in the menu of small screens', () => {
     await user.keyboard('{ArrowUp}');
     const menu = await screen.findByRole('menu');
     await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Delete' })).toHaveFocus());
-    await user.keyboard('{ArrowUp}');
+    await user.keyboard('{ArrowUp}{ArrowUp}'); // past "Move to…" (§10.19), the item before Delete
     expect(within(menu).getByRole('menuitem', { name: 'Due date…' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();

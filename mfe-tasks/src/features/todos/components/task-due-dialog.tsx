@@ -1,9 +1,11 @@
 import type { Todo } from '@tm/api-client';
 import { DUE_YEARS, dueProblem, nextMonday } from '@tm/contracts';
-import { ModalDialog } from '@tm/web-platform';
+import { REPEAT_PREVIEW, repeatDates } from '@tm/contracts/repeat';
+import { dueText, ModalDialog, personNow } from '@tm/web-platform';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import type { DatesPatch } from '../hooks/use-row-actions';
+import { choiceOf, INTERVAL_MAX, INTERVAL_UNITS, reminderText, REMINDER_CHOICES, ruleOf, WEEKDAYS, weekdayOf, type RepeatChoice, type RepeatKind, type Weekday } from '../repeat-choice';
 import { quoted } from './task-actions';
-import { personNow } from '@tm/web-platform';
 
 // The due-date picker of a task (docs/PRODUCT.md §10.14): the browser's own date and time fields, which every
 // engine makes usable with the keyboard and a screen reader and turns into its native picker on a phone, with
@@ -36,8 +38,44 @@ export const QUICK_CHOICES: readonly { label: string; day: (now: Date) => string
 ];
 
 interface Problem {
-  field: 'date' | 'time';
+  field: 'date' | 'time' | 'repeat';
   message: string;
+}
+
+/** Said at the Repeat field when the rule gives no date after the chosen one (an UNTIL already passed). */
+const REPEAT_NEVER = 'This repeat never falls after the date. Choose another.';
+
+const WEEKDAY_NAMES: Record<Weekday, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
+
+/** The Repeat field's choices, in words that name the chosen date's own day ("Every month on day 14"). */
+function repeatOptions(day: string, custom: string | undefined): { kind: RepeatKind; label: string }[] {
+  const date = Number(day.slice(8, 10));
+  const options: { kind: RepeatKind; label: string }[] = [
+    { kind: 'none', label: 'Does not repeat' },
+    { kind: 'daily', label: 'Daily' },
+    { kind: 'weekdays', label: 'Every weekday (Monday to Friday)' },
+    { kind: 'weekly', label: 'Weekly' },
+    { kind: 'monthly', label: day === '' ? 'Monthly on this day' : `Monthly on day ${date}` },
+    { kind: 'monthly-last', label: 'Monthly on the last day' },
+    { kind: 'yearly', label: 'Yearly on this date' },
+  ];
+  return custom === undefined ? options : [...options, { kind: 'custom', label: `As set elsewhere (${custom})` }];
+}
+
+const sameList = (a: readonly number[] | undefined, b: readonly number[]): boolean => (a ?? []).join(',') === b.join(',');
+
+/**
+ * The patch the dialog's fields make of `todo` (PRODUCT §10.14, §10.16, §10.17): only what differs; removing
+ * the date says only that (the repeat and reminders go with it).
+ */
+export function datesPatch(todo: Todo, due: string | null, rule: string | null, repeatFrom: 'due' | 'completion', reminders: readonly number[]): DatesPatch {
+  if (due === null) return todo.due === undefined ? {} : { due: null };
+  const patch: DatesPatch = {};
+  if (due !== todo.due) patch.due = due;
+  if (rule !== (todo.repeat ?? null)) patch.repeat = rule;
+  if (rule !== null && repeatFrom !== (todo.repeatFrom ?? 'due')) patch.repeatFrom = repeatFrom;
+  if (!sameList(todo.reminders, reminders)) patch.reminders = reminders.length === 0 ? null : [...reminders].sort((a, b) => a - b);
+  return patch;
 }
 
 /**
@@ -61,8 +99,8 @@ interface TaskDueDialogProps {
   todo: Todo;
   /** The task has left the list (deleted, here or elsewhere): nothing can be set on it any more. */
   deleted: boolean;
-  /** Sets the due date (null removes it), through the list's usual update: called once the dialog has closed. */
-  onSetDue: (todo: Todo, due: string | null) => void;
+  /** Sets the due date, repeat and reminders (a null due date removes them all), through the list's usual update: called once the dialog has closed. */
+  onSetDue: (todo: Todo, patch: DatesPatch) => void;
   onClose: () => void;
 }
 
@@ -84,18 +122,33 @@ export function TaskDueDialog({ todo, deleted, onSetDue, onClose }: TaskDueDialo
   const [date, setDate] = useState(startDate);
   const [time, setTime] = useState(startTime);
   const [problem, setProblem] = useState<Problem | null>(null);
+  const [repeat, setRepeat] = useState<RepeatChoice>(() => choiceOf(todo.repeat));
+  const [repeatFrom, setRepeatFrom] = useState<'due' | 'completion'>(todo.repeatFrom ?? 'due');
+  const [reminders, setReminders] = useState<number[]>(todo.reminders ?? []);
+  const repeatId = useId();
+  const everyId = useId();
+  const previewId = useId();
   const dateInput = useRef<HTMLInputElement>(null);
   const timeInput = useRef<HTMLInputElement>(null);
+  const repeatInput = useRef<HTMLSelectElement>(null);
   // What Save or Remove chose: sent once the dialog has closed (see onClosed). `undefined`: nothing to send.
-  const chosen = useRef<string | null | undefined>(undefined);
+  const chosen = useRef<DatesPatch | undefined>(undefined);
+  const customRule = todo.repeat !== undefined && choiceOf(todo.repeat).kind === 'custom' ? todo.repeat : undefined;
+  const day = dueProblem(date) === null ? date : '';
+  const rule = day === '' ? null : ruleOf(repeat, day);
+  const start = day === '' ? '' : time === '' ? day : `${day}T${time}`;
+  // The next dates before saving (PRODUCT §10.16): from the date chosen, or, counted from completion, from today.
+  const from = repeatFrom === 'completion' ? `${dayOf(personNow())}${time === '' ? '' : `T${time}`}` : start;
+  const preview = rule === null || start === '' || dueProblem(from) !== null ? [] : repeatDates(from, rule, REPEAT_PREVIEW);
+  const reminderChoices = [...new Set([...REMINDER_CHOICES.map((choice) => choice.minutes), ...(todo.reminders ?? [])])].sort((a, b) => a - b);
 
   // This effect runs after ModalDialog's own (which opens it): the focus starts in the Date field.
   useEffect(() => {
     dateInput.current?.focus();
   }, []);
 
-  const close = (due: string | null | undefined) => {
-    chosen.current = due;
+  const close = (patch: DatesPatch | undefined) => {
+    chosen.current = patch;
     dateInput.current?.closest('dialog')?.close();
   };
 
@@ -107,16 +160,22 @@ export function TaskDueDialog({ todo, deleted, onSetDue, onClose }: TaskDueDialo
       (result.field === 'date' ? dateInput : timeInput).current?.focus();
       return;
     }
-    // The same value again, or a task that has gone: nothing to send.
-    close(deleted || result.due === (todo.due ?? null) ? undefined : result.due);
+    if (result.due !== null && rule !== null && preview.length === 0 && repeatFrom === 'due') {
+      setProblem({ field: 'repeat', message: REPEAT_NEVER });
+      repeatInput.current?.focus();
+      return;
+    }
+    const patch = datesPatch(todo, result.due, rule, repeatFrom, reminders);
+    // The same values again, or a task that has gone: nothing to send.
+    close(deleted || Object.keys(patch).length === 0 ? undefined : patch);
   };
 
   // ModalDialog gives the focus back right after this returns; the change follows it, as History's Restore does.
   const onClosed = () => {
-    const due = chosen.current;
+    const patch = chosen.current;
     chosen.current = undefined;
     onClose();
-    if (due !== undefined) queueMicrotask(() => onSetDue(todo, due));
+    if (patch !== undefined) queueMicrotask(() => onSetDue(todo, patch));
   };
 
   const fieldProps = (field: Problem['field']) =>
@@ -195,8 +254,103 @@ export function TaskDueDialog({ todo, deleted, onSetDue, onClose }: TaskDueDialo
           />
           {problemText('time')}
         </div>
+        {day !== '' && (
+          <fieldset className="tasks-due__group">
+            <legend className="tasks-due__label">Repeat</legend>
+            <label htmlFor={repeatId} className="visually-hidden">
+              Repeat
+            </label>
+            <select
+              ref={repeatInput}
+              id={repeatId}
+              className="tasks-due__input"
+              value={repeat.kind}
+              aria-describedby={preview.length > 0 ? previewId : undefined}
+              {...fieldProps('repeat')}
+              onChange={(event) => {
+                const kind = event.target.value as RepeatKind;
+                setRepeat(kind === 'custom' ? choiceOf(customRule) : { kind, interval: repeat.interval, weekdays: kind === 'weekly' && repeat.weekdays.length === 0 ? [weekdayOf(day)] : repeat.weekdays });
+                setProblem(null);
+              }}
+            >
+              {repeatOptions(day, customRule).map((option) => (
+                <option key={option.kind} value={option.kind}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+            {problemText('repeat')}
+            {INTERVAL_UNITS[repeat.kind] && (
+              <div className="tasks-due__every">
+                <label htmlFor={everyId}>Every</label>
+                <input
+                  id={everyId}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={INTERVAL_MAX}
+                  className="tasks-due__input tasks-due__number"
+                  value={repeat.interval}
+                  onChange={(event) => setRepeat({ ...repeat, interval: Math.min(INTERVAL_MAX, Math.max(1, Math.trunc(Number(event.target.value)) || 1)) })}
+                />
+                <span>{INTERVAL_UNITS[repeat.kind]?.[repeat.interval === 1 ? 0 : 1]}</span>
+              </div>
+            )}
+            {repeat.kind === 'weekly' && (
+              <div className="tasks-due__weekdays" role="group" aria-label="On these days">
+                {WEEKDAYS.map((weekday) => (
+                  <label key={weekday} className="tasks-due__weekday">
+                    <input
+                      type="checkbox"
+                      checked={repeat.weekdays.includes(weekday)}
+                      onChange={(event) =>
+                        setRepeat({ ...repeat, weekdays: event.target.checked ? [...repeat.weekdays, weekday] : repeat.weekdays.filter((each) => each !== weekday) })
+                      }
+                    />
+                    <span aria-hidden="true">{WEEKDAY_NAMES[weekday].slice(0, 2)}</span>
+                    <span className="visually-hidden">{WEEKDAY_NAMES[weekday]}</span>
+                  </label>
+                ))}
+              </div>
+            )}
+            {rule !== null && (
+              <div className="tasks-due__from" role="radiogroup" aria-label="Count the next date from">
+                <label>
+                  <input type="radio" name={`${repeatId}-from`} checked={repeatFrom === 'due'} onChange={() => setRepeatFrom('due')} /> On schedule
+                </label>
+                <label>
+                  <input type="radio" name={`${repeatId}-from`} checked={repeatFrom === 'completion'} onChange={() => setRepeatFrom('completion')} /> From when I complete it
+                </label>
+              </div>
+            )}
+            {preview.length > 0 && (
+              <p id={previewId} className="tasks-due__preview">
+                {repeatFrom === 'completion' ? 'Done today, next: ' : 'Next: '}
+                {preview.map((next) => dueText(next)).join(' · ')}
+              </p>
+            )}
+          </fieldset>
+        )}
+        {day !== '' && (
+          <fieldset className="tasks-due__group">
+            <legend className="tasks-due__label">Reminders</legend>
+            <div className="tasks-due__reminders">
+              {reminderChoices.map((minutes) => (
+                <label key={minutes} className="tasks-due__reminder">
+                  <input
+                    type="checkbox"
+                    checked={reminders.includes(minutes)}
+                    onChange={(event) => setReminders(event.target.checked ? [...reminders, minutes] : reminders.filter((each) => each !== minutes))}
+                  />{' '}
+                  {reminderText(minutes)}
+                </label>
+              ))}
+            </div>
+            {time === '' && reminders.length > 0 && <p className="tasks-due__hint">A task without a time is reminded from 09:00 on its day.</p>}
+          </fieldset>
+        )}
         {todo.due !== undefined && !deleted && (
-          <button type="button" className="tasks-button tasks-button--quiet tasks-due__remove" onClick={() => close(null)}>
+          <button type="button" className="tasks-button tasks-button--quiet tasks-due__remove" onClick={() => close({ due: null })}>
             Remove due date
           </button>
         )}

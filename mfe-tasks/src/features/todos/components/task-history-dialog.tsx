@@ -1,5 +1,6 @@
 import { clientId, describeError, fetchTodoHistory, isOffline, type Todo, type TodoPatch } from '@tm/api-client';
-import { TEMP_ID_PREFIX, type HistoryEntry } from '@tm/contracts';
+import { fieldValue, TEMP_ID_PREFIX, type HistoryEntry } from '@tm/contracts';
+import { reminderText } from '../repeat-choice';
 import { ModalDialog } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
@@ -22,8 +23,20 @@ function describeChange(entry: HistoryEntry): string {
     case 'due':
       if (typeof entry.after !== 'string') return 'Due date removed';
       return typeof entry.before === 'string' ? `Due date changed from ${dueText(entry.before)} to ${dueText(entry.after)}` : `Due date set to ${dueText(entry.after)}`;
+    case 'repeat':
+      return typeof entry.after === 'string' ? `Repeat set (${entry.after})` : 'Repeat removed';
+    case 'repeatFrom':
+      return entry.after === 'completion' ? 'Repeat counted from completion' : 'Repeat counted on schedule';
+    case 'reminders':
+      return typeof entry.after === 'string' ? `Reminders set: ${remindersIn(entry.after).map(reminderText).join(', ')}` : 'Reminders removed';
+    case 'listId':
+      // Lists are not in the task history (PRODUCT §10.19): the move is said, the list by where it went.
+      return typeof entry.after === 'string' ? 'Moved to another list' : 'Moved to the Inbox';
   }
 }
+
+/** The minutes of reminders as the history keeps them ("0,60", fieldValue of @tm/contracts). */
+const remindersIn = (value: string): number[] => value.split(',').map(Number);
 
 /**
  * The patch that puts the value this change replaced back, with the name of its button; none when the task
@@ -31,12 +44,17 @@ function describeChange(entry: HistoryEntry): string {
  */
 function restoreOf(entry: HistoryEntry, todo: Todo): { patch: TodoPatch; label: string } | undefined {
   const { field, before } = entry;
-  if (before === (todo[field] ?? null)) return undefined;
+  if (before === fieldValue(todo, field)) return undefined;
   if (field === 'title' && typeof before === 'string') return { patch: { title: before }, label: `Restore title ${quoted(before)}` };
   if (field === 'completed' && typeof before === 'boolean') return { patch: { completed: before }, label: `Restore: mark ${before ? 'complete' : 'active'}` };
   if (field === 'isPinned' && typeof before === 'boolean') return { patch: { isPinned: before }, label: `Restore: ${before ? 'pin' : 'unpin'}` };
   if (field === 'due' && typeof before === 'string') return { patch: { due: before }, label: `Restore due date ${dueText(before)}` };
   if (field === 'due' && before === null) return { patch: { due: null }, label: 'Restore: no due date' };
+  // A repeat or reminders come back with the due date they need; without one they cannot (the Restore of the date comes first).
+  if (todo.due === undefined) return undefined;
+  if (field === 'repeat') return typeof before === 'string' ? { patch: { repeat: before }, label: `Restore repeat (${before})` } : { patch: { repeat: null }, label: 'Restore: no repeat' };
+  if (field === 'repeatFrom' && (before === 'due' || before === 'completion' || before === null)) return { patch: { repeatFrom: before ?? 'due' }, label: 'Restore how the repeat counts' };
+  if (field === 'reminders') return typeof before === 'string' ? { patch: { reminders: remindersIn(before) }, label: 'Restore reminders' } : { patch: { reminders: null }, label: 'Restore: no reminders' };
   return undefined;
 }
 

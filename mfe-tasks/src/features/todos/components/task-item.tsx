@@ -1,8 +1,11 @@
 import type { Todo } from '@tm/api-client';
+import type { ReminderItem, TaskList } from '@tm/contracts';
+import { ListDot } from '../lists/list-dot';
 import { PinIcon } from '@tm/web-platform';
-import { memo, Suspense, useCallback, useId, useRef, useState } from 'react';
+import { MissedReminderMark } from '@tm/web-platform/reminders';
+import { memo, useCallback, useId, useRef, useState } from 'react';
 import { completedAtFull, completedAtText } from '../completed-at';
-import { dueFull, dueText, isOverdue } from '@tm/web-platform';
+import { dueFull, dueText, isOverdue, planText } from '@tm/web-platform';
 import { quoted as quotedTitle, TaskActions } from './task-actions';
 import type { DeletedElsewhere } from './task-title-editor';
 import { RowRefusal, type Refused } from './sync-status';
@@ -16,7 +19,11 @@ import { preloadable } from './preloadable';
 
 // The title editor is off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or pointer press on
 // the page, so it is in when a title is edited.
-const { Component: TaskTitleEditor, preload: preloadEditor } = preloadable(() => import('./task-title-editor').then((module) => module.TaskTitleEditor));
+const { Component: TaskTitleEditor, preload: preloadEditor } = preloadable(
+  () => import('./task-title-editor').then((module) => module.TaskTitleEditor),
+  // While the editor arrives the title stays as it was.
+  ({ title }) => <span className="tasks-item__title">{title}</span>,
+);
 if (typeof window !== 'undefined') onFirstAct(() => void preloadEditor());
 
 /** The handlers every row gets from the list: the same functions across renders. */
@@ -27,10 +34,14 @@ export interface RowHandlers extends RowActions {
   onShowHistory: (todo: Todo) => void;
   /** Opens the task's due-date picker (docs/PRODUCT.md §10.14). */
   onPickDue: (todo: Todo) => void;
+  /** Opens "Move to…" for the task (docs/PRODUCT.md §10.19). */
+  onMoveTo: (todo: Todo) => void;
 }
 
 interface TaskItemProps extends RowHandlers {
   todo: Todo;
+  /** The task's list, shown on the row in All tasks (§10.19); absent in a list's own screen and for the Inbox. */
+  list?: TaskList;
   /** The row's index in the window's list (for its measurement) and its place for screen readers (1-based). */
   index: number;
   setSize: number;
@@ -53,6 +64,8 @@ interface TaskItemProps extends RowHandlers {
   /** A change to this task the server refused (docs/PRODUCT.md §10.4): shown on the row with its reason until dismissed. */
   refusal?: Refused;
   onDismissRefusal: (commandId: string) => void;
+  /** Its reminder that reached no browser (docs/PRODUCT.md §10.17): marked on the row, read with its checkbox. */
+  missedReminder?: ReminderItem;
 }
 
 /**
@@ -77,12 +90,18 @@ export const TaskItem = memo(function TaskItem({
   onEditing,
   onShowHistory,
   onPickDue,
+  onMoveTo,
+  list,
   deletedElsewhere,
   refusal,
   onDismissRefusal,
+  missedReminder,
 }: TaskItemProps) {
   const doneAtId = useId();
   const dueId = useId();
+  const planId = useId();
+  const missedId = useId();
+  const plan = planText(todo);
   const row = useRef<HTMLLIElement>(null);
   const setRow = useCallback(
     (element: HTMLLIElement | null) => {
@@ -127,7 +146,11 @@ export const TaskItem = memo(function TaskItem({
           checked={completed}
           disabled={deletedElsewhere !== undefined}
           aria-label={label}
-          aria-describedby={[completed && todo.completedAt ? doneAtId : '', todo.due && !editing ? dueId : ''].filter(Boolean).join(' ') || undefined}
+          aria-describedby={
+            [completed && todo.completedAt ? doneAtId : '', todo.due && !editing ? dueId : '', plan && !editing ? planId : '', missedReminder && !editing ? missedId : '']
+              .filter(Boolean)
+              .join(' ') || undefined
+          }
           onChange={(event) => {
             timeTick(event.timeStamp, !completed);
             setClicked({ todo, completed: !completed });
@@ -137,7 +160,6 @@ export const TaskItem = memo(function TaskItem({
       </label>
       <div className="tasks-item__text">
         {editing ? (
-          <Suspense fallback={<span className="tasks-item__title">{todo.title}</span>}>
             <TaskTitleEditor
               title={todo.title}
               initialDraft={deletedElsewhere?.draft}
@@ -147,7 +169,6 @@ export const TaskItem = memo(function TaskItem({
                 if (title !== undefined) onRename(todo, title);
               }}
             />
-          </Suspense>
         ) : (
           // A tap or click on the title opens the task (PRODUCT §10.11.1): its title editor. Keyboard and
           // screen-reader users have the same in the row's Edit action; the checkbox beside it ticks.
@@ -168,6 +189,20 @@ export const TaskItem = memo(function TaskItem({
             {overdue ? `Overdue: ${dueText(todo.due)}` : `Due ${dueText(todo.due)}`}
           </time>
         )}
+        {/* Whether it repeats and how many reminders it has (PRODUCT §10.16, §10.17), in words beside the date. */}
+        {plan && !editing && (
+          <span id={planId} className="tasks-item__plan">
+            {plan}
+          </span>
+        )}
+        {list && !editing && (
+          <span className="tasks-item__list">
+            <ListDot colour={list.colour} />
+            <span className="visually-hidden">List: </span>
+            {list.name}
+          </span>
+        )}
+        {missedReminder && !editing && <MissedReminderMark id={missedId} reminder={missedReminder} />}
         {refusal && <RowRefusal refused={refusal} onDismiss={() => onDismissRefusal(refusal.id)} />}
       </div>
       {/* One pinned indicator per row: the pressed pin button on wide screens, this mark in the menu layout. */}
@@ -187,9 +222,11 @@ export const TaskItem = memo(function TaskItem({
           onDelete={() => onDelete(todo)}
           onShowHistory={() => onShowHistory(todo)}
           onPickDue={() => onPickDue(todo)}
+          onMoveTo={() => onMoveTo(todo)}
           onFocusLost={onFocusLost}
         />
       )}
     </li>
   );
 });
+

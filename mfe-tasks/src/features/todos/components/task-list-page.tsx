@@ -1,5 +1,5 @@
 import { useReducedMotion } from 'framer-motion';
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useKeptScreen, useLiveTodos, usePersonClock, usePreferences, useTaskSync } from '@tm/web-platform';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
@@ -16,8 +16,15 @@ import { TaskList } from './task-list';
 import { countTodos } from './task-toolbar';
 import { SyncStatusLine } from './sync-status';
 import { preloadable } from './preloadable';
-import { closeUndoOffers } from './undo-toast';
+import { closeUndoOffers } from '@tm/web-platform/undo';
+import { Link } from 'react-router-dom';
+import { useLists } from '../lists/lists-api';
+import { openCounts, scopeListId, scopeName, tasksInScope, useListScope } from '../lists/current-list';
+import { ListsDrawer, ListsNav } from '../lists/lists-nav';
+import { WIDE_SCREEN_QUERY } from '../constants';
+import { useMediaQuery } from '../hooks/use-media-query';
 import './task-list-page.css';
+import '../lists/lists.css';
 
 // Off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or pointer press, or when first opened.
 const { Component: ShortcutsDialog, preload: preloadShortcuts } = preloadable(() => import('./shortcuts-dialog').then((module) => module.ShortcutsDialog));
@@ -44,8 +51,24 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   // Due dates are read on the person's own clock (§10.14), set before the rows below read it.
   usePersonClock();
   const todos = useTodos();
+  // The list the address names (docs/PRODUCT.md §10.19): all tasks on `/`, the Inbox, or one list.
+  const scope = useListScope();
+  const { lists } = useLists();
+  const wide = useMediaQuery(WIDE_SCREEN_QUERY);
+  // The sidebar takes the margin beside the page where wide screens show toasts: while it shows, the toasts
+  // keep to their band at the window's bottom edge (platform.css, PRODUCT §4 "Toasts": never over work).
+  useEffect(() => {
+    if (!wide) return undefined;
+    document.documentElement.dataset.widePage = '';
+    return () => {
+      delete document.documentElement.dataset.widePage;
+    };
+  }, [wide]);
+  const scoped = useMemo(() => (todos.data ? tasksInScope(todos.data, scope) : undefined), [todos.data, scope]);
+  const listCounts = useMemo(() => openCounts(todos.data ?? []), [todos.data]);
+  const taskCountOf = (listId: string) => (todos.data ?? []).filter((todo) => todo.listId === listId).length;
   const [filter, chooseFilter] = useTaskFilter();
-  const counts = useMemo(() => countTodos(todos.data ?? []), [todos.data]);
+  const counts = useMemo(() => countTodos(scoped ?? []), [scoped]);
   const reducedMotion = useReducedMotion() ?? false;
   // The person's preference (PRODUCT §10.10): with celebrations off, a completion shows neither confetti nor
   // the still check mark (the sound is the sounds preference's, see useSound).
@@ -68,19 +91,45 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
 
   useTaskShortcuts(input, filter, chooseFilter, () => setShowShortcuts(true));
 
+  // The heading of the tasks shown: the drawer puts the focus there after a choice (§10.19).
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const focusListHeading = useCallback(() => {
+    const heading = listHeading.current;
+    if (!heading) return;
+    // Focusable from script for this once: a tabindex left behind would let a click on the heading take the focus.
+    heading.setAttribute('tabindex', '-1');
+    heading.addEventListener('blur', () => heading.removeAttribute('tabindex'), { once: true });
+    heading.focus();
+  }, []);
+  const navProps = { scope, lists, counts: listCounts, allCount: (todos.data ?? []).filter((todo) => !todo.completed).length, taskCountOf };
+  const newTaskList = scope.kind === 'list' ? scope.list._id : undefined;
   return (
-    <div className="tasks-page" ref={page}>
+    <div className={`tasks-page${wide ? ' tasks-page--with-lists' : ''}`} ref={page}>
+      {wide && (
+        <aside className="tasks-page__lists">
+          <ListsNav {...navProps} />
+        </aside>
+      )}
+      <div className="tasks-page__main">
       <header className="tasks-page__header">
         <div className="tasks-page__intro">
           <h1 id={headingId} className="tasks-page__title">
             Task Manager
           </h1>
           <p className="tasks-page__greeting">{fullName ? `Hello, ${fullName}!` : 'Hello!'}</p>
-          {todos.data && <p className="tasks-page__message">{encouragement(todos.data)}</p>}
+          {scoped && <p className="tasks-page__message">{encouragement(scoped)}</p>}
         </div>
         <Illustration />
       </header>
-      <AddTaskForm inputRef={input} />
+      {!wide && <ListsDrawer {...navProps} onChosen={focusListHeading} />}
+      {scope.kind === 'unknown' ? (
+        <div className="tasks-page__missing" role="status">
+          <p>This list does not exist.</p>
+          <Link to="/">Go to All tasks</Link>
+        </div>
+      ) : (
+      <>
+      <AddTaskForm inputRef={input} listId={newTaskList} lists={lists} />
       {sync && <SyncStatusLine status={sync} todos={todos.data ?? []} />}
       {todos.isPending && (
         <p role="status" className="tasks-page__status">
@@ -96,14 +145,26 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
           </button>
         </div>
       )}
-      {todos.data && (
-        <TaskList todos={todos.data} filter={filter} counts={counts} onCompleted={celebrate} inputRef={input} />
+      {scoped && (
+        <TaskList
+          todos={scoped}
+          filter={filter}
+          counts={counts}
+          onCompleted={celebrate}
+          inputRef={input}
+          // `/` stays the spec's task list, headed as it always was; a list's screen names the list (§10.19).
+          heading={scope.kind === 'all' ? undefined : scopeName(scope)}
+          listId={scopeListId(scope)}
+          lists={lists}
+          headingRef={listHeading}
+        />
       )}
+      </>
+      )}
+      </div>
       {celebrations && <Celebration count={count} reducedMotion={reducedMotion} />}
       {showShortcuts && (
-        <Suspense fallback={null}>
-          <ShortcutsDialog onClose={() => setShowShortcuts(false)} />
-        </Suspense>
+        <ShortcutsDialog onClose={() => setShowShortcuts(false)} />
       )}
     </div>
   );

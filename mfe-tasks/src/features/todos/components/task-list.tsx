@@ -1,7 +1,8 @@
 import type { Todo, TodoPatch } from '@tm/api-client';
-import { taskRowKey } from '@tm/web-platform';
+import type { TaskList as List } from '@tm/contracts';
+import { isTypingTarget, taskRowKey } from '@tm/web-platform';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useCallback, useEffect, useId, useMemo, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SMALL_SCREEN_QUERY } from '../constants';
 import { onFirstAct } from '../hooks/first-act';
@@ -21,9 +22,13 @@ const { Component: TaskHistoryDialog, preload: preloadHistory } = preloadable(()
   import('./task-history-dialog').then((module) => module.TaskHistoryDialog),
 );
 if (typeof window !== 'undefined') onFirstAct(() => void preloadHistory());
+// So is the choice of a list to move a task to (docs/PRODUCT.md §10.19), fetched when first opened.
+const { Component: MoveTaskDialog } = preloadable(() => import('../lists/move-task-dialog').then((module) => module.MoveTaskDialog));
 // So is the due-date picker (docs/PRODUCT.md §10.14), fetched the same way.
 const { Component: TaskDueDialog, preload: preloadDue } = preloadable(() => import('./task-due-dialog').then((module) => module.TaskDueDialog));
 if (typeof window !== 'undefined') onFirstAct(() => void preloadDue());
+
+const NO_LISTS: List[] = [];
 
 interface TaskListProps {
   /** Every task, in the spec's order (the list shows those of `filter`). */
@@ -34,6 +39,14 @@ interface TaskListProps {
   onCompleted: () => void;
   /** The new-task input: it takes the focus when the last task is deleted. */
   inputRef: RefObject<HTMLInputElement | null>;
+  /** What the list's heading says: "All tasks", "Inbox" or the list's name (docs/PRODUCT.md §10.19). */
+  heading?: string;
+  /** The list the bulk actions act on (a list's id or INBOX_ID); undefined: every task. */
+  listId?: string;
+  /** The person's lists: rows in All tasks name theirs, "Move to…" offers them. */
+  lists?: List[];
+  /** The list's heading (the Lists drawer hands the focus to it, §10.19). */
+  headingRef?: RefObject<HTMLHeadingElement | null>;
 }
 
 /**
@@ -67,7 +80,7 @@ function useOpenedTask(rows: ReturnType<typeof useFocusAfterChange>['rows']) {
   }, [opened, rows, navigate, pathname, search]);
 }
 
-export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef }: TaskListProps) {
+export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef, heading = 'Your tasks', listId, lists = NO_LISTS, headingRef }: TaskListProps) {
   const headingId = useId();
   const [playSuccess, playDeleted, playAdded] = useTaskSounds();
   const orphans = useOrphanedEdits(stored, playAdded);
@@ -91,7 +104,8 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
       if (patch.title !== undefined) actions.onRename(todo, patch.title);
       if (patch.completed !== undefined) actions.onToggleCompleted(todo, patch.completed);
       if (patch.isPinned !== undefined && patch.isPinned !== todo.isPinned) actions.onTogglePinned(todo);
-      if (patch.due !== undefined) actions.onSetDue(todo, patch.due);
+      const { title: _title, completed: _completed, isPinned: _pinned, ...dates } = patch;
+      if (Object.keys(dates).length > 0) actions.onSetDue(todo, dates);
     },
     [actions],
   );
@@ -101,17 +115,44 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
   // The task as it is now (its due date decides whether Save changes anything); null when it has gone.
   const dueTodo = dueOf && (todos.find((todo) => todo._id === dueOf._id) ?? null);
 
+  const [moveOf, setMoveOf] = useState<Todo | null>(null);
+  const moveTo = useCallback((todo: Todo) => setMoveOf(todo), []);
+  const moveTodo = moveOf && (todos.find((todo) => todo._id === moveOf._id) ?? null);
+  // In All tasks each row names its list, unless it is the Inbox (§10.19).
+  const listsById = useMemo(() => new Map(lists.map((list) => [list._id, list])), [lists]);
+  const listOf = useCallback((todo: Todo) => (todo.listId === undefined ? undefined : listsById.get(todo.listId)), [listsById]);
+  // `M` on a focused row opens its "Move to…" (§10.19), as the arrow keys move between rows (useFocusAfterChange).
+  const root = useRef<HTMLDivElement>(null);
+  const current = useRef(todos);
+  useEffect(() => {
+    current.current = todos;
+  }, [todos]);
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return undefined;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== 'm' || event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return;
+      const row = (event.target as HTMLElement).closest<HTMLElement>('li[data-todo-id]');
+      const todo = row && current.current.find((candidate) => candidate._id === row.dataset.todoId);
+      if (!todo) return;
+      event.preventDefault();
+      setMoveOf(todo);
+    };
+    element.addEventListener('keydown', onKeyDown);
+    return () => element.removeEventListener('keydown', onKeyDown);
+  }, []);
+
   let empty: string | undefined;
   if (counts.all === 0) empty = 'No tasks';
   else if (visible.length === 0 && filter !== 'all') empty = EMPTY_FILTER_MESSAGES[filter];
 
   return (
-    <div className="tasks-list">
+    <div className="tasks-list" ref={root}>
       <div className="tasks-list__header">
-        <h2 id={headingId} className="tasks-list__heading">
-          Your tasks
+        <h2 id={headingId} ref={headingRef} className={`tasks-list__heading${listId === undefined ? '' : ' tasks-list__heading--list'}`}>
+          {heading}
         </h2>
-        <BulkActions counts={counts} inputRef={inputRef} />
+        <BulkActions counts={counts} inputRef={inputRef} listId={listId} />
       </div>
       {counts.all > 0 && <TaskFilters filter={filter} counts={counts} />}
       {empty && <p className="tasks-list__empty">{empty}</p>}
@@ -127,19 +168,20 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef 
         onEditing={orphans.onEditing}
         onShowHistory={showHistory}
         onPickDue={pickDue}
+        onMoveTo={moveTo}
+        listOf={listId === undefined ? listOf : undefined}
         goneId={orphans.goneId}
         deletedElsewhere={orphans.deletedElsewhere}
         handle={focus.rows}
       />
       {historyOf && (
-        <Suspense fallback={null}>
-          <TaskHistoryDialog todo={historyTodo ?? historyOf} deleted={!historyTodo} onRestore={restore} onClose={() => setHistoryOf(null)} />
-        </Suspense>
+        <TaskHistoryDialog todo={historyTodo ?? historyOf} deleted={!historyTodo} onRestore={restore} onClose={() => setHistoryOf(null)} />
+      )}
+      {moveOf && (
+        <MoveTaskDialog todo={moveTodo ?? moveOf} lists={lists} onClose={() => setMoveOf(null)} />
       )}
       {dueOf && (
-        <Suspense fallback={null}>
-          <TaskDueDialog todo={dueTodo ?? dueOf} deleted={!dueTodo} onSetDue={actions.onSetDue} onClose={() => setDueOf(null)} />
-        </Suspense>
+        <TaskDueDialog todo={dueTodo ?? dueOf} deleted={!dueTodo} onSetDue={actions.onSetDue} onClose={() => setDueOf(null)} />
       )}
     </div>
   );

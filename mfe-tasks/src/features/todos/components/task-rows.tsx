@@ -3,12 +3,14 @@ import { AnimatePresence } from 'framer-motion';
 import { useCallback, useRef, type RefObject } from 'react';
 import { useEntrances } from '../hooks/use-entrances';
 import type { RowActions } from '../hooks/use-row-actions';
+import type { TaskList } from '@tm/contracts';
 import { useRowFocus, useRowNavigation, type RowsHandle } from '../hooks/use-row-focus';
 import { useStillListed } from '../hooks/use-row-motion';
 import { useRowWindow } from '../hooks/use-row-window';
 import type { TaskFilter } from '../hooks/use-task-filter';
 import { useListRenderTiming } from '../hooks/use-timing-marks';
 import { useQueryClient } from '@tanstack/react-query';
+import { missedReminderOf, useMissedReminders } from '@tm/web-platform/reminders';
 import { TaskItem, type RowHandlers } from './task-item';
 import { dismissRefusal, useRefusalsByTask } from './sync-status';
 import type { DeletedElsewhere } from './task-title-editor';
@@ -31,6 +33,10 @@ interface TaskRowsProps {
   onShowHistory: RowHandlers['onShowHistory'];
   /** A row's Due date action (the list shows the picker). */
   onPickDue: RowHandlers['onPickDue'];
+  /** A row's "Move to…" action (the list shows the choice of lists). */
+  onMoveTo: RowHandlers['onMoveTo'];
+  /** The list a row names (All tasks shows each task's list but the Inbox, docs/PRODUCT.md §10.19). */
+  listOf?: (todo: Todo) => TaskList | undefined;
   goneId: string | undefined;
   deletedElsewhere: (DeletedElsewhere & { draft?: string }) | undefined;
   handle: RefObject<RowsHandle | null>;
@@ -43,7 +49,7 @@ interface TaskRowsProps {
  * in a list as tall as all of them; the list stays a list for screen readers (each row says its place and the
  * list's size, §10.5.3).
  */
-export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, onShowHistory, onPickDue, goneId, deletedElsewhere, handle }: TaskRowsProps) {
+export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, onShowHistory, onPickDue, onMoveTo, listOf, goneId, deletedElsewhere, handle }: TaskRowsProps) {
   const list = useRef<HTMLUListElement>(null);
   const { focusedIndex, focusRow } = useRowFocus(list, visible, inputRef);
   const { virtualizer, items, totalSize, offset } = useRowWindow(list, keys, focusedIndex);
@@ -56,6 +62,8 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
   const refusals = useRefusalsByTask();
   const queryClient = useQueryClient();
   const onDismissRefusal = useCallback((commandId: string) => dismissRefusal(queryClient, commandId), [queryClient]);
+  // A reminder that reached no browser shows on its task (docs/PRODUCT.md §10.17): read once here, a lookup per row.
+  const missed = useMissedReminders();
 
   return (
     <ul ref={list} className="tasks-list__items" aria-labelledby={headingId} style={{ height: totalSize }}>
@@ -78,9 +86,12 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
               onEditing={onEditing}
               onShowHistory={onShowHistory}
               onPickDue={onPickDue}
+              onMoveTo={onMoveTo}
+              list={listOf?.(todo)}
               deletedElsewhere={todo._id === goneId ? deletedElsewhere : undefined}
               refusal={refusals.get(todo._id)}
               onDismissRefusal={onDismissRefusal}
+              missedReminder={missedReminderOf(missed, todo)}
             />
           );
         })}

@@ -47,6 +47,8 @@ interface BulkActionsProps {
   counts: TaskCounts;
   /** The new-task input: it takes the focus when the bulk buttons go away with the last tasks. */
   inputRef: RefObject<HTMLInputElement | null>;
+  /** The list they act on (a list's id or INBOX_ID, docs/PRODUCT.md §10.19); undefined: every task. */
+  listId?: string;
 }
 
 /**
@@ -55,9 +57,9 @@ interface BulkActionsProps {
  * the same action while it is on its way is ignored. When "Clear completed" goes away under the focus, the
  * focus moves to "Mark all complete", or to the new-task input when no task is left.
  */
-export function BulkActions({ counts, inputRef }: BulkActionsProps) {
-  const completeAll = useCompleteAll();
-  const clearCompleted = useClearCompleted();
+export function BulkActions({ counts, inputRef, listId }: BulkActionsProps) {
+  const completeAll = useCompleteAll(listId);
+  const clearCompleted = useClearCompleted(listId);
   const markAll = useRef<HTMLButtonElement>(null);
   const clearing = useRef(false);
   // Set in the click itself: a double click arrives before the pending state re-renders the button.

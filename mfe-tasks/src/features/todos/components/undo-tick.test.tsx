@@ -7,7 +7,7 @@ import toast from 'react-hot-toast';
 import TaskListPage from '../../../expose/task-list-page';
 import { playedSources, restoreMatchMedia, stubAudioPlay, stubCanvas, stubMatchMedia } from '../../../test/browser-stubs';
 import { allRowsEntered, shownTitles, sleep, tickToasts } from '../../../test/page-helpers';
-import { TOUCH_ONLY_QUERY } from '../constants';
+import { TOUCH_ONLY_QUERY } from '@tm/web-platform';
 
 const confettiCanvas = () => document.querySelector('.tasks-confetti canvas');
 
@@ -89,7 +89,7 @@ describe('Undo after a tick (docs/PRODUCT.md §10.11.4)', () => {
     await screen.findByText('three');
     fireEvent.click(screen.getByRole('button', { name: 'Mark all complete' }));
     const undo = await screen.findByRole('button', { name: 'Undo marking complete 3 tasks' });
-    const offer = undo.closest('.tasks-undo');
+    const offer = undo.closest('.platform-undo');
     expect(offer).toHaveTextContent(/^3 tasks marked completePress U to undo\.Undo$/);
   });
 });

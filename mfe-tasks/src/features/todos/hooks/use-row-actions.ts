@@ -4,8 +4,11 @@ import { useDeleteTodo } from '../api/delete-todo';
 import { useUndoTick } from '../api/restore-bulk';
 import { useRestoreTodo } from '../api/restore-todo';
 import { useUpdateTodo, type Tick } from '../api/update-todo';
-import { offerUndoDelete, offerUndoTick } from '../components/undo-toast';
+import { offerUndoDelete, offerUndoTick } from '@tm/web-platform/undo';
 import type { FocusAfterChange } from './use-row-focus';
+
+/** The date fields of a task a dialog sets together: due date, repeat, reminders (PRODUCT §10.14, §10.16, §10.17). */
+export type DatesPatch = Pick<TodoPatch, 'due' | 'repeat' | 'repeatFrom' | 'reminders'>;
 
 /** What a row can do to its task; each function stays the same across renders (a tick re-renders one row). */
 export interface RowActions {
@@ -15,7 +18,8 @@ export interface RowActions {
   /** Called with the new, trimmed title; never with an unchanged one. */
   onRename: (todo: Todo, title: string) => void;
   /** Sets the due date (docs/PRODUCT.md §10.14), or removes it with null. */
-  onSetDue: (todo: Todo, due: string | null) => void;
+  /** Sets the due date, repeat and reminders the patch names (PRODUCT §10.14, §10.16, §10.17). */
+  onSetDue: (todo: Todo, patch: DatesPatch) => void;
   onDelete: (todo: Todo) => void;
   /** The row's delete control let go of the focus (the row is leaving): the focus moves on (PRODUCT §10.9). */
   onFocusLost: () => void;
@@ -43,8 +47,10 @@ export function useRowActions(
     [restoreTask],
   );
   const onTicked = useCallback(
+    // The tick's direction is the opposite of what the task was: a repeating task completed stays open at its
+    // next date (PRODUCT §10.16), so the answer's `completed` does not tell it.
     ({ todo, message, undoToken, before }: Tick) =>
-      offerUndoTick(todo.title, todo._id, todo.completed, message, () => undoTick({ undoToken, todoId: todo._id, before })),
+      offerUndoTick(todo.title, todo._id, !before.completed, message, () => undoTick({ undoToken, todoId: todo._id, before })),
     [undoTick],
   );
   // PRODUCT §10.6: sound and confetti once the server confirmed the completion, not before.
@@ -67,7 +73,7 @@ export function useRowActions(
   );
   const togglePinned = useCallback((todo: Todo) => update({ todoId: todo._id, patch: { isPinned: !todo.isPinned } }), [update]);
   const rename = useCallback((todo: Todo, title: string) => update({ todoId: todo._id, patch: { title } }), [update]);
-  const setDue = useCallback((todo: Todo, due: string | null) => update({ todoId: todo._id, patch: { due } }), [update]);
+  const setDue = useCallback((todo: Todo, patch: DatesPatch) => update({ todoId: todo._id, patch }), [update]);
   const deleteTask = useCallback(
     (todo: Todo) => {
       deleting(todo);

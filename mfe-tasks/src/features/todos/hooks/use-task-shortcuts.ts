@@ -1,5 +1,5 @@
 import type { RefObject } from 'react';
-import { UNDO_KEY, undoLatest } from '../components/undo-toast';
+import { UNDO_KEY, undoLatest } from '@tm/web-platform/undo';
 import { useShortcuts } from './use-shortcuts';
 import { nextFilter, type TaskFilter } from './use-task-filter';
 

@@ -1,11 +1,13 @@
 import { UNDO_WINDOW_MS } from '@tm/contracts';
+import { useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
-import { TOUCH_ONLY_QUERY } from '../constants';
-import { useMediaQuery } from '../hooks/use-media-query';
-import { quoted } from './task-actions';
+import { TOUCH_ONLY_QUERY, UNDO_KEY } from './undo-key.js';
+import './platform.css';
 
-/** The key that undoes the newest action still on offer (docs/PRODUCT.md §10.11.4, listed in the shortcuts dialog). */
-export const UNDO_KEY = 'u';
+// Undo of an action the server took (docs/PRODUCT.md §10.11.4), one toast per action, for the task list and for
+// Today (§10.15). Each bundle that uses it has its own list of offers: the screen's, ended with the screen.
+
+export { UNDO_KEY } from './undo-key.js';
 
 /** One action that can still be undone, as its toast offers it. */
 export interface UndoOffer {
@@ -30,6 +32,9 @@ interface LiveOffer extends UndoOffer {
   /** Held open: it has the focus or the pointer, so it neither leaves nor stops answering its key. */
   held: { focus: boolean; pointer: boolean };
 }
+
+/** A task's title as the toast and its button name it: in quotes (the toast cuts a long one with an ellipsis). */
+const quoted = (title: string) => `“${title}”`;
 
 /** The offers still open, oldest first: the shortcut takes the newest. */
 const offers: LiveOffer[] = [];
@@ -61,16 +66,28 @@ function hold(offer: LiveOffer, by: keyof LiveOffer['held'], on: boolean): void 
   show(offer);
 }
 
+/** The touch-only query's list, where the browser has `matchMedia`. */
+const touchList = (): MediaQueryList | null => (typeof window.matchMedia === 'function' ? window.matchMedia(TOUCH_ONLY_QUERY) : null);
+
+function subscribeTouch(onChange: () => void): () => void {
+  const media = touchList();
+  media?.addEventListener?.('change', onChange);
+  return () => media?.removeEventListener?.('change', onChange);
+}
+
+/** Whether this is a touch-only device, following changes (false where `matchMedia` is missing). */
+const useTouchOnly = (): boolean => useSyncExternalStore(subscribeTouch, () => touchList()?.matches ?? false, () => false);
+
 /**
  * The toast of one offer. Its key, U, is shown (a keycap, and "Press U to undo." for screen readers) only
  * where a keyboard is likely: a device whose main pointer is a finger (`hover: none` and `pointer: coarse`)
  * gets neither, though the key still works when a keyboard is attached.
  */
 function UndoToast({ offer }: { offer: LiveOffer }) {
-  const touchOnly = useMediaQuery(TOUCH_ONLY_QUERY);
+  const touchOnly = useTouchOnly();
   return (
     <span
-      className="tasks-undo"
+      className="platform-undo"
       onFocus={() => hold(offer, 'focus', true)}
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget)) hold(offer, 'focus', false);
@@ -78,14 +95,14 @@ function UndoToast({ offer }: { offer: LiveOffer }) {
       onPointerEnter={() => hold(offer, 'pointer', true)}
       onPointerLeave={() => hold(offer, 'pointer', false)}
     >
-      <span className="tasks-undo__text">
+      <span className="platform-undo__text">
         <span>{offer.message}</span>
-        {offer.showWhat && <span className="tasks-undo__what">{offer.what}</span>}
+        {offer.showWhat && <span className="platform-undo__what">{offer.what}</span>}
         {!touchOnly && <span className="visually-hidden">Press {UNDO_KEY.toUpperCase()} to undo.</span>}
       </span>
       <button
         type="button"
-        className="tasks-undo__button"
+        className="platform-undo__button"
         aria-label={`Undo ${offer.action} ${offer.what}`}
         aria-keyshortcuts={touchOnly ? undefined : UNDO_KEY}
         onClick={() => take(offer)}
@@ -99,7 +116,7 @@ function UndoToast({ offer }: { offer: LiveOffer }) {
               "Undo", a part of its name "Undo completing …" (WCAG 2.5.3 Label in Name); aria-keyshortcuts and the
               hidden sentence tell the key.
             */}
-            Undo <kbd className="tasks-undo__key" data-key={UNDO_KEY.toUpperCase()} aria-hidden="true" />
+            Undo <kbd className="platform-undo__key" data-key={UNDO_KEY.toUpperCase()} aria-hidden="true" />
           </>
         )}
       </button>
@@ -127,8 +144,8 @@ export function offerUndoDelete(title: string, todoId: string, message: string, 
 }
 
 /**
- * The tick (or untick) of one task: its toast names it ("Task completed", “Buy oat milk”). A new tick of the
- * same task replaces its offer: Undo always undoes the latest.
+ * The tick (or untick) of one task, from the task list or Today: its toast names it ("Task completed",
+ * “Buy oat milk”). A new tick of the same task replaces its offer: Undo always undoes the latest.
  */
 export function offerUndoTick(title: string, todoId: string, completed: boolean, message: string, undo: () => void): void {
   offerUndo({ key: `undo-tick:${todoId}`, message, what: quoted(title), showWhat: true, action: completed ? 'completing' : 'marking active', undo });
@@ -142,7 +159,7 @@ export function undoLatest(): boolean {
   return true;
 }
 
-/** The page is leaving: its offers end with it (nothing left to answer the key, no toast left behind). */
+/** The screen is leaving: its offers end with it (nothing left to answer the key, no toast left behind). */
 export function closeUndoOffers(): void {
   for (const offer of [...offers]) close(offer);
 }
