@@ -208,8 +208,11 @@ describeInBrowser('repeat visits through the service worker in Chromium', () => 
     await seedTasks(page, 2, (n) => `Kept task ${n}`);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     const responses = responsesOf(page);
+    // The rows show from the device's list before its catch-up with the server has been answered.
+    const caughtUp = page.waitForResponse((response) => pathOf(response) === LIST_PATH || pathOf(response) === '/api/todo/changes');
     await page.reload();
     await row(page, 'Kept task 2').waitFor();
+    await caughtUp;
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
     const navigation = responses.find((response) => response.request().isNavigationRequest());
     expect(navigation?.fromServiceWorker()).toBe(true);
