@@ -75,6 +75,10 @@ const StoredTodo = z.object({
   reminders: z.array(z.number().int()).optional(),
   /** The list the task is in (§10.19); absent: the Inbox (older documents too). */
   listId: z.instanceof(ObjectId).optional(),
+  /** The priority, 1 to 3 (§10.20); absent: none (priority 4), older documents too. */
+  priority: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  /** The labels the task carries (§10.20), as normalLabels keeps them; absent for none (older documents too). */
+  labels: z.array(z.string()).optional(),
   /** Set while the task is deleted but still restorable (soft delete); absent on a live task. */
   deletedAt: z.date().optional(),
 });
@@ -244,13 +248,21 @@ function toListDocument(userId: UserKey, { list, deletedAt }: StoredList): Witho
   return deletedAt === null ? document : { ...document, deletedAt: new Date(deletedAt) };
 }
 
-/** The optional fields of a repeat and reminders (§10.16, §10.17) that `from` has, stored and read as they are. */
-function optionalFields(from: Pick<TodoRecord, 'repeat' | 'repeatFrom' | 'repeatDone' | 'reminders'>): Pick<TodoRecord, 'repeat' | 'repeatFrom' | 'repeatDone' | 'reminders'> {
+/** The optional fields a task stores as they are: a repeat and reminders (§10.16, §10.17), a priority and labels (§10.20). */
+type OptionalFields = Pick<TodoRecord, 'repeat' | 'repeatFrom' | 'repeatDone' | 'reminders' | 'priority' | 'labels'>;
+
+/**
+ * The {@link OptionalFields} that `from` has, stored and read as they are: an absent one is left out, never
+ * written as null (the driver would store a null a task never had).
+ */
+function optionalFields(from: OptionalFields): OptionalFields {
   return {
     ...(from.repeat === undefined ? {} : { repeat: from.repeat }),
     ...(from.repeatFrom === undefined ? {} : { repeatFrom: from.repeatFrom }),
     ...(from.repeatDone === undefined ? {} : { repeatDone: from.repeatDone }),
     ...(from.reminders === undefined ? {} : { reminders: from.reminders }),
+    ...(from.priority === undefined ? {} : { priority: from.priority }),
+    ...(from.labels === undefined ? {} : { labels: from.labels }),
   };
 }
 

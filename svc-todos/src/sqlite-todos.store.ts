@@ -58,8 +58,9 @@ const SCHEMA = `
     -- zone (the contracts' TodoDue checked it); NULL for none. Added after completed_at, as above.
     due TEXT,
     -- The task's other optional fields, one JSON object with those it has, in this order: repeat, repeatFrom,
-    -- repeatDone (§10.16), reminders (§10.17); NULL for none. One column for all of them: they are read and
-    -- written with the task only, never searched, and an optional field added to them needs no migration.
+    -- repeatDone (§10.16), reminders (§10.17), priority, labels (§10.20); NULL for none. One column for all of
+    -- them: they are read and written with the task only, never searched, and an optional field added to them
+    -- needs no migration (a row without one reads as a task without it).
     extras TEXT,
     -- The list the task is in (docs/PRODUCT.md §10.19), a todo_lists id; NULL: the Inbox. Added after extras, as above.
     list_id TEXT
@@ -217,9 +218,12 @@ type ListTuple = [id: string, name: string, colour: ListRecord['colour'], sortKe
 const LIST_COLUMNS = 'id, name, colour, sort_key, archived, created_at, updated_at, deleted_at';
 type UndoItemTuple = [todoId: string, completed: 0 | 1 | null, completedAt: number | null, updatedAt: number | null, moved: string | null];
 
-/** The `extras` column (see SCHEMA): the task's optional fields beyond `due`, as the contracts' Todo has them. */
-const Extras = Todo.pick({ repeat: true, repeatFrom: true, repeatDone: true, reminders: true }).strict();
-const EXTRA_FIELDS = ['repeat', 'repeatFrom', 'repeatDone', 'reminders'] as const;
+/**
+ * The `extras` column (see SCHEMA): the task's optional fields beyond `due`, as the contracts' Todo has them,
+ * in EXTRA_FIELDS order (the order zod gives them back in, so toRecord and listJson write the same text).
+ */
+const Extras = Todo.pick({ repeat: true, repeatFrom: true, repeatDone: true, reminders: true, priority: true, labels: true }).strict();
+const EXTRA_FIELDS = ['repeat', 'repeatFrom', 'repeatDone', 'reminders', 'priority', 'labels'] as const;
 /** What the `extras` column keeps of `todo`: its extra fields in SCHEMA's order, or NULL for none. */
 function extrasOf(todo: TodoRecord): string | null {
   const present = EXTRA_FIELDS.filter((field) => todo[field] !== undefined);

@@ -1,4 +1,4 @@
-import { HISTORY_RETENTION_MS, INBOX_ID, LIMITS, listNameTakenMessage, orderKeyBetween, TEMP_ID_PREFIX, TODO_PATCH_FIELDS } from '@tm/contracts';
+import { HISTORY_RETENTION_MS, INBOX_ID, LIMITS, listNameTakenMessage, orderKeyBetween, TEMP_ID_PREFIX, TODO_PATCH_FIELDS, type TodoPatch } from '@tm/contracts';
 import type { TodoRecord } from './todos.repository.js';
 import {
   addTodo,
@@ -69,6 +69,48 @@ describe('add', () => {
     const expected = { _id: 'a'.repeat(24), title: 'Buy milk', completed: false, isPinned: false, createdAt: iso(5), updatedAt: iso(5), completedAt: null };
     expect(result).toEqual(expected);
     expect(writes).toEqual({ tasks: [{ todo: expected, deletedAt: null }], event: { saved: [expected], removed: [] } });
+  });
+});
+
+describe('priority and labels (docs/PRODUCT.md §10.20)', () => {
+  it('a new task keeps priority 1–3 and its labels each once, case aside, in order; priority 4 and no labels leave both out', () => {
+    expect(addTodo('a'.repeat(24), 'Post the letter', at(5), { priority: 2, labels: ['home', 'Errand', 'errand'] }).result).toMatchObject({ priority: 2, labels: ['Errand', 'home'] });
+    const plain = addTodo('b'.repeat(24), 'Plain', at(5), { priority: 4, labels: [] }).result;
+    expect(Object.keys(plain).sort()).toEqual(['_id', 'completed', 'completedAt', 'createdAt', 'isPinned', 'title', 'updatedAt']);
+  });
+
+  it('an edit sets and changes each, the history keeping the values as fieldValue gives them; the same set again is a no-op', () => {
+    const task = todo({ priority: 3, labels: ['home'] });
+    const { result, writes } = editTodo(live(task), { priority: 1, labels: ['work', 'Home', 'home'] }, at(1_000), null);
+    expect(result?.todo).toEqual({ ...task, priority: 1, labels: ['Home', 'work'], updatedAt: iso(1_000) });
+    expect(result?.changed).toEqual(['priority', 'labels']);
+    expect(writes?.history?.map(({ field, before, after }) => [field, before, after])).toEqual([
+      ['priority', 3, 1],
+      ['labels', 'home', 'Home,work'],
+    ]);
+    expect(editTodo(live(task), { priority: 3, labels: ['home', 'home'] }, at(1_000), null).writes).toBeNull();
+  });
+
+  it('priority 4 or null and labels [] or null remove them', () => {
+    const task = todo({ priority: 1, labels: ['errand'] });
+    const { priority: _priority, labels: _labels, ...bare } = task;
+    const patches: TodoPatch[] = [
+      { priority: 4, labels: [] },
+      { priority: null, labels: null },
+    ];
+    for (const patch of patches) {
+      const { result, writes } = editTodo(live(task), patch, at(1_000), null);
+      expect(result?.todo).toEqual({ ...bare, updatedAt: iso(1_000) });
+      expect(writes?.history?.map(({ field, before, after }) => [field, before, after])).toEqual([
+        ['priority', 1, null],
+        ['labels', 'errand', null],
+      ]);
+    }
+  });
+
+  it('a deleted task comes back with them exactly', () => {
+    const task = todo({ priority: 2, labels: ['a', 'b'] });
+    expect(restoreTodo(deletedAt(task, 0), at(10), WINDOW).result).toEqual(task);
   });
 });
 
@@ -393,12 +435,23 @@ describe('Idempotency-Key (docs/PRODUCT.md §7)', () => {
 
 describe('change history (docs/PRODUCT.md §10.4)', () => {
   const before = todo({ title: 'Milk', completed: false, isPinned: false });
-  const other = { title: 'Oat milk', completed: true, isPinned: true, due: '2026-03-14T09:00', repeat: 'FREQ=WEEKLY', repeatFrom: 'completion', reminders: [0, 60], listId: 'aaaaaaaaaaaaaaaaaaaaaaaa' } as const;
-  // What the history keeps of each: reminders as their minutes joined (a JSON scalar).
-  const kept = { ...other, reminders: '0,60' };
+  const other = {
+    title: 'Oat milk',
+    completed: true,
+    isPinned: true,
+    due: '2026-03-14T09:00',
+    repeat: 'FREQ=WEEKLY',
+    repeatFrom: 'completion',
+    reminders: [0, 60],
+    listId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+    priority: 1,
+    labels: ['errand', 'home'],
+  } as const;
+  // What the history keeps of each: reminders as their minutes joined, labels as their names joined (JSON scalars).
+  const kept = { ...other, reminders: '0,60', labels: 'errand,home' };
 
   it('covers every patchable field: one entry per field that differs, in TODO_PATCH_FIELDS order', () => {
-    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], completedAt: iso(9), updatedAt: iso(9) };
+    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], labels: [...other.labels], completedAt: iso(9), updatedAt: iso(9) };
     expect(fieldChanges(before, after, iso(9)).map((change) => change.field)).toEqual([...TODO_PATCH_FIELDS]);
     for (const field of TODO_PATCH_FIELDS) {
       const changes = fieldChanges(before, { ...before, [field]: other[field] }, iso(9));
@@ -410,7 +463,7 @@ describe('change history (docs/PRODUCT.md §10.4)', () => {
   });
 
   it('marks a conflict only for a field present in the base whose stored value is not it', () => {
-    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders] };
+    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], labels: [...other.labels] };
     const conflicts = (base: Parameters<typeof fieldChanges>[3]) => fieldChanges(before, after, iso(9), base).filter((change) => change.conflict).map((change) => change.field);
     expect(conflicts(undefined)).toEqual([]);
     expect(conflicts({})).toEqual([]);

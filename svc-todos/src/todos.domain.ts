@@ -8,6 +8,8 @@ import {
   LIMITS,
   listNameKey,
   listNameTakenMessage,
+  NO_PRIORITY,
+  normalLabels,
   orderKeyBetween,
   TEMP_ID_PREFIX,
   TODO_PATCH_FIELDS,
@@ -33,7 +35,9 @@ import type {
   ListOutcome,
   ListRecord,
   ListRemoval,
+  MarkFields,
   NewTaskFields,
+  NewTaskValues,
   StoredAnswer,
   TaskRefusal,
   TaskScope,
@@ -232,13 +236,26 @@ function datedOf({ due, repeat, repeatFrom, reminders }: DatedFields): DatedFiel
 }
 
 /**
- * Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`; due when
- * given a due date (§10.14), else without one; repeating and reminded when given those (§10.16, §10.17). The
- * route checks `dated` with {@link datedProblem} first.
+ * A task's priority and labels as it keeps them (§10.20): priority 1–3, none for 4 (the default); its labels
+ * each once, case aside, in order (normalLabels), none for `[]`. Absent fields stay absent, so a client that
+ * never sends them never sees them.
  */
-export function addTodo(id: string, title: string, now: Date, dated: DatedFields = {}): Decision<TodoRecord> {
+export function marksOf({ priority, labels }: MarkFields): Pick<TodoRecord, 'priority' | 'labels'> {
+  return {
+    ...(priority === undefined || priority === NO_PRIORITY ? {} : { priority }),
+    ...(labels === undefined || labels.length === 0 ? {} : { labels: normalLabels(labels) }),
+  };
+}
+
+/**
+ * Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`; due when
+ * given a due date (§10.14), else without one; repeating and reminded when given those (§10.16, §10.17); with
+ * the priority and labels given (§10.20, {@link marksOf}). The route checks `fields` with {@link datedProblem}
+ * first.
+ */
+export function addTodo(id: string, title: string, now: Date, fields: NewTaskValues = {}): Decision<TodoRecord> {
   const at = iso(now);
-  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...datedOf(dated) };
+  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...datedOf(fields), ...marksOf(fields) };
   return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
 }
 
@@ -264,10 +281,10 @@ export function listIdProblem(listId: string | null | undefined, lists: readonly
  * Add into a list (§10.19): {@link addTodo} with the task in list `fields.listId` when given, or, when that
  * names none of the user's live `lists`, nothing stored and the refusal on `listId`.
  */
-export function addTodoToList(id: string, title: string, now: Date, { listId, ...dated }: NewTaskFields, lists: readonly StoredList[]): Decision<TodoRecord | TaskRefusal> {
+export function addTodoToList(id: string, title: string, now: Date, { listId, ...values }: NewTaskFields, lists: readonly StoredList[]): Decision<TodoRecord | TaskRefusal> {
   const problem = listIdProblem(listId, lists);
   if (problem !== null) return unchanged({ problem });
-  const added = addTodo(id, title, now, dated);
+  const added = addTodo(id, title, now, values);
   if (listId === undefined) return added;
   const todo: TodoRecord = { ...added.result, listId };
   return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
@@ -356,8 +373,9 @@ export function deleteList(id: string, lists: readonly StoredList[], tasks: Stor
 }
 
 /**
- * Edit, tick, pin, date, repeat and remind (§7, §10.6, §10.11.1, §10.14, §10.16, §10.17): sets the given
- * fields (a `null` removes an optional one; a task left without a due date keeps no repeat or reminders).
+ * Edit, tick, pin, date, repeat, remind, prioritise and label (§7, §10.6, §10.11.1, §10.14, §10.16, §10.17,
+ * §10.20): sets the given fields (a `null` removes an optional one, as do priority 4 and no labels `[]`; a task
+ * left without a due date keeps no repeat or reminders).
  * Only the fields whose value differs change (`changed`, in TODO_PATCH_FIELDS order); none: a no-op that
  * leaves `updatedAt`. A patch that would leave a repeat or reminders the task cannot keep
  * ({@link datedProblem}) changes nothing and resolves its `problem`. A tick of a repeating task completes the
@@ -383,7 +401,8 @@ export function editTodo(
   if (!live(task)) return unchanged(null);
   const current = task.todo;
   const at = iso(now);
-  const todo = applyTaskPatch(current, patch, at, today);
+  // Labels as a task keeps them (§10.20): a patch sets the whole set, each once, in order.
+  const todo = applyTaskPatch(current, patch.labels ? { ...patch, labels: normalLabels(patch.labels) } : patch, at, today);
   const repeated = patch.completed === true && !current.completed && !todo.completed;
   const changed = TODO_PATCH_FIELDS.filter((field): field is TodoField => fieldValue(current, field) !== fieldValue(todo, field) || (field === 'completed' && repeated));
   const problem = listIdProblem(patch.listId, lists) ?? patchedFieldsProblem(patch, todo);

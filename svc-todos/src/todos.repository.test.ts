@@ -163,6 +163,59 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     });
   });
 
+  describe('priorities and labels (docs/PRODUCT.md §10.20)', () => {
+    // Labels as a task keeps them: each once (case aside, the first spelling), in the order of their keys.
+    const LABELS = ['a.b/c-d_e', 'errand', 'Ünïcode'];
+
+    test('are stored as they are: in the list, its JSON, the feed, the history, a delete and restore, a clear and its undo', async () => {
+      const todo = await store.create(alice, 'Post the letter', null, { priority: 1, labels: ['errand', 'Ünïcode', 'ERRAND', 'a.b/c-d_e'] });
+      expect(todo).toMatchObject({ priority: 1, labels: LABELS });
+      expect(Todo.parse(todo)).toEqual(todo);
+      expect(await todosOf(store, alice)).toEqual([todo]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+
+      clock.set(clock.start + 1_000);
+      const changed = await store.update(alice, todo._id, { priority: 3, labels: ['home'] }, 'page');
+      const expected = { ...todo, priority: 3, labels: ['home'], updatedAt: clock.iso(clock.start + 1_000) };
+      expect(changed).toMatchObject({ changed: ['priority', 'labels'], todo: expected });
+      expect(await todosOf(store, alice)).toEqual([expected]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+      expect((await store.eventsAfter(alice, '0', 10)).map((event) => event.saved)).toEqual([[todo], [expected]]);
+      expect((await store.history(alice, todo._id, 10)).map(({ field, before, after, origin }) => [field, before, after, origin])).toEqual([
+        ['priority', 1, 3, 'page'],
+        ['labels', LABELS.join(','), 'home', 'page'],
+      ]);
+      // The same values again change nothing.
+      expect(await store.update(alice, todo._id, { priority: 3, labels: ['home', 'home'] })).toMatchObject({ changed: [] });
+
+      clock.set(clock.start + 2_000);
+      expect(await store.remove(alice, todo._id)).toBe(true);
+      expect(await store.restore(alice, todo._id)).toEqual(expected);
+      clock.set(clock.start + 3_000);
+      const ticked = todoOf(await store.update(alice, todo._id, { completed: true }));
+      const cleared = await store.clearCompleted(alice);
+      expect(cleared.todos).toEqual([ticked]);
+      expect(await store.restoreBulk(alice, cleared.undoToken ?? '')).toEqual([ticked]);
+      expect(ticked).toMatchObject({ priority: 3, labels: ['home'] });
+    });
+
+    test('priority 4 or null and labels [] or null remove them: the task reads as one that never had them', async () => {
+      const plain = await store.create(alice, 'Plain', null, { priority: 4, labels: [] });
+      expect(Object.keys(plain).sort()).toEqual(['_id', 'completed', 'completedAt', 'createdAt', 'isPinned', 'title', 'updatedAt']);
+      const marked = await store.create(alice, 'Marked', null, { priority: 2, labels: ['x'] });
+      const { priority: _priority, labels: _labels, ...bare } = marked;
+      clock.set(clock.start + 1_000);
+      expect(todoOf(await store.update(alice, marked._id, { priority: 4, labels: [] }))).toEqual({ ...bare, updatedAt: clock.iso(clock.start + 1_000) });
+      clock.set(clock.start + 2_000);
+      await store.update(alice, marked._id, { priority: 1, labels: ['y'] });
+      clock.set(clock.start + 3_000);
+      const removed = todoOf(await store.update(alice, marked._id, { priority: null, labels: null }));
+      expect(removed).toEqual({ ...bare, updatedAt: clock.iso(clock.start + 3_000) });
+      expect(await todosOf(store, alice)).toEqual([removed, plain]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+    });
+  });
+
   describe('openDueBefore (Today and Upcoming, docs/PRODUCT.md §10.15)', () => {
     test("answers the user's open, live tasks due before the day, in list order, as the list has them", async () => {
       const at = (seconds: number) => clock.set(clock.start + seconds * 1_000);
@@ -1457,6 +1510,51 @@ describe('SqliteTodosStore', () => {
     }
   });
 
+  test('priority and labels live in the extras column (docs/PRODUCT.md §10.20): rows without them read as before, and the list JSON stays the list', async () => {
+    const dataDir = freshDir();
+    await SqliteTodosStore.open({ dataDir }).close();
+    const userId = newUserId();
+    const [older, dated] = [new ObjectId().toHexString(), new ObjectId().toHexString()];
+    const start = Date.parse('2026-05-01T08:00:00.000Z');
+    // Rows as the version before labels wrote them: no extras at all, and extras with a repeat and reminders only.
+    const raw = new Database(path.join(dataDir, SQLITE_FILE));
+    const insert = raw.prepare('INSERT INTO todos (id, user_id, title, completed, is_pinned, created_at, updated_at, completed_at, due, extras, list_id) VALUES (?, ?, ?, 0, 0, ?, ?, NULL, ?, ?, NULL)');
+    insert.run(older, userId, 'older', start, start, null, null);
+    insert.run(dated, userId, 'dated', start + 1, start + 1, '2027-01-04', '{"repeat":"FREQ=DAILY","reminders":[0]}');
+    raw.close();
+
+    const store = SqliteTodosStore.open({ dataDir, now: () => new Date(start + 10_000) });
+    try {
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const olderTodo: Todo = { _id: older, title: 'older', completed: false, isPinned: false, createdAt: iso(start), updatedAt: iso(start), completedAt: null };
+      const datedTodo: Todo = { ...olderTodo, _id: dated, title: 'dated', createdAt: iso(start + 1), updatedAt: iso(start + 1), due: '2027-01-04', repeat: 'FREQ=DAILY', reminders: [0] };
+      expect((await store.list(userId)).todos).toEqual([datedTodo, olderTodo]);
+      expect(await store.listJson(userId)).toBe(JSON.stringify(await store.list(userId)));
+
+      await store.update(userId, older, { labels: ['zeta', 'Alpha'], priority: 2 });
+      await store.update(userId, dated, { labels: ['übung/2'] });
+      const json = await store.listJson(userId);
+      expect(json).toBe(JSON.stringify(await store.list(userId)));
+      expect(TodosResponse.parse(JSON.parse(json)).todos.map(({ title, priority, labels, reminders }) => ({ title, priority, labels, reminders }))).toEqual([
+        { title: 'dated', priority: undefined, labels: ['übung/2'], reminders: [0] },
+        { title: 'older', priority: 2, labels: ['Alpha', 'zeta'], reminders: undefined },
+      ]);
+      // Stored after the fields that were there before, in EXTRA_FIELDS order.
+      const file = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+      try {
+        const extras = (id: string) => (file.prepare('SELECT extras FROM todos WHERE id = ?').get(id) as { extras: string | null }).extras;
+        expect(extras(older)).toBe('{"priority":2,"labels":["Alpha","zeta"]}');
+        expect(extras(dated)).toBe('{"repeat":"FREQ=DAILY","reminders":[0],"labels":["übung/2"]}');
+      } finally {
+        file.close();
+      }
+      await store.update(userId, older, { labels: null, priority: 4 });
+      expect((await store.list(userId)).todos[1]).toEqual({ ...olderTodo, updatedAt: iso(start + 10_000) });
+    } finally {
+      await store.close();
+    }
+  });
+
   /** Makes every event insert fail inside the write's transaction (a trigger), as a full disk or a bug would. */
   function breakEventInserts(dataDir: string): () => void {
     const db = new Database(path.join(dataDir, SQLITE_FILE));
@@ -2010,6 +2108,28 @@ describeMongo('MongoTodosStore', () => {
         at: expect.any(Date),
       });
       expect(entries.find((entry) => entry.field === 'isPinned')).toMatchObject({ seq: 2, before: false, after: true });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('stores a priority as a number and labels as an array (docs/PRODUCT.md §10.20); a document without them reads as before', async () => {
+    const store = await MongoTodosStore.open({ url: mongoUrl ?? '', dbName });
+    try {
+      const userId = newUserId();
+      const todo = await store.create(userId, 'marked', null, { priority: 1, labels: ['home', 'Errand'] });
+      const collection = admin.db(dbName).collection(TODOS_COLLECTION);
+      expect(await collection.findOne({ _id: new ObjectId(todo._id) })).toMatchObject({ priority: 1, labels: ['Errand', 'home'] });
+      await store.update(userId, todo._id, { priority: 4, labels: [] });
+      const cleared = await collection.findOne({ _id: new ObjectId(todo._id) });
+      expect(cleared).not.toHaveProperty('priority');
+      expect(cleared).not.toHaveProperty('labels');
+      // A document as the version before labels wrote it.
+      const at = new Date();
+      const older = new ObjectId();
+      await collection.insertOne({ _id: older, userId: new ObjectId(userId), title: 'older', completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, reminders: [0], due: '2027-01-04' });
+      const read = (await store.list(userId)).todos.find((one) => one._id === older.toHexString());
+      expect(read).toEqual({ _id: older.toHexString(), title: 'older', completed: false, isPinned: false, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null, due: '2027-01-04', reminders: [0] });
     } finally {
       await store.close();
     }

@@ -1,4 +1,4 @@
-import type { ChangeBase, CreateListRequest, HistoryEntry, ListPatch, TaskList, Todo, TodoChangeEvent, TodoPatch, ValidationIssue } from '@tm/contracts';
+import type { ChangeBase, CreateListRequest, HistoryEntry, ListPatch, Priority, TaskList, Todo, TodoChangeEvent, TodoPatch, ValidationIssue } from '@tm/contracts';
 
 // The port of svc-todos' storage: the contract only. The rules behind it are in todos.domain.ts; what the
 // store adapters share (the calls built from those rules, commit listeners, settings) is in todos.store-base.ts.
@@ -12,8 +12,23 @@ export type DatedFields = Pick<TodoRecord, 'due' | 'repeat' | 'repeatFrom' | 're
 /** A list of tasks as every store returns it: the public `TaskList` shape (docs/PRODUCT.md §10.19). */
 export type ListRecord = TaskList;
 
-/** What a new task may carry: its dated fields and the list it goes in (absent: the Inbox, docs/PRODUCT.md §10.19). */
-export type NewTaskFields = DatedFields & { listId?: string };
+/**
+ * A new task's priority and labels (docs/PRODUCT.md §10.20) as a request sets them: priority 4 is none, and so
+ * are no labels (`[]`); a task keeps neither.
+ */
+export interface MarkFields {
+  priority?: Priority;
+  labels?: string[];
+}
+
+/** The fields of a new task beyond its title and list: its dated fields, its priority and its labels. */
+export type NewTaskValues = DatedFields & MarkFields;
+
+/**
+ * What a new task may carry: its dated fields, its priority and labels, and the list it goes in (absent: the
+ * Inbox, docs/PRODUCT.md §10.19).
+ */
+export type NewTaskFields = NewTaskValues & { listId?: string };
 
 /** A task write refused by the rules (a `listId` that names none of the user's live lists, §10.19): nothing changed. */
 export interface TaskRefusal {
@@ -236,11 +251,11 @@ export interface TodosRepository {
   openDueBefore(userId: string, before: string): Promise<TodoRecord[]>;
   /**
    * Stores a new task: not completed, not pinned, `createdAt === updatedAt`; due at `due` when given
-   * (docs/PRODUCT.md §10.14), or with a due date, a repeat and reminders (§10.16, §10.17). With a `listId`
-   * (§10.19) it goes in that list, or, when that is none of the user's live lists, nothing is stored and the
-   * refusal names `listId`.
+   * (docs/PRODUCT.md §10.14), or with a due date, a repeat and reminders (§10.16, §10.17), a priority and
+   * labels (§10.20). With a `listId` (§10.19) it goes in that list, or, when that is none of the user's live
+   * lists, nothing is stored and the refusal names `listId`.
    */
-  create(userId: string, title: string, origin?: string | null, due?: string | (DatedFields & { listId?: undefined })): Promise<TodoRecord>;
+  create(userId: string, title: string, origin?: string | null, due?: string | (NewTaskValues & { listId?: undefined })): Promise<TodoRecord>;
   create(userId: string, title: string, origin: string | null, fields: NewTaskFields): Promise<TodoRecord | TaskRefusal>;
   /**
    * Sets the given title and flags (idempotent). `updatedAt` moves, and an event is appended, only when a

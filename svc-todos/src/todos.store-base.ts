@@ -10,6 +10,7 @@ import type {
   ListOutcome,
   ListRemoval,
   NewTaskFields,
+  NewTaskValues,
   TaskRefusal,
   TaskScope,
   CommitListener,
@@ -213,7 +214,7 @@ export abstract class TodosStoreBase
     return this.run(userId, origin, { read, decide: once }, request.key);
   }
 
-  create(userId: string, title: string, origin?: string | null, due?: string | (rules.DatedFields & { listId?: undefined })): Promise<TodoRecord>;
+  create(userId: string, title: string, origin?: string | null, due?: string | (NewTaskValues & { listId?: undefined })): Promise<TodoRecord>;
   create(userId: string, title: string, origin: string | null, fields: NewTaskFields): Promise<TodoRecord | TaskRefusal>;
   async create(userId: string, title: string, origin: string | null = null, due?: string | NewTaskFields): Promise<TodoRecord | TaskRefusal> {
     return this.apply(userId, origin, due === undefined ? { call: 'create', title } : { call: 'create', title, dated: typeof due === 'string' ? { due } : due });

@@ -6,6 +6,7 @@ export * from './session-end.js';
 export * from './time-zones.js';
 export * from './todo-dates.js';
 export * from './todo-title.js';
+export * from './todo-labels.js';
 export * from './todos.js';
 export * from './lists.js';
 export * from './users.js';

@@ -11,6 +11,9 @@ export const LIMITS = {
   listName: { min: 1, max: 60 },
   /** The lists one person may have, archived ones included (§10.19). */
   lists: 200,
+  /** A label's name (docs/PRODUCT.md §10.20), and how many labels one task may carry. */
+  labelName: { min: 1, max: 40 },
+  labelsPerTask: 20,
   /** An order key (list-rules.ts): thousands of moves between the same two neighbours stay far below it. */
   orderKey: { max: 128 },
   /** An IANA time zone name (docs/PRODUCT.md §10.10, §10.14): the longest in the database has 32 characters. */

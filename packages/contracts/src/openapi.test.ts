@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import * as contracts from './index.js';
-import { API, ErrorCode, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, LIMITS, RUM_LIMITS, TodoChangeEvent, Todo, type ApiName } from './index.js';
-import { createOpenApiDocument, openApiPath, type OpenApiOperation } from './openapi.js';
+import { API, ErrorCode, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, labelNameProblem, LIMITS, PRIORITIES, RUM_LIMITS, TodoChangeEvent, Todo, type ApiName } from './index.js';
+import { createOpenApiDocument, LABEL_PATTERN, openApiPath, type OpenApiOperation } from './openapi.js';
 
 describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
   it('stays out of the index the browser bundles import', () => {
@@ -39,7 +39,7 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
     };
     expect(Todo.parse(todo)).toEqual(todo);
     // Every field is required but the optional ones a client that knows nothing of dates never sees.
-    const optional = ['due', 'repeat', 'repeatFrom', 'repeatDone', 'reminders', 'listId'];
+    const optional = ['due', 'repeat', 'repeatFrom', 'repeatDone', 'reminders', 'listId', 'priority', 'labels'];
     expect(schemas.Todo).toEqual(expect.objectContaining({ required: Object.keys(Todo.shape).filter((key) => !optional.includes(key)) }));
     // A change that touched no list carries no list fields (docs/PRODUCT.md §10.19): a spec client sees the event it knows.
     expect(schemas.TodoChangeEvent).toEqual(
@@ -208,6 +208,27 @@ describe('limits said in the schemas, not only in words', () => {
     const clear = doc.paths['/todo/clear-completed']?.delete;
     expect(clear?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'listId', in: 'query', required: false })]));
     expect(schemas.TodosResponse).toEqual(expect.objectContaining({ required: ['todos', 'lists', 'cursor'] }));
+  });
+
+  it('a priority: 1–4 in a request, 1–3 on a task; labels: each a name of the rules, 1–40 characters (docs/PRODUCT.md §10.20)', () => {
+    expect(schemas.TodoPriority).toEqual(expect.objectContaining({ type: 'integer', enum: [...PRIORITIES], description: expect.stringContaining('4 is none') }));
+    const todo = schemas.Todo?.properties as Record<string, unknown>;
+    expect(todo.priority).toEqual({ type: 'integer', enum: [1, 2, 3] });
+    expect(todo.labels).toEqual({ type: 'array', items: { type: 'string' } });
+    const labels = schemas.TodoLabels as { type: string; items: { minLength: number; maxLength: number; pattern: string }; description: string };
+    expect(labels).toEqual(expect.objectContaining({ type: 'array', description: expect.stringContaining(`at most ${LIMITS.labelsPerTask}`) }));
+    expect(labels.items).toEqual({ type: 'string', minLength: LIMITS.labelName.min, maxLength: LIMITS.labelName.max, pattern: LABEL_PATTERN });
+    // The pattern is the rule's own (labelNameProblem), for names within the length.
+    const pattern = new RegExp(labels.items.pattern, 'u');
+    for (const name of ['errand', 'Übung', 'a-b_c.d/e', '2027', '日本語', 'cafe\u0301', 'on the way', '@errand', 'a,b', 'emoji😀', 'tab\there', '-', '/']) {
+      expect([name, pattern.test(name)]).toEqual([name, labelNameProblem(name) === null]);
+    }
+    const add = schemas.AddTodoRequest?.properties as Record<string, unknown>;
+    expect([add.priority, add.labels]).toEqual([{ $ref: '#/components/schemas/TodoPriority' }, { $ref: '#/components/schemas/TodoLabels' }]);
+    const patch = schemas.TodoPatch?.properties as Record<string, unknown>;
+    expect(patch.priority).toEqual({ anyOf: [{ $ref: '#/components/schemas/TodoPriority' }, { type: 'null' }] });
+    expect(patch.labels).toEqual({ anyOf: [{ $ref: '#/components/schemas/TodoLabels' }, { type: 'null' }] });
+    expect(schemas.TodoPatch?.description).toContain('priority and labels');
   });
 
   it('each vital of a RUM report within its own plausible range', () => {

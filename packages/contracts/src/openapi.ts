@@ -22,6 +22,7 @@ import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, IDEM
 import { RUM_LIMITS, RUM_PATH } from './rum-limits.js';
 import { CALENDAR_FEED_EXTENSION, CALENDAR_FEED_FOLDER, CALENDAR_FEED_TOKEN_PATTERN } from './calendar-feed.js';
 import { DUE_PATTERN } from './todo-dates.js';
+import { LABEL_NAME_PATTERN } from './todo-labels.js';
 import { EventCursor, StreamPosition, TodoChangeEvent } from './todos.js';
 
 /** Where the gateway serves the document, below {@link API_BASE}. */
@@ -73,7 +74,7 @@ const SUMMARIES: Record<ApiName, string> = {
   turnOffCalendarFeed: 'Turn the calendar feed off (its address stops working)',
   fetchTodos: "The user's tasks (pinned first, then newest first), their lists and the change feed's position",
   addTodo: 'Add a task',
-  updateTodo: "Set a task's title, completed and/or pinned flags",
+  updateTodo: "Set a task's title, completed and pinned flags, due date, repeat, reminders, list, priority or labels",
   deleteTodo: 'Delete a task (restorable for a short while)',
   restoreTodo: 'Undo a delete: the task comes back exactly as it was',
   completeAll: 'Mark every task complete or active (undoable with restoreBulk)',
@@ -198,9 +199,18 @@ const DESCRIPTIONS: Record<string, string> = {
     "Ids are the user's own sequence: each change of the user is numbered one above the user's previous one, so the " +
     "position moves with the user's own changes only, never with other users'.",
   TodoPatch:
-    'Sets at least one of title, completed, isPinned, due, repeat, repeatFrom and reminders (null removes an optional one; ' +
-    'removing the due date removes the repeat and the reminders too); setting a value twice changes nothing. Ticking a ' +
-    'repeating task (`completed: true`) completes this occurrence: the task stays open at its next date (PRODUCT §10.16).',
+    'Sets at least one of title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority and labels (null ' +
+    'removes an optional one, as do priority 4 and labels `[]`; removing the due date removes the repeat and the reminders ' +
+    'too); setting a value twice changes nothing. Ticking a repeating task (`completed: true`) completes this occurrence: ' +
+    'the task stays open at its next date (PRODUCT §10.16).',
+  TodoPriority:
+    'A priority (PRODUCT §10.20): 1, the most urgent, 2 or 3; 4 is none, the default: it sets no priority, and removes one ' +
+    'a task has. Anything else is refused with 400 `VALIDATION_FAILED`, its issue on `priority`.',
+  TodoLabels:
+    `The labels a task carries (PRODUCT §10.20): each ${LIMITS.labelName.min}–${LIMITS.labelName.max} letters (any script), ` +
+    'digits or `- _ . /`, no spaces. Kept once each, case aside (the first spelling), in the order of their lower-case ' +
+    `forms; at most ${LIMITS.labelsPerTask} once repeats are counted once. \`[]\` removes them. A bad name is refused with ` +
+    "400 `VALIDATION_FAILED`, its issue on the name's index (`labels.0`); too many, on `labels`.",
   TodoRepeat:
     'How the task repeats (PRODUCT §10.16): an RFC 5545 RRULE value over its due date, e.g. `FREQ=WEEKLY;BYDAY=MO,TH` or ' +
     '`FREQ=MONTHLY;BYMONTHDAY=-1`; the due date is its start (no DTSTART), it may end with UNTIL (not COUNT), repeat at most ' +
@@ -224,7 +234,8 @@ const DESCRIPTIONS: Record<string, string> = {
     'writes that do not change `completed` and by an Undo; tasks completed before the field existed carry their `updatedAt`. ' +
     '`due`, `repeat`, `repeatFrom`, `repeatDone` and `reminders` are absent on a task without them: a client that knows ' +
     'nothing of dates sees the task of PRODUCT §7. `listId` is the list the task is in (PRODUCT §10.19), absent for the ' +
-    'Inbox: a client that knows nothing of lists sees every task.',
+    'Inbox: a client that knows nothing of lists sees every task. `priority` (1–3) and `labels` (PRODUCT §10.20) are ' +
+    'absent on a task without them (priority 4, no labels).',
   TaskList:
     "A list of tasks (PRODUCT §10.19): its name (1–60 characters, not `Inbox`, unique among the user's lists case aside), " +
     'colour, place among the lists (`order`, a fractional order key, ascending, then `_id`) and whether it is archived ' +
@@ -246,6 +257,9 @@ const DESCRIPTIONS: Record<string, string> = {
 /** A day `YYYY-MM-DD` with no time: the day part of {@link DUE_PATTERN}. */
 const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
+/** A label's name as labelNameProblem of todo-labels.ts takes it (PRODUCT §10.20); openapi.test.ts holds the two to the same names. */
+export const LABEL_PATTERN = LABEL_NAME_PATTERN;
+
 /**
  * Rules the schemas check with refinements, which zod cannot put into JSON Schema, said in JSON Schema for
  * the same components (the limits of packages/contracts/src/limits.ts). A title's length counts it as
@@ -257,6 +271,7 @@ const SCHEMA_RULES: Record<string, Json> = {
   TodoDue: { pattern: DUE_PATTERN.source },
   CalendarDay: { pattern: DAY_PATTERN },
   TodoPatch: { minProperties: 1 },
+  TodoLabels: { items: { type: 'string', minLength: LIMITS.labelName.min, maxLength: LIMITS.labelName.max, pattern: LABEL_PATTERN } },
   ListName: { minLength: LIMITS.listName.min, maxLength: LIMITS.listName.max },
   OrderKey: { minLength: 1, maxLength: LIMITS.orderKey.max, pattern: '^[0-9A-Za-z]+$' },
   ListPatch: { minProperties: 1 },
@@ -297,6 +312,20 @@ function referencedSchemas(value: unknown, schemas: Record<string, Json>, found 
   return found;
 }
 
+/**
+ * A union of whole-number literals (a priority, PRODUCT §10.20), which zod writes as `anyOf` of `const`s, said
+ * as one integer `enum`, in place: the plainer form for documentation tools and generated clients.
+ */
+function whole(jsonSchema: Json): void {
+  const members = jsonSchema.anyOf;
+  if (!Array.isArray(members) || members.length === 0) return;
+  const values = members.map((member: Json) => (member.type === 'number' && Object.keys(member).length === 2 && Number.isInteger(member.const) ? member.const : undefined));
+  if (values.some((value) => value === undefined)) return;
+  delete jsonSchema.anyOf;
+  jsonSchema.type = 'integer';
+  jsonSchema.enum = values;
+}
+
 /** All named contract schemas as JSON Schema 2020-12, referring to each other through `#/components/schemas`. */
 function componentSchemas(names: Map<z.ZodType, string>): Record<string, Json> {
   const registry = z.registry<{ id: string; description?: string }>();
@@ -314,6 +343,7 @@ function componentSchemas(names: Map<z.ZodType, string>): Record<string, Json> {
     uri: (id) => `#/components/schemas/${id}`,
     override: ({ zodSchema, jsonSchema }) => {
       if (zodSchema === idPattern && jsonSchema.pattern === '^[0-9a-f]{24}$') jsonSchema.pattern = '^[0-9a-fA-F]{24}$';
+      whole(jsonSchema);
     },
   });
   const out: Record<string, Json> = {};

@@ -17,6 +17,10 @@ export interface PatchValues {
   reminders: number[] | null;
   /** The list the task is in (PRODUCT §10.19): a list's id; `null` moves it to the Inbox (no `listId`). */
   listId: string | null;
+  /** The priority, 1 (most urgent) to 3 (PRODUCT §10.20); 4 or `null` removes it (priority 4: none). */
+  priority: 1 | 2 | 3 | 4 | null;
+  /** The labels, as normalLabels keeps them (todo-labels.ts, §10.20); `null` or `[]` removes them. */
+  labels: string[] | null;
 }
 
 /** A patch: some of the values. */
@@ -26,7 +30,7 @@ export type PatchOf = Partial<PatchValues>;
  * The fields a patch sets, in the order messages name them: the outbox, the merge and the change history
  * (docs/PRODUCT.md §10.4) work over this list, so a field added here syncs with no new sync code.
  */
-export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned', 'due', 'repeat', 'repeatFrom', 'reminders', 'listId'] as const;
+export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned', 'due', 'repeat', 'repeatFrom', 'reminders', 'listId', 'priority', 'labels'] as const;
 export type TodoPatchField = (typeof TODO_PATCH_FIELDS)[number];
 
 /** The fields `patch` sets, in {@link TODO_PATCH_FIELDS} order. */
@@ -59,6 +63,9 @@ export const UPDATE_MESSAGES = {
   reminders: { set: 'Reminders set', removed: 'Reminders removed' },
   /** Moved to another list (§10.19); `removed`: to the Inbox. */
   listId: { set: 'Task moved', removed: 'Task moved to Inbox' },
+  /** §10.20: a priority 1–3 set, or the task left with none (priority 4). */
+  priority: { set: 'Priority set', removed: 'Priority removed' },
+  labels: { set: 'Labels set', removed: 'Labels removed' },
   /** A repeating task ticked: the occurrence is done and the task moves to its next date (§10.16). */
   repeated: 'Task completed; it repeats',
   several: 'Task updated',
@@ -71,6 +78,8 @@ export const UPDATE_MESSAGES = {
     repeatFrom: 'Repeat unchanged',
     reminders: 'Reminders unchanged',
     listId: 'Task already in that list',
+    priority: 'Priority unchanged',
+    labels: 'Labels unchanged',
   },
   unchanged: 'Task unchanged',
 } as const;
@@ -85,8 +94,16 @@ export interface Patchable {
   repeatFrom?: 'due' | 'completion';
   reminders?: number[];
   listId?: string;
+  priority?: 1 | 2 | 3;
+  labels?: string[];
   updatedAt: string;
   completedAt: string | null;
+}
+
+/** A value a patch sets that a task keeps as no value: no reminders, no labels, priority 4 (none). */
+function isEmptyValue(patch: PatchOf, field: TodoPatchField): boolean {
+  if (field === 'reminders' || field === 'labels') return patch[field]?.length === 0;
+  return field === 'priority' && patch.priority === 4;
 }
 
 /** The optional fields a task holds only with a due date (a repeat and reminders are counted from it). */
@@ -101,11 +118,11 @@ const DATED_FIELDS = ['repeat', 'repeatFrom', 'reminders'] as const;
  * repeating task moves it to its next date instead: applyTaskPatch of todo-repeat.ts.
  */
 export function applyPatch<T extends Patchable>(task: T, patch: PatchOf, at: string): T {
-  const removed = new Set<string>(TODO_PATCH_FIELDS.filter((field) => patch[field] === null || (field === 'reminders' && patch.reminders?.length === 0)));
+  const removed = new Set<string>(TODO_PATCH_FIELDS.filter((field) => patch[field] === null || isEmptyValue(patch, field)));
   const dueAfter = patch.due === null ? undefined : (patch.due ?? task.due);
   if (dueAfter === undefined) DATED_FIELDS.forEach((field) => removed.add(field));
   if (((patch.repeat === undefined ? task.repeat : patch.repeat) ?? null) === null) removed.add('repeatFrom');
-  const set = Object.fromEntries(TODO_PATCH_FIELDS.filter((field) => patch[field] !== undefined && patch[field] !== null).map((field) => [field, patch[field]]));
+  const set = Object.fromEntries(TODO_PATCH_FIELDS.filter((field) => patch[field] !== undefined && patch[field] !== null && !isEmptyValue(patch, field)).map((field) => [field, patch[field]]));
   const applied = Object.fromEntries(Object.entries({ ...task, ...set, updatedAt: at }).filter(([key]) => !removed.has(key))) as T;
   if (applied.completed !== task.completed) applied.completedAt = applied.completed ? at : null;
   return applied;
@@ -113,10 +130,13 @@ export function applyPatch<T extends Patchable>(task: T, patch: PatchOf, at: str
 
 /**
  * A field's value as a change and the history see it, a JSON scalar: a task without a due date has `due:
- * null`; reminders are their minutes joined by commas (`"0,60"`), none `null`.
+ * null`; reminders are their minutes joined by commas (`"0,60"`), labels their names (`"errand,home"`), none
+ * `null`; a priority its number, none (4) `null`.
  */
-export function fieldValue(values: Partial<PatchValues>, field: TodoPatchField): string | boolean | null {
+export function fieldValue(values: Partial<PatchValues>, field: TodoPatchField): string | number | boolean | null {
   if (field === 'reminders') return values.reminders?.length ? values.reminders.join(',') : null;
+  if (field === 'labels') return values.labels?.length ? values.labels.join(',') : null;
+  if (field === 'priority') return values.priority === 4 ? null : (values.priority ?? null);
   return values[field] ?? null;
 }
 
@@ -132,7 +152,7 @@ export function changeMessage(changed: readonly TodoPatchField[], values: Partia
   if (changed.includes('due') && fieldValue(values, 'due') === null) return UPDATE_MESSAGES.due.removed;
   if (more.length > 0) return UPDATE_MESSAGES.several;
   if (field === 'title') return UPDATE_MESSAGES.title;
-  if (field === 'due' || field === 'repeat' || field === 'repeatFrom' || field === 'reminders' || field === 'listId') {
+  if (field === 'due' || field === 'repeat' || field === 'repeatFrom' || field === 'reminders' || field === 'listId' || field === 'priority' || field === 'labels') {
     return fieldValue(values, field) === null ? UPDATE_MESSAGES[field].removed : UPDATE_MESSAGES[field].set;
   }
   return UPDATE_MESSAGES[field][`${values[field] === true}`];

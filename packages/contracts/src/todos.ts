@@ -6,6 +6,7 @@ import { COMMAND_ID_PATTERN, LIMITS, REMINDER_MAX_MINUTES, REMINDERS_MAX } from 
 import { AGENDA_DAYS } from './agenda.js';
 import { dueParts, dueProblem } from './todo-dates.js';
 import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
+import { LABELS_TOO_MANY_MESSAGE, labelNameProblem, normalLabels, PRIORITY_MESSAGE } from './todo-labels.js';
 
 /**
  * A due date (docs/PRODUCT.md §10.14): a day `2026-03-14`, or a day and time `2026-03-14T09:00`, in the
@@ -45,6 +46,20 @@ export const TodoReminders = z
   .refine((minutes) => new Set(minutes).size === minutes.length, 'Each reminder time once.')
   .transform((minutes) => [...minutes].sort((a, b) => a - b));
 
+/** A priority as a request sets it (§10.20): 1 (the most urgent) to 4 (none). */
+export const TodoPriority = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: PRIORITY_MESSAGE });
+
+/** A task's labels as a request sets them (§10.20): good names (todo-labels.ts), each once, kept as normalLabels keeps them. */
+export const TodoLabels = z
+  .array(
+    z.string().superRefine((name, ctx) => {
+      const problem = labelNameProblem(name);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  )
+  .transform(normalLabels)
+  .refine((names) => names.length <= LIMITS.labelsPerTask, LABELS_TOO_MANY_MESSAGE);
+
 export const Todo = z.object({
   _id: ObjectIdString,
   title: z.string(),
@@ -71,6 +86,10 @@ export const Todo = z.object({
   reminders: TodoReminders.optional(),
   /** The list the task is in (§10.19); absent: the Inbox (a client that knows nothing of lists sees every task). */
   listId: ObjectIdString.optional(),
+  /** The priority, 1 (most urgent) to 3 (§10.20); absent: none (priority 4). */
+  priority: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  /** The labels the task carries (§10.20), as normalLabels keeps them; absent for none. */
+  labels: z.array(z.string()).optional(),
 });
 export type Todo = z.infer<typeof Todo>;
 
@@ -130,6 +149,8 @@ export const AddTodoRequest = z.object({
   repeatFrom: RepeatFromField.optional(),
   reminders: TodoReminders.optional(),
   listId: ObjectIdString.optional(),
+  priority: TodoPriority.optional(),
+  labels: TodoLabels.optional(),
 });
 export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
 
@@ -149,9 +170,11 @@ export const TodoPatch = z
     repeatFrom: RepeatFromField.nullable().optional(),
     reminders: TodoReminders.nullable().optional(),
     listId: ObjectIdString.nullable().optional(),
+    priority: TodoPriority.nullable().optional(),
+    labels: TodoLabels.nullable().optional(),
   })
   .refine((patch) => TODO_PATCH_FIELDS.some((field) => patch[field] !== undefined), {
-    message: 'updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders and/or listId',
+    message: 'updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority and/or labels',
   });
 export type TodoPatch = z.infer<typeof TodoPatch>;
 

@@ -174,8 +174,9 @@ export function audit({ list, feed, histories, answers, addsMade }: Evidence): s
       }
       const [oldest] = chain;
       const newest = older;
-      if (oldest && oldest.before !== first[field]) problems.push(`task ${id}: ${field} history starts at ${show(oldest.before)}, the task was added with ${show(first[field])}`);
-      if (newest && newest.after !== last[field]) problems.push(`task ${id}: ${field} history ends at ${show(newest.after)}, the task holds ${show(last[field])}`);
+      // Compared as the history keeps values (fieldValue): an absent due date is null, labels are joined.
+      if (oldest && oldest.before !== fieldValue(first, field)) problems.push(`task ${id}: ${field} history starts at ${show(oldest.before)}, the task was added with ${show(fieldValue(first, field))}`);
+      if (newest && newest.after !== fieldValue(last, field)) problems.push(`task ${id}: ${field} history ends at ${show(newest.after)}, the task holds ${show(fieldValue(last, field))}`);
     }
   }
   return problems;

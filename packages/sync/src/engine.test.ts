@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { createServer } from 'node:net';
 import { IDBFactory } from 'fake-indexeddb';
-import { ErrorCode, LIMITS, type ChangesResponse, type SyncCommand, type TodosResponse } from '@tm/contracts';
+import { ErrorCode, LIMITS, type ChangesResponse, type HistoryResponse, type SyncCommand, type TodoResponse, type TodosResponse } from '@tm/contracts';
 import { signUp, startStack, startTcpRelay, type ApiClient, type RunningStack, type TcpRelay } from '@tm/test-support';
 import { SyncEngine, type SyncEngineOptions, type SyncStatus } from './engine.js';
 import { Outbox } from './outbox-db.js';
@@ -171,6 +171,37 @@ describe('SyncEngine against the real stack', () => {
       `PUT /todo/update-todo/${bread.tempId}`,
     ]);
     expect(engine.resolveId(milk.tempId)).toBe(todos.find((todo) => todo.title === 'Buy oat milk')!._id);
+  });
+
+  it('a priority and labels changed offline are queued, shown at once, and merged like any field: the later change wins, the value it replaced in the history (PRODUCT §10.20)', async () => {
+    const { client, user } = await signUp(stack.url);
+    const engine = await device(client, user._id);
+    const added = (await client.post<TodoResponse>('/api/todo/add-todo', { title: 'Post the letter', priority: 3, labels: ['errand'] })).body.todo;
+    await engine.flush();
+    const shown = engine.view().find((todo) => todo._id === added._id)!;
+    expect(shown).toEqual(added);
+
+    await relay.cut();
+    await engine.enqueue(updateTaskCommand(shown, { priority: 1, labels: ['town', 'Errand'] }));
+    await engine.flush();
+    expect(engine.status()).toMatchObject({ offline: true, pending: 1 });
+    // On the device at once, as the server will keep it.
+    expect(engine.view()).toEqual([expect.objectContaining({ _id: added._id, priority: 1, labels: ['Errand', 'town'] })]);
+    // Meanwhile another device sets another priority.
+    expect((await client.put(`/api/todo/update-todo/${added._id}`, { updateData: { priority: 2 } })).status).toBe(200);
+
+    await relay.restore();
+    await engine.flush();
+    expect(engine.status()).toMatchObject({ offline: false, pending: 0, lastError: null, refused: [] });
+    const { todos } = await serverList(client);
+    expect(todos).toEqual([expect.objectContaining({ _id: added._id, priority: 1, labels: ['Errand', 'town'] })]);
+    expect(engine.view()).toEqual(todos);
+    const { entries } = (await client.get<HistoryResponse>(`/api/todo/history/${added._id}`)).body;
+    expect(entries.map(({ field, before, after, conflict }) => [field, before, after, conflict])).toEqual([
+      ['priority', 2, 1, true],
+      ['labels', 'errand', 'Errand,town', false],
+      ['priority', 3, 2, false],
+    ]);
   });
 
   it('sends an add, an edit and a delete of the same new task in one call: the task comes and goes, no refusal', async () => {

@@ -59,8 +59,8 @@ describe('command builders', () => {
 
   it('is generic over TODO_PATCH_FIELDS: every field of the list is carried with its base', () => {
     const shown = task(A);
-    const patch = { title: 'x', completed: true, isPinned: true, due: '2027-01-01', repeat: 'FREQ=DAILY', repeatFrom: 'completion', reminders: [0], listId: C } as const;
-    const patchCopy = { ...patch, reminders: [...patch.reminders] };
+    const patch = { title: 'x', completed: true, isPinned: true, due: '2027-01-01', repeat: 'FREQ=DAILY', repeatFrom: 'completion', reminders: [0], listId: C, priority: 1, labels: ['errand'] } as const;
+    const patchCopy = { ...patch, reminders: [...patch.reminders], labels: [...patch.labels] };
     const { updateData, base } = updateTaskCommand(shown, patchCopy).body as { updateData: object; base: object };
     expect(Object.keys(updateData).sort()).toEqual([...TODO_PATCH_FIELDS].sort());
     expect(Object.keys(base).sort()).toEqual([...TODO_PATCH_FIELDS].sort());
@@ -153,6 +153,33 @@ describe('repeating tasks in the overlay (docs/PRODUCT.md §10.16)', () => {
     const all = applyCommand(list, completeAllCommand(true), T2);
     expect(all.find((todo) => todo._id === A)).toEqual({ ...weekly, completed: true, completedAt: T2, updatedAt: T2 });
     expect(all.every((todo) => todo.completed && !('repeatDone' in todo))).toBe(true);
+  });
+});
+
+describe('priorities and labels in the overlay (docs/PRODUCT.md §10.20)', () => {
+  it('an add and an update show them at once as the server will keep them: labels each once, in order; 4 and [] none', () => {
+    const { command, tempId } = addTaskCommand({ title: 'Post the letter', priority: 2, labels: ['town', 'Errand', 'errand'] }, 'c1');
+    expect(actionOf(command)).toEqual({ kind: 'add', tempId, title: 'Post the letter', fields: { priority: 2, labels: ['town', 'Errand', 'errand'] } });
+    const [added] = applyCommand([], command, T1);
+    expect(added).toEqual({ _id: tempId, title: 'Post the letter', completed: false, isPinned: false, createdAt: T1, updatedAt: T1, completedAt: null, priority: 2, labels: ['Errand', 'town'] });
+    const plain = applyCommand([], addTaskCommand({ title: 'Plain', priority: 4, labels: [] }, 'c2').command, T1)[0];
+    expect(plain).not.toHaveProperty('priority');
+    expect(plain).not.toHaveProperty('labels');
+
+    const relabel = updateTaskCommand(added!, { labels: ['home', 'Home'], priority: 1 }, 'u1');
+    // The base is what the device showed, as the history keeps it: the server tells a change made elsewhere by it.
+    expect(relabel.body).toEqual({ updateData: { priority: 1, labels: ['home', 'Home'] }, base: { priority: 2, labels: 'Errand,town' } });
+    expect(applyCommand([added!], relabel, T2)[0]).toEqual({ ...added, priority: 1, labels: ['home'], updatedAt: T2 });
+    const cleared = applyCommand([added!], updateTaskCommand(added!, { labels: [], priority: 4 }), T2)[0];
+    expect(cleared).toEqual({ _id: tempId, title: 'Post the letter', completed: false, isPinned: false, createdAt: T1, updatedAt: T2, completedAt: null });
+    expect(applyCommand([added!], updateTaskCommand(added!, { labels: null, priority: null }), T2)[0]).toEqual(cleared);
+  });
+
+  it('a change from elsewhere (the feed) replaces the confirmed task, and queued changes are laid over it', () => {
+    const confirmed = [task(A, { priority: 3, labels: ['home'] })];
+    const queued = [{ command: updateTaskCommand(confirmed[0]!, { labels: ['home', 'errand'] }), createdAt: T2 }];
+    const elsewhere = applyChange(confirmed, { saved: [task(A, { priority: 1, labels: ['home'], updatedAt: T1 })], removed: [] });
+    expect(viewOf(elsewhere, queued)).toEqual([task(A, { priority: 1, labels: ['errand', 'home'], updatedAt: T2 })]);
   });
 });
 

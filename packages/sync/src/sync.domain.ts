@@ -7,6 +7,7 @@ import {
   INBOX_ID,
   LIST_COLOURS,
   listNameValue,
+  normalLabels,
   orderKeyBetween,
   ROUTES,
   TEMP_ID_PREFIX,
@@ -297,14 +298,14 @@ function overlay(byId: Map<string, Todo>, command: SyncCommand, now: string, ids
   switch (action.kind) {
     case 'add': {
       const id = resolve(action.tempId);
-      if (!byId.has(id)) byId.set(id, withFields({ _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null }, { ...action.fields, ...listOf(action.fields, ids) }, now));
+      if (!byId.has(id)) byId.set(id, withFields({ _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null }, { ...action.fields, ...labelsOf(action.fields), ...listOf(action.fields, ids) }, now));
       return;
     }
     case 'update': {
       const id = resolve(action.taskId);
       const todo = byId.get(id);
       // A tick of a repeating task moves it to its next date, counted from the person's day (§10.16).
-      if (todo) byId.set(id, applyTaskPatch(todo, { ...action.fields, ...titleOf(action.fields), ...listOf(action.fields, ids) }, now, action.today));
+      if (todo) byId.set(id, applyTaskPatch(todo, { ...action.fields, ...titleOf(action.fields), ...labelsOf(action.fields), ...listOf(action.fields, ids) }, now, action.today));
       return;
     }
     case 'delete':
@@ -336,6 +337,11 @@ function overlay(byId: Map<string, Todo>, command: SyncCommand, now: string, ids
 /** The list a task goes to, under the server's id once the list made on this device has one (§10.19). */
 function listOf(fields: Partial<TaskFields>, ids: IdMap): Partial<TaskFields> {
   return typeof fields.listId === 'string' ? { listId: ids.get(fields.listId) ?? fields.listId } : {};
+}
+
+/** Labels as the server will keep them (each once, case aside, in order: PRODUCT §10.20), when the fields set some. */
+function labelsOf(fields: Partial<TaskFields>): Partial<TaskFields> {
+  return Array.isArray(fields.labels) ? { labels: normalLabels(fields.labels) } : {};
 }
 
 /** A title as the server will store it (bidi controls removed, trimmed), when the fields set one. */

@@ -147,3 +147,26 @@ export function MoveIcon() {
     </svg>
   );
 }
+
+/**
+ * A flag: a task's priority (docs/PRODUCT.md §10.20). Filled, in the colour of the element around it (the
+ * priority's own, on a row); `size` in px, 20 like the other icons unless a mark needs it smaller.
+ */
+export function FlagIcon({ filled = false, size = 20 }: { filled?: boolean; size?: number }) {
+  return (
+    <svg {...base} width={size} height={size} fill={filled ? 'currentColor' : 'none'}>
+      <path d="M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1z" />
+      <path d="M4 22v-7" />
+    </svg>
+  );
+}
+
+/** A price tag: a task's labels (docs/PRODUCT.md §10.20). */
+export function TagIcon() {
+  return (
+    <svg {...base}>
+      <path d="M12.6 2.6A2 2 0 0 0 11.2 2H4a2 2 0 0 0-2 2v7.2a2 2 0 0 0 .6 1.4l8.7 8.7a2.4 2.4 0 0 0 3.4 0l6.6-6.6a2.4 2.4 0 0 0 0-3.4z" />
+      <circle cx="7.5" cy="7.5" r="1.5" fill="currentColor" />
+    </svg>
+  );
+}

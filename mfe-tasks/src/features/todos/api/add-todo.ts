@@ -7,8 +7,11 @@ import { isQueued, writeTask } from './task-writes';
 /** docs/PRODUCT.md §8: the message of a failed add whose cause the person can do nothing about. */
 const ADD_FAILED_MESSAGE = 'Failed to add task. Please try again.';
 
-/** What an add sends: the title, the due date and repeat it starts with (PRODUCT §10.14, §10.16), and its list (§10.19). */
-export type NewTask = Pick<AddTodoRequest, 'title' | 'due' | 'repeat' | 'listId'>;
+/**
+ * What an add sends: the title, the due date and repeat it starts with (PRODUCT §10.14, §10.16), its list
+ * (§10.19), its priority and labels (§10.20).
+ */
+export type NewTask = Pick<AddTodoRequest, 'title' | 'due' | 'repeat' | 'listId' | 'priority' | 'labels'>;
 
 interface AddTodoCallbacks {
   /**

@@ -1,4 +1,4 @@
-import { LIMITS, todoTitleProblem } from '@tm/contracts';
+import { LABELS_TOO_MANY_MESSAGE, LIMITS, normalLabels, priorityName, todoTitleProblem, type Priority } from '@tm/contracts';
 import { focusInOpenLayer, isAfterSignIn, keepDraft, readDraft } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { currentUserQuery } from '@tm/api-client';
@@ -13,6 +13,7 @@ import { quoted } from './task-actions';
 import type * as QuickAddModule from '../quick-add';
 import type { TaskList } from '@tm/contracts';
 import { listTagIn } from '../lists/list-tag';
+import { taskTagsIn, type TaskTags } from '../labels/label-tags';
 
 /** The length counter shows from here on (docs/PRODUCT.md §10.7). */
 const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
@@ -21,6 +22,28 @@ const COUNTER_FROM = Math.floor(LIMITS.todoTitle.max * 0.8);
 function afterAdded(current: string, submitted: string): string {
   if (current === submitted) return '';
   return current.startsWith(submitted) ? current.slice(submitted.length).trimStart() : current;
+}
+
+/** The Priority and Label filters set while a task is added (PRODUCT §10.20). */
+export interface FilterMarks {
+  priority?: Priority;
+  label?: string;
+}
+
+/**
+ * What an add carries of "p1" and "@name" and of the filters set (PRODUCT §10.20): the words' priority, else
+ * the filter's; the words' labels and the filter's. A task added under a filter so matches it and stays in
+ * view, as a task added in a list goes into it. Priority 4 is none, and goes without saying.
+ */
+function tagFields(tags: TaskTags | null, marks: FilterMarks): { priority?: 1 | 2 | 3; labels?: string[] } {
+  const priority = tags?.priority ?? marks.priority;
+  const labels = normalLabels([...(tags?.labels ?? []), ...(marks.label === undefined ? [] : [marks.label])]);
+  return { ...(priority === undefined || priority === 4 ? {} : { priority }), ...(labels.length === 0 ? {} : { labels }) };
+}
+
+/** "Priority 1 · @errand @home": what the preview says of them. */
+function tagsText(tags: TaskTags): string {
+  return [tags.priority === undefined ? '' : priorityName(tags.priority), tags.labels.map((name) => `@${name}`).join(' ')].filter(Boolean).join(' · ');
 }
 
 /** A second press within this long of an add showing belongs to the same double click or Enter burst. */
@@ -74,11 +97,15 @@ interface AddTaskFormProps {
   listId?: string;
   /** The person's lists: "#Name" in the words puts the task into the list of that name. */
   lists?: readonly TaskList[];
+  /** The Priority and Label filters set: a new task takes them (PRODUCT §10.20). */
+  marks?: FilterMarks;
 }
+
+const NO_MARKS: FilterMarks = {};
 
 const NO_LISTS: readonly TaskList[] = [];
 
-export function AddTaskForm({ inputRef, listId, lists = NO_LISTS }: AddTaskFormProps) {
+export function AddTaskForm({ inputRef, listId, lists = NO_LISTS, marks = NO_MARKS }: AddTaskFormProps) {
   const inputId = useId();
   const problemId = useId();
   const counterId = useId();
@@ -102,9 +129,10 @@ export function AddTaskForm({ inputRef, listId, lists = NO_LISTS }: AddTaskFormP
   const submitting = useRef<object | null>(null);
   const submitted = useRef('');
   const [adding, setAdding] = useState(false);
-  // "#Name" names the list (§10.19); the date words are read in the rest.
+  // "#Name" names the list (§10.19); "p1" and "@name" the priority and labels (§10.20); the date words are read in the rest.
   const tag = useMemo(() => listTagIn(title, lists), [title, lists]);
-  const quickAdd = useQuickAdd(tag ? tag.rest : title);
+  const tags = useMemo(() => taskTagsIn(tag ? tag.rest : title), [tag, title]);
+  const quickAdd = useQuickAdd(tags ? tags.rest : tag ? tag.rest : title);
   // "Keep words as typed": the date words stay in the title and no date is set (§10.14), until the next add.
   const [asTyped, setAsTyped] = useState(false);
   const shownAt = useRef(-Infinity);
@@ -140,7 +168,11 @@ export function AddTaskForm({ inputRef, listId, lists = NO_LISTS }: AddTaskFormP
     if (submitting.current) return;
     const text = titleNow.current;
     if (text === '' && performance.now() - shownAt.current < REPEAT_WINDOW_MS) return;
-    const refused = todoTitleProblem(text);
+    const tagged = listTagIn(text, lists);
+    const marked = taskTagsIn(tagged ? tagged.rest : text);
+    // The server's rules first, in its words (PRODUCT §10.7, §10.20): no request for what it would refuse.
+    const fields = tagFields(marked, marks);
+    const refused = todoTitleProblem(text) ?? ((fields.labels?.length ?? 0) > LIMITS.labelsPerTask ? LABELS_TOO_MANY_MESSAGE : null);
     if (refused) {
       setProblem(refused);
       inputRef.current?.focus();
@@ -150,13 +182,12 @@ export function AddTaskForm({ inputRef, listId, lists = NO_LISTS }: AddTaskFormP
     submitting.current = attempt;
     submitted.current = text;
     setAdding(true);
-    const tagged = listTagIn(text, lists);
-    const words = tagged ? tagged.rest : text;
+    const words = marked ? marked.rest : tagged ? tagged.rest : text;
     const understood = asTyped ? null : quickAdd.read(words);
     const into = tagged ? tagged.list._id : listId;
-    const inList = into === undefined ? {} : { listId: into };
+    const extra = { ...(into === undefined ? {} : { listId: into }), ...fields };
     add
-      .mutateAsync(understood ? { title: understood.title, due: understood.due, ...(understood.repeat === undefined ? {} : { repeat: understood.repeat }), ...inList } : { title: words, ...inList })
+      .mutateAsync(understood ? { title: understood.title, due: understood.due, ...(understood.repeat === undefined ? {} : { repeat: understood.repeat }), ...extra } : { title: words, ...extra })
       .catch(() => undefined)
       .finally(() => {
         if (submitting.current !== attempt) return;
@@ -167,7 +198,7 @@ export function AddTaskForm({ inputRef, listId, lists = NO_LISTS }: AddTaskFormP
 
   const pending = adding;
   const { understood } = quickAdd;
-  const describedBy = [problem && problemId, paste.cut && pasteId, (understood || tag) && previewId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
+  const describedBy = [problem && problemId, paste.cut && pasteId, (understood || tag || tags) && previewId, title.length >= COUNTER_FROM && counterId].filter(Boolean).join(' ') || undefined;
   // A press does not take the focus from the input (the keyboard would close and open again).
   const keepInputFocus = (event: MouseEvent<HTMLButtonElement>) => {
     if (document.activeElement === inputRef.current) event.preventDefault();
@@ -224,16 +255,22 @@ export function AddTaskForm({ inputRef, listId, lists = NO_LISTS }: AddTaskFormP
           {understood && !asTyped && (
             <>
               <span className="tasks-form__preview-due">Due {dueText(understood.due)}</span>
-              {understood.repeatWords !== undefined && <span className="tasks-form__preview-due"> · Repeats {understood.repeatWords.toLowerCase()}</span>} · {quoted(understood.title)}
+              {understood.repeatWords !== undefined && <span className="tasks-form__preview-due"> · Repeats {understood.repeatWords.toLowerCase()}</span>}
             </>
           )}
           {understood && asTyped && `Adding as typed, with no due date${understood.repeat === undefined ? '' : ' or repeat'}`}
           {tag && (
             <span className="tasks-form__preview-list">
               {understood ? ' · ' : ''}In list {quoted(tag.list.name)}
-              {!understood && ` · ${quoted(tag.rest)}`}
             </span>
           )}
+          {tags && (
+            <span className="tasks-form__preview-tags">
+              {understood || tag ? ' · ' : ''}
+              {tagsText(tags)}
+            </span>
+          )}
+          {(tag || tags || (understood && !asTyped)) && ` · ${quoted(understood && !asTyped ? understood.title : tags ? tags.rest : (tag?.rest ?? title))}`}
         </p>
         {understood && (
           <button type="button" className="tasks-form__as-typed" aria-pressed={asTyped} onMouseDown={keepInputFocus} onClick={() => setAsTyped((kept) => !kept)}>

@@ -1,4 +1,4 @@
-import { CalendarIcon, EditIcon, HistoryIcon, MoreIcon, MoveIcon, PinIcon, TrashIcon } from '@tm/web-platform';
+import { CalendarIcon, EditIcon, FlagIcon, HistoryIcon, MoreIcon, MoveIcon, PinIcon, TagIcon, TrashIcon } from '@tm/web-platform';
 import { useCallback, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { MenuButton, useMenuKeys, type MenuStart } from './menu-button';
@@ -18,6 +18,10 @@ interface TaskActionsProps {
   onPickDue: () => void;
   /** Opens "Move to…": the lists, Inbox first (docs/PRODUCT.md §10.19). */
   onMoveTo: () => void;
+  /** Opens the choice of the task's priority (docs/PRODUCT.md §10.20). */
+  onPickPriority: () => void;
+  /** Opens the task's labels to tick (docs/PRODUCT.md §10.20). */
+  onEditLabels: () => void;
   /** Called once the delete control has let go of focus: the row is leaving, the list moves the focus on. */
   onFocusLost: () => void;
 }
@@ -28,16 +32,18 @@ export function quoted(title: string): string {
 }
 
 /**
- * The edit, pin, delete, history and due-date actions of one task row, named with the task's title and with a
- * tooltip each. The control that started an edit (`data-edit-return`) gets the focus back when the edit ends
+ * The edit, pin, delete, history, due-date, priority, labels and move actions of one task row, named with the
+ * task's title and with a tooltip each. The control that started an edit (`data-edit-return`) gets the focus back when the edit ends
  * with Enter or Escape; the one that opened the history or the due-date picker gets it back when its dialog closes.
  */
 export function TaskActions(props: TaskActionsProps) {
   return props.compact ? <TaskActionsMenu {...props} /> : <TaskActionButtons {...props} />;
 }
 
-function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onFocusLost }: TaskActionsProps) {
+function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onPickPriority, onEditLabels, onFocusLost }: TaskActionsProps) {
   const moveLabel = `Move ${quoted(title)} to…`;
+  const priorityLabel = `Priority of ${quoted(title)}`;
+  const labelsLabel = `Labels of ${quoted(title)}`;
   const editLabel = `Edit ${quoted(title)}`;
   const historyLabel = `History of ${quoted(title)}`;
   const dueLabel = `Due date of ${quoted(title)}`;
@@ -68,6 +74,12 @@ function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, 
       </button>
       <button type="button" className="tasks-icon-button" aria-label={dueLabel} title={dueLabel} aria-haspopup="dialog" onClick={onPickDue}>
         <CalendarIcon />
+      </button>
+      <button type="button" className="tasks-icon-button" aria-label={priorityLabel} title={priorityLabel} aria-haspopup="dialog" onClick={onPickPriority}>
+        <FlagIcon />
+      </button>
+      <button type="button" className="tasks-icon-button" aria-label={labelsLabel} title={labelsLabel} aria-haspopup="dialog" onClick={onEditLabels}>
+        <TagIcon />
       </button>
       <button type="button" className="tasks-icon-button" aria-label={moveLabel} title={moveLabel} aria-haspopup="dialog" onClick={onMoveTo}>
         <MoveIcon />
@@ -100,11 +112,11 @@ function placeMenu(trigger: HTMLElement, menu: HTMLElement): MenuPosition {
  * The overflow menu of small screens, a WAI-ARIA menu button, with no menu library (docs/PERFORMANCE.md "First-load budgets"):
  * Enter, Space, a click or ArrowDown opens it on its first item, ArrowUp on its last; arrows (wrapping),
  * Home and End move between items; Enter or Space picks one; Escape and Tab close it and give the focus
- * back to the button, as does picking Pin, History or Due date (whose dialogs give it back again when they close). Picking Edit leaves the focus in the title's field, picking
+ * back to the button, as does picking Pin, History, Due date, Priority, Labels or Move (whose dialogs give it back again when they close). Picking Edit leaves the focus in the title's field, picking
  * Delete hands it on (the row is leaving). A click outside closes it. It is rendered at the end of <body>
  * and does not hide the rest of the page (a modal menu would aria-hide controls that stay focusable).
  */
-function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onFocusLost }: TaskActionsProps) {
+function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onPickPriority, onEditLabels, onFocusLost }: TaskActionsProps) {
   const [open, setOpen] = useState<MenuStart | null>(null);
   const [position, setPosition] = useState<MenuPosition | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -210,9 +222,12 @@ function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, on
             {item('History', <HistoryIcon />, 2, onShowHistory, null)}
             {/* "…": it opens a dialog that asks for the date (docs/PRODUCT.md §10.14). */}
             {item('Due date…', <CalendarIcon />, 3, onPickDue, null)}
-            {item('Move to…', <MoveIcon />, 4, onMoveTo, null)}
+            {/* PRODUCT §10.20: each opens a small dialog, the four priorities or the labels to tick. */}
+            {item('Priority…', <FlagIcon />, 4, onPickPriority, null)}
+            {item('Labels…', <TagIcon />, 5, onEditLabels, null)}
+            {item('Move to…', <MoveIcon />, 6, onMoveTo, null)}
             {/* The destructive item last, on its own edge of the menu. */}
-            {item('Delete', <TrashIcon />, 5, onDelete, 'delete', true)}
+            {item('Delete', <TrashIcon />, 7, onDelete, 'delete', true)}
           </div>,
           document.body,
         )}

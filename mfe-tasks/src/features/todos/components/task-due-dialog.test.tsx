@@ -242,7 +242,7 @@ describe('the Due date action in the menu of small screens', () => {
     await user.keyboard('{ArrowUp}');
     const menu = await screen.findByRole('menu');
     await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Delete' })).toHaveFocus());
-    await user.keyboard('{ArrowUp}{ArrowUp}'); // past "Move to…" (§10.19), the item before Delete
+    await user.keyboard('{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}'); // past "Move to…" (§10.19), "Labels…" and "Priority…" (§10.20)
     expect(within(menu).getByRole('menuitem', { name: 'Due date…' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();

@@ -32,11 +32,18 @@ function describeChange(entry: HistoryEntry): string {
     case 'listId':
       // Lists are not in the task history (PRODUCT §10.19): the move is said, the list by where it went.
       return typeof entry.after === 'string' ? 'Moved to another list' : 'Moved to the Inbox';
+    case 'priority':
+      // PRODUCT §10.20: a priority 1–3, or none (priority 4, kept as no value).
+      return typeof entry.after === 'number' ? `Priority set to ${entry.after}` : 'Priority removed';
+    case 'labels':
+      return typeof entry.after === 'string' ? `Labels set: ${labelsIn(entry.after).map((name) => `@${name}`).join(' ')}` : 'Labels removed';
   }
 }
 
 /** The minutes of reminders as the history keeps them ("0,60", fieldValue of @tm/contracts). */
 const remindersIn = (value: string): number[] => value.split(',').map(Number);
+/** The labels as the history keeps them ("errand,home", fieldValue of @tm/contracts). */
+const labelsIn = (value: string): string[] => value.split(',');
 
 /**
  * The patch that puts the value this change replaced back, with the name of its button; none when the task
@@ -50,6 +57,9 @@ function restoreOf(entry: HistoryEntry, todo: Todo): { patch: TodoPatch; label: 
   if (field === 'isPinned' && typeof before === 'boolean') return { patch: { isPinned: before }, label: `Restore: ${before ? 'pin' : 'unpin'}` };
   if (field === 'due' && typeof before === 'string') return { patch: { due: before }, label: `Restore due date ${dueText(before)}` };
   if (field === 'due' && before === null) return { patch: { due: null }, label: 'Restore: no due date' };
+  if (field === 'priority' && (before === 1 || before === 2 || before === 3)) return { patch: { priority: before }, label: `Restore priority ${before}` };
+  if (field === 'priority' && before === null) return { patch: { priority: null }, label: 'Restore: no priority' };
+  if (field === 'labels') return typeof before === 'string' ? { patch: { labels: labelsIn(before) }, label: 'Restore labels' } : { patch: { labels: [] }, label: 'Restore: no labels' };
   // A repeat or reminders come back with the due date they need; without one they cannot (the Restore of the date comes first).
   if (todo.due === undefined) return undefined;
   if (field === 'repeat') return typeof before === 'string' ? { patch: { repeat: before }, label: `Restore repeat (${before})` } : { patch: { repeat: null }, label: 'Restore: no repeat' };

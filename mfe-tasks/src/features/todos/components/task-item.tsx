@@ -1,6 +1,7 @@
 import type { Todo } from '@tm/api-client';
-import type { ReminderItem, TaskList } from '@tm/contracts';
+import { priorityOf, type ReminderItem, type TaskList } from '@tm/contracts';
 import { ListDot } from '../lists/list-dot';
+import { LabelChips, PriorityMark } from '../labels/task-marks';
 import { PinIcon } from '@tm/web-platform';
 import { MissedReminderMark } from '@tm/web-platform/reminders';
 import { memo, useCallback, useId, useRef, useState } from 'react';
@@ -36,6 +37,10 @@ export interface RowHandlers extends RowActions {
   onPickDue: (todo: Todo) => void;
   /** Opens "Move to…" for the task (docs/PRODUCT.md §10.19). */
   onMoveTo: (todo: Todo) => void;
+  /** Opens the task's Priority choice (docs/PRODUCT.md §10.20). */
+  onPickPriority: (todo: Todo) => void;
+  /** Opens the task's Labels… (docs/PRODUCT.md §10.20). */
+  onEditLabels: (todo: Todo) => void;
 }
 
 interface TaskItemProps extends RowHandlers {
@@ -69,8 +74,8 @@ interface TaskItemProps extends RowHandlers {
 }
 
 /**
- * One task: checkbox, title (struck through in orange when done), pinned marker and actions. A tap or click
- * on the title opens the task (docs/PRODUCT.md §10.11.1): today its title editor, the same as the Edit
+ * One task: checkbox, title (struck through in orange when done), its priority and labels, pinned marker and
+ * actions. A tap or click on the title opens the task (docs/PRODUCT.md §10.11.1): today its title editor, the same as the Edit
  * action; only the checkbox ticks. Memoised: a tick re-renders only its own row (PRODUCT §10.5.4); the list
  * passes stable callbacks.
  */
@@ -91,6 +96,8 @@ export const TaskItem = memo(function TaskItem({
   onShowHistory,
   onPickDue,
   onMoveTo,
+  onPickPriority,
+  onEditLabels,
   list,
   deletedElsewhere,
   refusal,
@@ -101,6 +108,9 @@ export const TaskItem = memo(function TaskItem({
   const dueId = useId();
   const planId = useId();
   const missedId = useId();
+  const priorityId = useId();
+  const priority = priorityOf(todo);
+  const labels = todo.labels ?? [];
   const plan = planText(todo);
   const row = useRef<HTMLLIElement>(null);
   const setRow = useCallback(
@@ -147,7 +157,13 @@ export const TaskItem = memo(function TaskItem({
           disabled={deletedElsewhere !== undefined}
           aria-label={label}
           aria-describedby={
-            [completed && todo.completedAt ? doneAtId : '', todo.due && !editing ? dueId : '', plan && !editing ? planId : '', missedReminder && !editing ? missedId : '']
+            [
+              priority !== 4 && !editing ? priorityId : '',
+              completed && todo.completedAt ? doneAtId : '',
+              todo.due && !editing ? dueId : '',
+              plan && !editing ? planId : '',
+              missedReminder && !editing ? missedId : '',
+            ]
               .filter(Boolean)
               .join(' ') || undefined
           }
@@ -175,6 +191,14 @@ export const TaskItem = memo(function TaskItem({
           // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- a pointer shortcut to the Edit action, which every key reaches
           <span dir="auto" className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`} onClick={() => startEditing('title')}>
             {todo.title}
+          </span>
+        )}
+        {/* Its priority and labels (PRODUCT §10.20) after the title, on a line that wraps: the priority is read
+            with the checkbox, each label is a link that narrows the list to it. */}
+        {(priority !== 4 || labels.length > 0) && !editing && (
+          <span className="tasks-item__marks">
+            <PriorityMark priority={priority} id={priorityId} />
+            <LabelChips labels={labels} />
           </span>
         )}
         {/* When it was done (PRODUCT §10.11.3): under the title, in small type, and read with the checkbox. */}
@@ -223,6 +247,8 @@ export const TaskItem = memo(function TaskItem({
           onShowHistory={() => onShowHistory(todo)}
           onPickDue={() => onPickDue(todo)}
           onMoveTo={() => onMoveTo(todo)}
+          onPickPriority={() => onPickPriority(todo)}
+          onEditLabels={() => onEditLabels(todo)}
           onFocusLost={onFocusLost}
         />
       )}

@@ -1,5 +1,5 @@
 import { useReducedMotion } from 'framer-motion';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useKeptScreen, useLiveTodos, usePersonClock, usePreferences, useTaskSync } from '@tm/web-platform';
 import { useFullName } from '../api/get-current-user';
 import { useTodos } from '../api/get-todos';
@@ -17,14 +17,17 @@ import { countTodos } from './task-toolbar';
 import { SyncStatusLine } from './sync-status';
 import { preloadable } from './preloadable';
 import { closeUndoOffers } from '@tm/web-platform/undo';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
+import { labelsInUse } from '@tm/contracts';
 import { useLists } from '../lists/lists-api';
 import { openCounts, scopeListId, scopeName, tasksInScope, useListScope } from '../lists/current-list';
 import { ListsDrawer, ListsNav } from '../lists/lists-nav';
-import { WIDE_SCREEN_QUERY } from '../constants';
+import { SMALL_SCREEN_QUERY, WIDE_SCREEN_QUERY } from '../constants';
+import { isNarrowed, narrowingIn } from '../hooks/use-task-filter';
 import { useMediaQuery } from '../hooks/use-media-query';
 import './task-list-page.css';
 import '../lists/lists.css';
+import '../labels/labels.css';
 
 // Off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or pointer press, or when first opened.
 const { Component: ShortcutsDialog, preload: preloadShortcuts } = preloadable(() => import('./shortcuts-dialog').then((module) => module.ShortcutsDialog));
@@ -68,6 +71,31 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   const listCounts = useMemo(() => openCounts(todos.data ?? []), [todos.data]);
   const taskCountOf = (listId: string) => (todos.data ?? []).filter((todo) => todo.listId === listId).length;
   const [filter, chooseFilter] = useTaskFilter();
+  // Every label the person's tasks carry, whatever their list (PRODUCT §10.20): the Label filter and Labels… offer them.
+  const labels = useMemo(() => labelsInUse(todos.data ?? []).map((label) => label.name), [todos.data]);
+  const { search } = useLocation();
+  // The Priority, Label and Due filters (PRODUCT §10.20): always shown from 641 px up; on a phone behind
+  // "Filters" beside "Lists", so the first task stays in view (§10.9), and shown whenever one is set.
+  const compact = useMediaQuery(SMALL_SCREEN_QUERY);
+  const narrowCount = Object.keys(narrowingIn(search)).length;
+  // A task added under the Priority or Label filter takes it, so it stays in view (§10.20).
+  const newTaskMarks = useMemo(() => {
+    const { priority, label } = narrowingIn(search);
+    return { ...(priority === undefined ? {} : { priority }), ...(label === undefined ? {} : { label }) };
+  }, [search]);
+  const [filtersOpen, setFiltersOpen] = useState(() => isNarrowed(narrowingIn(search)));
+  // A filter set (in the address, by a label on a row) opens them, so what narrows the list is in sight.
+  const [seenCount, setSeenCount] = useState(narrowCount);
+  if (seenCount !== narrowCount) {
+    setSeenCount(narrowCount);
+    if (narrowCount > 0) setFiltersOpen(true);
+  }
+  const narrowingId = useId();
+  const toggleFilters = () => {
+    setFiltersOpen(!filtersOpen);
+    // The filters are under the status filters, away from the button: the focus goes to the first of them.
+    if (!filtersOpen) requestAnimationFrame(() => document.getElementById(narrowingId)?.querySelector('select')?.focus());
+  };
   const counts = useMemo(() => countTodos(scoped ?? []), [scoped]);
   const reducedMotion = useReducedMotion() ?? false;
   // The person's preference (PRODUCT §10.10): with celebrations off, a completion shows neither confetti nor
@@ -83,7 +111,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   useKeyboardOpen(page);
   // The kept screen (PRODUCT §10.4) gives way to this one once the list is drawn, and this one is kept
   // again after each change has settled.
-  const keptVersion = `${todos.dataUpdatedAt} ${sync?.pending ?? '-'} ${sync?.fresh === true} ${filter}`;
+  const keptVersion = `${todos.dataUpdatedAt} ${sync?.pending ?? '-'} ${sync?.fresh === true} ${search}`;
   useKeptScreen(todos.data !== undefined && sync !== undefined, keptVersion);
 
   // The Undo offers end with the page (PRODUCT §10.11.4): nothing is left to answer the key elsewhere.
@@ -121,7 +149,16 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
         </div>
         <Illustration />
       </header>
-      {!wide && <ListsDrawer {...navProps} onChosen={focusListHeading} />}
+      {!wide && (
+        <div className="tasks-page__views">
+          <ListsDrawer {...navProps} onChosen={focusListHeading} />
+          {compact && scope.kind !== 'unknown' && (
+            <button type="button" className="tasks-text-button tasks-narrow-toggle" aria-expanded={filtersOpen} aria-controls={filtersOpen ? narrowingId : undefined} onClick={toggleFilters}>
+              Filters{narrowCount > 0 && ` (${narrowCount})`}
+            </button>
+          )}
+        </div>
+      )}
       {scope.kind === 'unknown' ? (
         <div className="tasks-page__missing" role="status">
           <p>This list does not exist.</p>
@@ -129,7 +166,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
         </div>
       ) : (
       <>
-      <AddTaskForm inputRef={input} listId={newTaskList} lists={lists} />
+      <AddTaskForm inputRef={input} listId={newTaskList} lists={lists} marks={newTaskMarks} />
       {sync && <SyncStatusLine status={sync} todos={todos.data ?? []} />}
       {todos.isPending && (
         <p role="status" className="tasks-page__status">
@@ -150,6 +187,9 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
           todos={scoped}
           filter={filter}
           counts={counts}
+          labels={labels}
+          narrowingShown={!compact || filtersOpen}
+          narrowingId={narrowingId}
           onCompleted={celebrate}
           inputRef={input}
           // `/` stays the spec's task list, headed as it always was; a list's screen names the list (§10.19).

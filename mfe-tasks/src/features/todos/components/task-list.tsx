@@ -1,6 +1,6 @@
 import type { Todo, TodoPatch } from '@tm/api-client';
 import type { TaskList as List } from '@tm/contracts';
-import { isTypingTarget, taskRowKey } from '@tm/web-platform';
+import { isTypingTarget, personToday, taskRowKey } from '@tm/web-platform';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -10,10 +10,10 @@ import { useMediaQuery } from '../hooks/use-media-query';
 import { useOrphanedEdits } from '../hooks/use-orphaned-edits';
 import { useRowActions } from '../hooks/use-row-actions';
 import { useFocusAfterChange } from '../hooks/use-row-focus';
-import { EMPTY_FILTER_MESSAGES, inFilter, type TaskFilter } from '../hooks/use-task-filter';
+import { EMPTY_FILTER_MESSAGES, inFilter, isNarrowed, narrowsTo, NOTHING_MATCHES_MESSAGE, useNarrowing, type TaskFilter } from '../hooks/use-task-filter';
 import { useTaskSounds } from '../hooks/use-task-sounds';
 import { TaskRows } from './task-rows';
-import { BulkActions, TaskFilters, type TaskCounts } from './task-toolbar';
+import { BulkActions, countTodos, TaskFilters, TaskNarrowing, type TaskCounts } from './task-toolbar';
 import { preloadable } from './preloadable';
 
 // A task's history is off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or
@@ -24,17 +24,29 @@ const { Component: TaskHistoryDialog, preload: preloadHistory } = preloadable(()
 if (typeof window !== 'undefined') onFirstAct(() => void preloadHistory());
 // So is the choice of a list to move a task to (docs/PRODUCT.md §10.19), fetched when first opened.
 const { Component: MoveTaskDialog } = preloadable(() => import('../lists/move-task-dialog').then((module) => module.MoveTaskDialog));
+// So are a task's Priority and Labels… (docs/PRODUCT.md §10.20), one chunk fetched at the first key or pointer press,
+// or when either is first opened: in by the time the network may be gone, as both work offline (§10.4).
+const { Component: PriorityDialog, preload: preloadPriority } = preloadable(() => import('../labels/label-dialogs').then((module) => module.PriorityDialog));
+const { Component: LabelsDialog, preload: preloadLabels } = preloadable(() => import('../labels/label-dialogs').then((module) => module.LabelsDialog));
+if (typeof window !== 'undefined') onFirstAct(() => void Promise.all([preloadPriority(), preloadLabels()]));
 // So is the due-date picker (docs/PRODUCT.md §10.14), fetched the same way.
 const { Component: TaskDueDialog, preload: preloadDue } = preloadable(() => import('./task-due-dialog').then((module) => module.TaskDueDialog));
 if (typeof window !== 'undefined') onFirstAct(() => void preloadDue());
 
 const NO_LISTS: List[] = [];
+const NO_LABELS: readonly string[] = [];
 
 interface TaskListProps {
-  /** Every task, in the spec's order (the list shows those of `filter`). */
+  /** Every task of the list, in the spec's order (it shows those of `filter` and of the address's other filters). */
   todos: Todo[];
   filter: TaskFilter;
+  /** The counts of `todos` (the bulk actions act on all of them). */
   counts: TaskCounts;
+  /** The person's labels, every list's (labelsInUse): the Label filter's choices and Labels… boxes (§10.20). */
+  labels?: readonly string[];
+  /** Whether the Priority, Label and Due filters show (a phone's "Filters" opens them), and their group's id. */
+  narrowingShown?: boolean;
+  narrowingId?: string;
   /** Fired when the server confirmed that a task became completed (the page's celebration trigger). */
   onCompleted: () => void;
   /** The new-task input: it takes the focus when the last task is deleted. */
@@ -80,17 +92,27 @@ function useOpenedTask(rows: ReturnType<typeof useFocusAfterChange>['rows']) {
   }, [opened, rows, navigate, pathname, search]);
 }
 
-export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef, heading = 'Your tasks', listId, lists = NO_LISTS, headingRef }: TaskListProps) {
+export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, narrowingShown = true, narrowingId, onCompleted, inputRef, heading = 'Your tasks', listId, lists = NO_LISTS, headingRef }: TaskListProps) {
   const headingId = useId();
   const [playSuccess, playDeleted, playAdded] = useTaskSounds();
   const orphans = useOrphanedEdits(stored, playAdded);
   const todos = orphans.withGone;
-  const visible = useMemo(() => (filter === 'all' ? todos : todos.filter((todo) => inFilter(todo, filter))), [todos, filter]);
+  // The priority, label and due filters of the address narrow what the status filter shows (PRODUCT §10.20),
+  // read on the person's own day.
+  const { narrowing, choose: chooseNarrowing, clear: clearNarrowing } = useNarrowing();
+  const narrowed = isNarrowed(narrowing);
+  const today = personToday();
+  const shows = useCallback((todo: Todo) => inFilter(todo, filter) && narrowsTo(todo, narrowing, today), [filter, narrowing, today]);
+  const visible = useMemo(() => (filter === 'all' && !narrowed ? todos : todos.filter(shows)), [todos, filter, narrowed, shows]);
+  // The status filters count what the other filters leave, so each count is what choosing it shows.
+  const shownCounts = useMemo(() => (narrowed ? countTodos(stored.filter((todo) => narrowsTo(todo, narrowing, today))) : counts), [narrowed, stored, narrowing, today, counts]);
+  const view = narrowed ? `${filter} ${JSON.stringify(narrowing)}` : filter;
+  const firstFilter = useRef<HTMLSelectElement>(null);
   const queryClient = useQueryClient();
   // A task added on this device keeps its row when the server's id replaces its temporary one (PRODUCT §10.4).
   const keys = useMemo(() => visible.map((todo) => taskRowKey(queryClient, todo._id)), [visible, queryClient]);
   const compact = useMediaQuery(SMALL_SCREEN_QUERY);
-  const focus = useFocusAfterChange(visible, filter);
+  const focus = useFocusAfterChange(visible, shows);
   useOpenedTask(focus.rows);
   // The same functions across renders, so a tick re-renders only its own row.
   const actions = useRowActions(focus, playSuccess, playDeleted, onCompleted, orphans.onSaveFoundGone);
@@ -118,6 +140,13 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef,
   const [moveOf, setMoveOf] = useState<Todo | null>(null);
   const moveTo = useCallback((todo: Todo) => setMoveOf(todo), []);
   const moveTodo = moveOf && (todos.find((todo) => todo._id === moveOf._id) ?? null);
+  const [priorityFor, setPriorityFor] = useState<Todo | null>(null);
+  const pickPriority = useCallback((todo: Todo) => setPriorityFor(todo), []);
+  const [labelsFor, setLabelsFor] = useState<Todo | null>(null);
+  const editLabels = useCallback((todo: Todo) => setLabelsFor(todo), []);
+  // The task as it is now (its priority and labels are what the dialog starts from).
+  const priorityTodo = priorityFor && (todos.find((todo) => todo._id === priorityFor._id) ?? priorityFor);
+  const labelsTodo = labelsFor && (todos.find((todo) => todo._id === labelsFor._id) ?? labelsFor);
   // In All tasks each row names its list, unless it is the Inbox (§10.19).
   const listsById = useMemo(() => new Map(lists.map((list) => [list._id, list])), [lists]);
   const listOf = useCallback((todo: Todo) => (todo.listId === undefined ? undefined : listsById.get(todo.listId)), [listsById]);
@@ -144,7 +173,12 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef,
 
   let empty: string | undefined;
   if (counts.all === 0) empty = 'No tasks';
+  else if (visible.length === 0 && narrowed) empty = NOTHING_MATCHES_MESSAGE;
   else if (visible.length === 0 && filter !== 'all') empty = EMPTY_FILTER_MESSAGES[filter];
+  const clearFilters = () => {
+    clearNarrowing();
+    firstFilter.current?.focus();
+  };
 
   return (
     <div className="tasks-list" ref={root}>
@@ -154,13 +188,25 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef,
         </h2>
         <BulkActions counts={counts} inputRef={inputRef} listId={listId} />
       </div>
-      {counts.all > 0 && <TaskFilters filter={filter} counts={counts} />}
-      {empty && <p className="tasks-list__empty">{empty}</p>}
+      {counts.all > 0 && <TaskFilters filter={filter} counts={shownCounts} />}
+      {narrowingShown && (counts.all > 0 || narrowed) && (
+        <TaskNarrowing id={narrowingId} narrowing={narrowing} labels={labels} onChoose={chooseNarrowing} onClear={clearNarrowing} firstRef={firstFilter} compact={compact} />
+      )}
+      {empty === NOTHING_MATCHES_MESSAGE ? (
+        <div className="tasks-list__empty tasks-list__empty--narrowed">
+          <p>{empty}</p>
+          <button type="button" className="tasks-text-button" onClick={clearFilters}>
+            Clear filters
+          </button>
+        </div>
+      ) : (
+        empty && <p className="tasks-list__empty">{empty}</p>
+      )}
       <TaskRows
         todos={todos}
         visible={visible}
         keys={keys}
-        filter={filter}
+        view={view}
         compact={compact}
         headingId={headingId}
         inputRef={inputRef}
@@ -169,6 +215,8 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef,
         onShowHistory={showHistory}
         onPickDue={pickDue}
         onMoveTo={moveTo}
+        onPickPriority={pickPriority}
+        onEditLabels={editLabels}
         listOf={listId === undefined ? listOf : undefined}
         goneId={orphans.goneId}
         deletedElsewhere={orphans.deletedElsewhere}
@@ -180,6 +228,8 @@ export function TaskList({ todos: stored, filter, counts, onCompleted, inputRef,
       {moveOf && (
         <MoveTaskDialog todo={moveTodo ?? moveOf} lists={lists} onClose={() => setMoveOf(null)} />
       )}
+      {priorityTodo && <PriorityDialog todo={priorityTodo} onChoose={actions.onSetPriority} onClose={() => setPriorityFor(null)} />}
+      {labelsTodo && <LabelsDialog todo={labelsTodo} labels={labels} onSave={actions.onSetLabels} onClose={() => setLabelsFor(null)} />}
       {dueOf && (
         <TaskDueDialog todo={dueTodo ?? dueOf} deleted={!dueTodo} onSetDue={actions.onSetDue} onClose={() => setDueOf(null)} />
       )}

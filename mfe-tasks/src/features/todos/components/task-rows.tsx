@@ -7,7 +7,6 @@ import type { TaskList } from '@tm/contracts';
 import { useRowFocus, useRowNavigation, type RowsHandle } from '../hooks/use-row-focus';
 import { useStillListed } from '../hooks/use-row-motion';
 import { useRowWindow } from '../hooks/use-row-window';
-import type { TaskFilter } from '../hooks/use-task-filter';
 import { useListRenderTiming } from '../hooks/use-timing-marks';
 import { useQueryClient } from '@tanstack/react-query';
 import { missedReminderOf, useMissedReminders } from '@tm/web-platform/reminders';
@@ -21,7 +20,8 @@ interface TaskRowsProps {
   /** The tasks of the filter, in order. */
   visible: Todo[];
   keys: readonly string[];
-  filter: TaskFilter;
+  /** The filters shown (status, priority, label, due): another is another list, whose rows come in afresh. */
+  view: string;
   compact: boolean;
   headingId: string;
   inputRef: RefObject<HTMLInputElement | null>;
@@ -35,6 +35,9 @@ interface TaskRowsProps {
   onPickDue: RowHandlers['onPickDue'];
   /** A row's "Move to…" action (the list shows the choice of lists). */
   onMoveTo: RowHandlers['onMoveTo'];
+  /** A row's Priority and Labels… actions (the list shows their dialogs, docs/PRODUCT.md §10.20). */
+  onPickPriority: RowHandlers['onPickPriority'];
+  onEditLabels: RowHandlers['onEditLabels'];
   /** The list a row names (All tasks shows each task's list but the Inbox, docs/PRODUCT.md §10.19). */
   listOf?: (todo: Todo) => TaskList | undefined;
   goneId: string | undefined;
@@ -49,11 +52,30 @@ interface TaskRowsProps {
  * in a list as tall as all of them; the list stays a list for screen readers (each row says its place and the
  * list's size, §10.5.3).
  */
-export function TaskRows({ todos, visible, keys, filter, compact, headingId, inputRef, actions, onEditing, onShowHistory, onPickDue, onMoveTo, listOf, goneId, deletedElsewhere, handle }: TaskRowsProps) {
+export function TaskRows({
+  todos,
+  visible,
+  keys,
+  view,
+  compact,
+  headingId,
+  inputRef,
+  actions,
+  onEditing,
+  onShowHistory,
+  onPickDue,
+  onMoveTo,
+  onPickPriority,
+  onEditLabels,
+  listOf,
+  goneId,
+  deletedElsewhere,
+  handle,
+}: TaskRowsProps) {
   const list = useRef<HTMLUListElement>(null);
   const { focusedIndex, focusRow } = useRowFocus(list, visible, inputRef);
   const { virtualizer, items, totalSize, offset } = useRowWindow(list, keys, focusedIndex);
-  const enterDelayOf = useEntrances(todos, filter, () => items.map((item) => keys[item.index]).filter((id) => id !== undefined));
+  const enterDelayOf = useEntrances(todos, view, () => items.map((item) => keys[item.index]).filter((id) => id !== undefined));
   useListRenderTiming();
   useRowNavigation(handle, list, visible, focusRow, virtualizer);
   // Exiting rows ask, as they go, whether their task is still in the list (see useRowMotion's exit).
@@ -68,7 +90,7 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
   return (
     <ul ref={list} className="tasks-list__items" aria-labelledby={headingId} style={{ height: totalSize }}>
       {/* A new filter is a new list: its rows come in afresh, without the exit animation of the others. */}
-      <AnimatePresence key={filter} custom={stillListed}>
+      <AnimatePresence key={view} custom={stillListed}>
         {items.map((item) => {
           const todo = visible[item.index];
           if (!todo) return null;
@@ -87,6 +109,8 @@ export function TaskRows({ todos, visible, keys, filter, compact, headingId, inp
               onShowHistory={onShowHistory}
               onPickDue={onPickDue}
               onMoveTo={onMoveTo}
+              onPickPriority={onPickPriority}
+              onEditLabels={onEditLabels}
               list={listOf?.(todo)}
               deletedElsewhere={todo._id === goneId ? deletedElsewhere : undefined}
               refusal={refusals.get(todo._id)}

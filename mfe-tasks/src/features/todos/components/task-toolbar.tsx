@@ -1,8 +1,9 @@
 import type { Todo } from '@tm/api-client';
-import { useEffect, useRef, type RefObject } from 'react';
-import { Link } from 'react-router-dom';
+import { labelKey, PRIORITIES, priorityName } from '@tm/contracts';
+import { useEffect, useId, useRef, type RefObject } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { useClearCompleted, useCompleteAll } from '../api/bulk-todos';
-import { FILTER_LABELS, filterSearch, TASK_FILTERS, type TaskFilter } from '../hooks/use-task-filter';
+import { DUE_FILTER_LABELS, DUE_FILTERS, FILTER_LABELS, filterSearch, isNarrowed, TASK_FILTERS, type Narrowing, type NarrowingParam, type TaskFilter } from '../hooks/use-task-filter';
 
 export interface TaskCounts {
   all: number;
@@ -25,13 +26,15 @@ interface TaskFiltersProps {
  * addresses, so each is a real navigation (Back, open in a new tab, share); the current one is marked.
  */
 export function TaskFilters({ filter, counts }: TaskFiltersProps) {
+  // The priority, label and due filters of the address stay as they are (PRODUCT §10.20).
+  const { search } = useLocation();
   return (
     // Links without a list around them: the page's only list items are its tasks.
     <nav className="tasks-filters" aria-label="Filter tasks">
       {TASK_FILTERS.map((option) => (
         <Link
           key={option}
-          to={{ search: filterSearch(option) }}
+          to={{ search: filterSearch(option, search) }}
           className="tasks-filters__link"
           data-filter={option}
           aria-current={option === filter ? 'page' : undefined}
@@ -40,6 +43,115 @@ export function TaskFilters({ filter, counts }: TaskFiltersProps) {
         </Link>
       ))}
     </nav>
+  );
+}
+
+interface TaskNarrowingProps {
+  id?: string;
+  narrowing: Narrowing;
+  /** The person's labels (labelsInUse of all their tasks), the Label filter's choices. */
+  labels: readonly string[];
+  onChoose: (param: NarrowingParam, value: string | undefined) => void;
+  /** "Clear filters": the three taken away at once. */
+  onClear: () => void;
+  /** The Priority select, which takes the focus when "Clear filters" goes away under it. */
+  firstRef: RefObject<HTMLSelectElement | null>;
+  /** A small screen: the selects' names are not shown beside them, so their "Any" choice says their name. */
+  compact: boolean;
+}
+
+/** The value of a select's "Any" choice: no filter of its kind. */
+const ANY = '';
+
+/**
+ * Priority, Label and Due (docs/PRODUCT.md §10.20), native selects in one compact row under the status filters:
+ * each choice narrows what the status filter and the list show, and lives in the address. Their names show
+ * beside them on wide screens ("Priority [Any]"); on a phone (where "Filters" shows them) the three share one
+ * row and name themselves: "Priority" until one is chosen, then the choice ("Priority 1", "@errand", "Due today"). The Label select
+ * shows once the person has labels. "Clear filters" shows while any is set.
+ */
+export function TaskNarrowing({ id, narrowing, labels, onChoose, onClear, firstRef, compact }: TaskNarrowingProps) {
+  const any = (name: string) => (compact ? name : 'Any');
+  const priorityId = useId();
+  const labelId = useId();
+  const dueId = useId();
+  // The label the address names, spelt as the person's tasks spell it; a label no task carries is offered as well,
+  // so the select shows what the address says (and the list says nothing matches).
+  const current = narrowing.label === undefined ? undefined : (labels.find((name) => labelKey(name) === labelKey(narrowing.label ?? '')) ?? narrowing.label);
+  const labelChoices = current === undefined || labels.includes(current) ? labels : [...labels, current];
+  return (
+    <div id={id} className="tasks-narrow" role="group" aria-label="More filters">
+      <div className="tasks-narrow__field">
+        <label htmlFor={priorityId} className="tasks-narrow__label">
+          Priority
+        </label>
+        <select
+          ref={firstRef}
+          id={priorityId}
+          className="tasks-narrow__select"
+          value={narrowing.priority === undefined ? ANY : String(narrowing.priority)}
+          onChange={(event) => onChoose('priority', event.target.value === ANY ? undefined : event.target.value)}
+        >
+          <option value={ANY}>{any('Priority')}</option>
+          {PRIORITIES.map((priority) => (
+            <option key={priority} value={String(priority)}>
+              {priorityName(priority)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {labelChoices.length > 0 && (
+        <div className="tasks-narrow__field">
+          <label htmlFor={labelId} className="tasks-narrow__label">
+            Label
+          </label>
+          <select
+            id={labelId}
+            className="tasks-narrow__select"
+            value={current ?? ANY}
+            onChange={(event) => onChoose('label', event.target.value === ANY ? undefined : event.target.value)}
+          >
+            <option value={ANY}>{any('Label')}</option>
+            {labelChoices.map((name) => (
+              <option key={name} value={name}>
+                @{name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <div className="tasks-narrow__field">
+        <label htmlFor={dueId} className="tasks-narrow__label">
+          Due
+        </label>
+        <select
+          id={dueId}
+          className="tasks-narrow__select"
+          value={narrowing.due ?? ANY}
+          onChange={(event) => onChoose('due', event.target.value === ANY ? undefined : event.target.value)}
+        >
+          <option value={ANY}>{any('Due date')}</option>
+          {DUE_FILTERS.map((due) => (
+            <option key={due} value={due}>
+              {DUE_FILTER_LABELS[due]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {isNarrowed(narrowing) && (
+        <button
+          type="button"
+          className="tasks-text-button tasks-narrow__clear"
+          onClick={() => {
+            onClear();
+            // The button goes away with the filters: the focus stays in the row of filters.
+            firstRef.current?.focus();
+          }}
+        >
+          Clear filters
+        </button>
+      )}
+    </div>
   );
 }
 

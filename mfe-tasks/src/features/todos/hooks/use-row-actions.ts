@@ -1,4 +1,5 @@
 import type { Todo, TodoPatch } from '@tm/api-client';
+import { NO_PRIORITY, type Priority } from '@tm/contracts';
 import { useCallback, useMemo } from 'react';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useUndoTick } from '../api/restore-bulk';
@@ -20,13 +21,17 @@ export interface RowActions {
   /** Sets the due date (docs/PRODUCT.md §10.14), or removes it with null. */
   /** Sets the due date, repeat and reminders the patch names (PRODUCT §10.14, §10.16, §10.17). */
   onSetDue: (todo: Todo, patch: DatesPatch) => void;
+  /** Sets the priority, 1 to 3, or removes it with 4 (docs/PRODUCT.md §10.20). */
+  onSetPriority: (todo: Todo, priority: Priority) => void;
+  /** Sets the labels, as normalLabels keeps them; none removes them (docs/PRODUCT.md §10.20). One change. */
+  onSetLabels: (todo: Todo, labels: string[]) => void;
   onDelete: (todo: Todo) => void;
   /** The row's delete control let go of the focus (the row is leaving): the focus moves on (PRODUCT §10.9). */
   onFocusLost: () => void;
 }
 
 /**
- * The actions of the rows, optimistic (docs/PRODUCT.md §4, §10.5.4): tick, pin, rename and delete, each
+ * The actions of the rows, optimistic (docs/PRODUCT.md §4, §10.5.4): tick, pin, rename, dates, priority, labels and delete, each
  * offering Undo where the spec has one (a delete, a tick: §10.11.4), with the Undo's own request (restore,
  * undo of the tick). The sounds (`playSuccess`, `playDeleted`) and the celebration (`onCompleted`, the
  * page's) follow the server's answer (§10.6); where the focus goes is `focus`'s to say (§10.9). `onGone` is
@@ -67,13 +72,15 @@ export function useRowActions(
   const toggleCompleted = useCallback(
     (todo: Todo, completed: boolean) => {
       update({ todoId: todo._id, patch: { completed } });
-      ticked(todo);
+      ticked(todo, completed);
     },
     [update, ticked],
   );
   const togglePinned = useCallback((todo: Todo) => update({ todoId: todo._id, patch: { isPinned: !todo.isPinned } }), [update]);
   const rename = useCallback((todo: Todo, title: string) => update({ todoId: todo._id, patch: { title } }), [update]);
   const setDue = useCallback((todo: Todo, patch: DatesPatch) => update({ todoId: todo._id, patch }), [update]);
+  const setPriority = useCallback((todo: Todo, priority: Priority) => update({ todoId: todo._id, patch: { priority: priority === NO_PRIORITY ? null : priority } }), [update]);
+  const setLabels = useCallback((todo: Todo, labels: string[]) => update({ todoId: todo._id, patch: { labels } }), [update]);
   const deleteTask = useCallback(
     (todo: Todo) => {
       deleting(todo);
@@ -83,7 +90,16 @@ export function useRowActions(
     [deleting, remove, playDeleted],
   );
   return useMemo(
-    () => ({ onToggleCompleted: toggleCompleted, onTogglePinned: togglePinned, onRename: rename, onSetDue: setDue, onDelete: deleteTask, onFocusLost: moveFocus }),
-    [toggleCompleted, togglePinned, rename, setDue, deleteTask, moveFocus],
+    () => ({
+      onToggleCompleted: toggleCompleted,
+      onTogglePinned: togglePinned,
+      onRename: rename,
+      onSetDue: setDue,
+      onSetPriority: setPriority,
+      onSetLabels: setLabels,
+      onDelete: deleteTask,
+      onFocusLost: moveFocus,
+    }),
+    [toggleCompleted, togglePinned, rename, setDue, setPriority, setLabels, deleteTask, moveFocus],
   );
 }

@@ -1,7 +1,6 @@
 import type { Todo } from '@tm/api-client';
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { inFilter, type TaskFilter } from './use-task-filter';
 
 /**
  * Where the focus goes in the task list (docs/PRODUCT.md §10.5.3, §10.9, §10.11.4, §10.11.6). Two layers:
@@ -147,8 +146,11 @@ export function useRowNavigation(
 export interface FocusAfterChange {
   /** For the rows (TaskRows' `handle`): how the list reaches them. */
   rows: RefObject<RowsHandle | null>;
-  /** A row was ticked: in "Active" or "Completed" it leaves the view, and the focus must not leave with it. */
-  ticked: (todo: Todo) => void;
+  /**
+   * A row is ticked (`completed`: its new state): when that takes it out of the view ("Active", "Completed",
+   * "Overdue"), the focus must not leave with it.
+   */
+  ticked: (todo: Todo, completed: boolean) => void;
   /** A row is being deleted: the focus goes to its neighbour once the row's controls are gone (`moveFocus`). */
   deleting: (todo: Todo) => void;
   /** The focus was on a control that went away: it moves on to the row chosen by `ticked` or `deleting`. */
@@ -160,14 +162,15 @@ export interface FocusAfterChange {
 /**
  * The list's side of the focus (docs/PRODUCT.md §10.9, §10.11.4): when a row leaves under the focus, the
  * focus goes to the next row, else the previous one, else the new-task input; after an Undo it goes to the
- * task brought back, so the keyboard carries on from there. The functions read the list and the filter of the
- * latest render, so the rows' callbacks built on them stay the same and a tick re-renders only its own row.
+ * task brought back, so the keyboard carries on from there. The functions read the list and the filters of the
+ * latest render (`shows`: whether a task is in the view, status filter and PRODUCT §10.20's filters together),
+ * so the rows' callbacks built on them stay the same and a tick re-renders only its own row.
  */
-export function useFocusAfterChange(visible: Todo[], filter: TaskFilter): FocusAfterChange {
+export function useFocusAfterChange(visible: Todo[], shows: (todo: Todo) => boolean): FocusAfterChange {
   const rows = useRef<RowsHandle>(null);
-  const latest = useRef({ visible, filter });
+  const latest = useRef({ visible, shows });
   useLayoutEffect(() => {
-    latest.current = { visible, filter };
+    latest.current = { visible, shows };
   });
   const focusAfterLeaving = useRef<string | undefined>(undefined);
   return useMemo(() => {
@@ -179,8 +182,8 @@ export function useFocusAfterChange(visible: Todo[], filter: TaskFilter): FocusA
     const moveFocus = () => rows.current?.focusRow(focusAfterLeaving.current);
     return {
       rows,
-      ticked: (todo) => {
-        if (latest.current.filter === 'all') return;
+      ticked: (todo, completed) => {
+        if (latest.current.shows({ ...todo, completed })) return;
         deleting(todo);
         moveFocus();
       },
@@ -188,7 +191,7 @@ export function useFocusAfterChange(visible: Todo[], filter: TaskFilter): FocusA
       moveFocus,
       // Not while the person types in a field, nor for a task this filter hides.
       restored: (todo) => {
-        if (typingInField() || !inFilter(todo, latest.current.filter)) return;
+        if (typingInField() || !latest.current.shows(todo)) return;
         rows.current?.focusTask(todo._id);
       },
     };
