@@ -8,8 +8,8 @@ import {
   LIMITS,
   listNameKey,
   listNameTakenMessage,
-  NO_PRIORITY,
   normalLabels,
+  taskMarks,
   orderKeyBetween,
   TEMP_ID_PREFIX,
   TODO_PATCH_FIELDS,
@@ -35,7 +35,6 @@ import type {
   ListOutcome,
   ListRecord,
   ListRemoval,
-  MarkFields,
   NewTaskFields,
   NewTaskValues,
   StoredAnswer,
@@ -236,26 +235,14 @@ function datedOf({ due, repeat, repeatFrom, reminders }: DatedFields): DatedFiel
 }
 
 /**
- * A task's priority and labels as it keeps them (§10.20): priority 1–3, none for 4 (the default); its labels
- * each once, case aside, in order (normalLabels), none for `[]`. Absent fields stay absent, so a client that
- * never sends them never sees them.
- */
-export function marksOf({ priority, labels }: MarkFields): Pick<TodoRecord, 'priority' | 'labels'> {
-  return {
-    ...(priority === undefined || priority === NO_PRIORITY ? {} : { priority }),
-    ...(labels === undefined || labels.length === 0 ? {} : { labels: normalLabels(labels) }),
-  };
-}
-
-/**
  * Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`; due when
  * given a due date (§10.14), else without one; repeating and reminded when given those (§10.16, §10.17); with
- * the priority and labels given (§10.20, {@link marksOf}). The route checks `fields` with {@link datedProblem}
+ * the priority and labels given (§10.20, taskMarks of the contracts). The route checks `fields` with {@link datedProblem}
  * first.
  */
 export function addTodo(id: string, title: string, now: Date, fields: NewTaskValues = {}): Decision<TodoRecord> {
   const at = iso(now);
-  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...datedOf(fields), ...marksOf(fields) };
+  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...datedOf(fields), ...taskMarks(fields) };
   return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
 }
 

@@ -1,5 +1,6 @@
 import { LIMITS } from './limits.js';
 import {
+  taskMarks,
   hasLabel,
   LABEL_NAME_MESSAGE,
   labelKey,
@@ -64,6 +65,14 @@ describe('a task’s labels as kept', () => {
     expect(hasLabel(todos[0]!, 'ERRAND')).toBe(true);
     expect(hasLabel(todos[0]!, 'work')).toBe(false);
     expect(hasLabel(todos[3]!, 'errand')).toBe(false);
+  });
+});
+
+describe('a new task’s priority and labels (taskMarks)', () => {
+  it('keeps priorities 1–3 and labels each once in order; priority 4 and no labels are none, left out', () => {
+    expect(taskMarks({ priority: 2, labels: ['home', 'Errand', 'errand'] })).toEqual({ priority: 2, labels: ['Errand', 'home'] });
+    expect(taskMarks({ priority: 4, labels: [] })).toEqual({});
+    expect(taskMarks({})).toEqual({});
   });
 });
 

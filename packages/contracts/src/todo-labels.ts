@@ -84,6 +84,18 @@ export function priorityOf(todo: { priority?: number }): Priority {
   return value === 1 || value === 2 || value === 3 ? value : NO_PRIORITY;
 }
 
+/**
+ * A task's priority and labels as it keeps them: priority 1–3, none for 4 (the default); its labels each once,
+ * case aside, in order (normalLabels), none for `[]`. Absent fields stay absent, so a client that never sends
+ * them never sees them. The service stores this; a new task's request carries the same.
+ */
+export function taskMarks({ priority, labels }: { priority?: Priority | undefined; labels?: readonly string[] | undefined }): { priority?: 1 | 2 | 3; labels?: string[] } {
+  return {
+    ...(priority === undefined || priority === NO_PRIORITY ? {} : { priority }),
+    ...(labels === undefined || labels.length === 0 ? {} : { labels: normalLabels(labels) }),
+  };
+}
+
 /** The words of a priority, as its mark says them: "Priority 1" … "Priority 4". */
 export function priorityName(priority: Priority): string {
   return `Priority ${priority}`;

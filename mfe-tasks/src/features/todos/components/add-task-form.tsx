@@ -1,4 +1,4 @@
-import { LABELS_TOO_MANY_MESSAGE, LIMITS, normalLabels, priorityName, todoTitleProblem, type Priority } from '@tm/contracts';
+import { LABELS_TOO_MANY_MESSAGE, LIMITS, priorityName, taskMarks, todoTitleProblem, type Priority } from '@tm/contracts';
 import { focusInOpenLayer, isAfterSignIn, keepDraft, readDraft } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
 import { currentUserQuery } from '@tm/api-client';
@@ -36,9 +36,7 @@ export interface FilterMarks {
  * view, as a task added in a list goes into it. Priority 4 is none, and goes without saying.
  */
 function tagFields(tags: TaskTags | null, marks: FilterMarks): { priority?: 1 | 2 | 3; labels?: string[] } {
-  const priority = tags?.priority ?? marks.priority;
-  const labels = normalLabels([...(tags?.labels ?? []), ...(marks.label === undefined ? [] : [marks.label])]);
-  return { ...(priority === undefined || priority === 4 ? {} : { priority }), ...(labels.length === 0 ? {} : { labels }) };
+  return taskMarks({ priority: tags?.priority ?? marks.priority, labels: [...(tags?.labels ?? []), ...(marks.label === undefined ? [] : [marks.label])] });
 }
 
 /** "Priority 1 · @errand @home": what the preview says of them. */

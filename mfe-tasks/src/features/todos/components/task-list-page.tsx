@@ -77,13 +77,14 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   // The Priority, Label and Due filters (PRODUCT §10.20): always shown from 641 px up; on a phone behind
   // "Filters" beside "Lists", so the first task stays in view (§10.9), and shown whenever one is set.
   const compact = useMediaQuery(SMALL_SCREEN_QUERY);
-  const narrowCount = Object.keys(narrowingIn(search)).length;
+  const narrowing = useMemo(() => narrowingIn(search), [search]);
+  const narrowCount = Object.keys(narrowing).length;
   // A task added under the Priority or Label filter takes it, so it stays in view (§10.20).
   const newTaskMarks = useMemo(() => {
-    const { priority, label } = narrowingIn(search);
+    const { priority, label } = narrowing;
     return { ...(priority === undefined ? {} : { priority }), ...(label === undefined ? {} : { label }) };
-  }, [search]);
-  const [filtersOpen, setFiltersOpen] = useState(() => isNarrowed(narrowingIn(search)));
+  }, [narrowing]);
+  const [filtersOpen, setFiltersOpen] = useState(() => isNarrowed(narrowing));
   // A filter set (in the address, by a label on a row) opens them, so what narrows the list is in sight.
   const [seenCount, setSeenCount] = useState(narrowCount);
   if (seenCount !== narrowCount) {

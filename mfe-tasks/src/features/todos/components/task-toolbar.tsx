@@ -63,6 +63,40 @@ interface TaskNarrowingProps {
 /** The value of a select's "Any" choice: no filter of its kind. */
 const ANY = '';
 
+interface NarrowFieldProps {
+  /** The filter's name, beside its select on wide screens. */
+  name: string;
+  /** What the "Any" choice says. */
+  any: string;
+  value: string | undefined;
+  choices: readonly { value: string; text: string }[];
+  onChoose: (value: string | undefined) => void;
+  selectRef?: RefObject<HTMLSelectElement | null>;
+}
+
+/** One of the filters: its name and a native select whose first choice, "Any", sets none. */
+function NarrowField({ name, any, value, choices, onChoose, selectRef }: NarrowFieldProps) {
+  const id = useId();
+  return (
+    <div className="tasks-narrow__field">
+      <label htmlFor={id} className="tasks-narrow__label">
+        {name}
+      </label>
+      <select ref={selectRef} id={id} className="tasks-narrow__select" value={value ?? ANY} onChange={(event) => onChoose(event.target.value === ANY ? undefined : event.target.value)}>
+        <option value={ANY}>{any}</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const PRIORITY_CHOICES = PRIORITIES.map((priority) => ({ value: String(priority), text: priorityName(priority) }));
+const DUE_CHOICES = DUE_FILTERS.map((due) => ({ value: due, text: DUE_FILTER_LABELS[due] }));
+
 /**
  * Priority, Label and Due (docs/PRODUCT.md §10.20), native selects in one compact row under the status filters:
  * each choice narrows what the status filter and the list show, and lives in the address. Their names show
@@ -72,72 +106,17 @@ const ANY = '';
  */
 export function TaskNarrowing({ id, narrowing, labels, onChoose, onClear, firstRef, compact }: TaskNarrowingProps) {
   const any = (name: string) => (compact ? name : 'Any');
-  const priorityId = useId();
-  const labelId = useId();
-  const dueId = useId();
   // The label the address names, spelt as the person's tasks spell it; a label no task carries is offered as well,
   // so the select shows what the address says (and the list says nothing matches).
   const current = narrowing.label === undefined ? undefined : (labels.find((name) => labelKey(name) === labelKey(narrowing.label ?? '')) ?? narrowing.label);
   const labelChoices = current === undefined || labels.includes(current) ? labels : [...labels, current];
   return (
     <div id={id} className="tasks-narrow" role="group" aria-label="More filters">
-      <div className="tasks-narrow__field">
-        <label htmlFor={priorityId} className="tasks-narrow__label">
-          Priority
-        </label>
-        <select
-          ref={firstRef}
-          id={priorityId}
-          className="tasks-narrow__select"
-          value={narrowing.priority === undefined ? ANY : String(narrowing.priority)}
-          onChange={(event) => onChoose('priority', event.target.value === ANY ? undefined : event.target.value)}
-        >
-          <option value={ANY}>{any('Priority')}</option>
-          {PRIORITIES.map((priority) => (
-            <option key={priority} value={String(priority)}>
-              {priorityName(priority)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <NarrowField name="Priority" any={any('Priority')} value={narrowing.priority === undefined ? undefined : String(narrowing.priority)} choices={PRIORITY_CHOICES} onChoose={(value) => onChoose('priority', value)} selectRef={firstRef} />
       {labelChoices.length > 0 && (
-        <div className="tasks-narrow__field">
-          <label htmlFor={labelId} className="tasks-narrow__label">
-            Label
-          </label>
-          <select
-            id={labelId}
-            className="tasks-narrow__select"
-            value={current ?? ANY}
-            onChange={(event) => onChoose('label', event.target.value === ANY ? undefined : event.target.value)}
-          >
-            <option value={ANY}>{any('Label')}</option>
-            {labelChoices.map((name) => (
-              <option key={name} value={name}>
-                @{name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <NarrowField name="Label" any={any('Label')} value={current} choices={labelChoices.map((name) => ({ value: name, text: `@${name}` }))} onChoose={(value) => onChoose('label', value)} />
       )}
-      <div className="tasks-narrow__field">
-        <label htmlFor={dueId} className="tasks-narrow__label">
-          Due
-        </label>
-        <select
-          id={dueId}
-          className="tasks-narrow__select"
-          value={narrowing.due ?? ANY}
-          onChange={(event) => onChoose('due', event.target.value === ANY ? undefined : event.target.value)}
-        >
-          <option value={ANY}>{any('Due date')}</option>
-          {DUE_FILTERS.map((due) => (
-            <option key={due} value={due}>
-              {DUE_FILTER_LABELS[due]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <NarrowField name="Due" any={any('Due date')} value={narrowing.due} choices={DUE_CHOICES} onChoose={(value) => onChoose('due', value)} />
       {isNarrowed(narrowing) && (
         <button
           type="button"
