@@ -236,7 +236,7 @@ describeInBrowser('everyday features', () => {
     await signUp(page, 'Keyboard User');
     await addTask(page, 'Typed task');
     await page.locator('body').click({ position: { x: 5, y: 300 } });
-    await page.keyboard.press('/');
+    await page.keyboard.press('f');
     await page.waitForURL((url) => url.searchParams.get('filter') === 'active');
     await page.keyboard.press('n');
     expect(await newTaskInput(page).evaluate((el) => el === document.activeElement)).toBe(true);

@@ -31,8 +31,12 @@ async function openWithServiceWorker(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
 }
 
+/** Renames a task in its row's title editor: its Edit (on a phone in More actions: a tap on the title opens its details, §10.21). */
 async function rename(page: Page, from: string, to: string): Promise<void> {
-  await row(page, from).locator('.tasks-item__title').dblclick();
+  if ((page.viewportSize()?.width ?? 1280) <= 640) {
+    await row(page, from).getByRole('button', { name: `More actions for “${from}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+  } else await row(page, from).getByRole('button', { name: `Edit “${from}` }).click();
   const field = page.getByRole('textbox', { name: /^Edit “/ });
   await field.fill(to);
   await field.press('Enter');

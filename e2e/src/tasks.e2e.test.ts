@@ -74,7 +74,7 @@ describeInBrowser('the task list in Chromium', () => {
     await row(page, 'Tiny task').getByRole('button', { name: /More actions/ }).click();
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([expect.stringMatching(/Edit/), expect.stringMatching(/Pin/), expect.stringMatching(/History/), expect.stringMatching(/Due date…/), expect.stringMatching(/Priority…/), expect.stringMatching(/Labels…/), expect.stringMatching(/Move to…/), expect.stringMatching(/Delete/)]);
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([expect.stringMatching(/Edit/), expect.stringMatching(/Details…/), expect.stringMatching(/Pin/), expect.stringMatching(/History/), expect.stringMatching(/Due date…/), expect.stringMatching(/Priority…/), expect.stringMatching(/Labels…/), expect.stringMatching(/Move to…/), expect.stringMatching(/Delete/)]);
     await snapshot(page, 'tasks-small-menu');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');

@@ -28,7 +28,7 @@ async function expectListUnchanged(): Promise<void> {
 }
 
 describe('bad input gets a clear 4xx and changes nothing', () => {
-  const big = 'x'.repeat(17 * 1024);
+  const big = 'x'.repeat(LIMITS.bodyBytes + 1024);
   const cases: [string, string, string, { body?: unknown; rawBody?: string; headers?: Record<string, string> }, number][] = [
     ['add: missing title', 'POST', '/api/todo/add-todo', { body: {} }, 400],
     ['add: title is a number', 'POST', '/api/todo/add-todo', { body: { title: 42 } }, 400],

@@ -3,7 +3,7 @@ import { IDENTITY_HEADERS, nameServerSpan, NotFoundError, REQUEST_ID_HEADER, sig
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import { API_PREFIX } from './api-prefix.js';
-import { checkAnswer, contractOf, relay } from './upstream-answer.js';
+import { checkAnswer, checkDownload, contractOf, relay, relayDownload } from './upstream-answer.js';
 import type { Upstream, UpstreamCall } from './upstream.proxy.js';
 
 /**
@@ -133,5 +133,20 @@ export function forwardTo(upstream: Upstream, secret: string, userOf: (ctx: Cont
     }
     checkAnswer(upstream.name, answer, contractOf(ctx.method, ctx.req.url ?? '/'));
     relay(ctx, answer);
+  };
+}
+
+/**
+ * Forwards a download (GET /api/todo/export, docs/PRODUCT.md §10.23) as {@link forwardTo} forwards a call, its
+ * answer checked as a download (checkDownload: an attachment, JSON by the route's contract or CSV) and sent
+ * on with its type and file name.
+ */
+export function forwardDownload(upstream: Upstream, secret: string, userOf: (ctx: Context) => string): Middleware {
+  return async (ctx) => {
+    nameForwardedSpan(ctx);
+    prepareForUpstream(ctx, secret, userOf(ctx), {});
+    const answer = await upstream.capture(ctx.req, ctx.res);
+    checkDownload(upstream.name, answer, contractOf(ctx.method, ctx.req.url ?? '/'));
+    relayDownload(ctx, answer);
   };
 }

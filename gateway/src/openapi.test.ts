@@ -98,7 +98,9 @@ describe('GET /api/openapi.json', () => {
       else expect(body).toBeUndefined();
       const success = operation.responses[String(endpoint.status)] as { content: Record<string, unknown> };
       const stream = 'stream' in endpoint && endpoint.stream;
-      expect(Object.keys(success.content)).toEqual([stream ? 'text/event-stream' : 'application/json']);
+      // A download (PRODUCT §10.23) is JSON or CSV, as asked.
+      const download = 'download' in endpoint && endpoint.download;
+      expect(Object.keys(success.content)).toEqual(stream ? ['text/event-stream'] : download ? ['application/json', 'text/csv'] : ['application/json']);
       for (const range of ['4XX', '5XX']) expect(operation.responses[range]).toBeDefined();
     }
     for (const response of Object.values(doc.components.responses)) {
@@ -108,6 +110,17 @@ describe('GET /api/openapi.json', () => {
     expect((agenda?.parameters ?? []).map((parameter) => [parameter.name, parameter.in, parameter.required])).toEqual([
       ['today', 'query', true],
       ['days', 'query', false],
+    ]);
+    // Search (PRODUCT §10.22): the words, then the task screen's filters.
+    const search = doc.paths['/todo/search']?.get;
+    expect((search?.parameters ?? []).map((parameter) => [parameter.name, parameter.required])).toEqual([
+      ['q', true],
+      ['listId', false],
+      ['status', false],
+      ['priority', false],
+      ['label', false],
+      ['due', false],
+      ['now', false],
     ]);
     const events = doc.paths['/todo/events']?.get;
     expect((events?.parameters ?? []).map((parameter) => parameter.name)).toEqual(['after', 'Last-Event-ID']);
@@ -165,7 +178,7 @@ describe('GET /api/openapi.json', () => {
     const named = documented();
     expect(doc.servers).toEqual([{ url: API_BASE, description: expect.any(String) }]);
     for (const route of Object.keys(doc.paths)) {
-      const concrete = API_BASE + route.replace(/\{(todoId|listId)\}/, 'a'.repeat(24));
+      const concrete = API_BASE + route.replace(/\{(todoId|listId|filterId)\}/, 'a'.repeat(24));
       for (const method of METHODS) {
         if (named.has(`${method.toUpperCase()} ${API_BASE}${route.replace(/\{(\w+)\}/g, ':$1')}`)) continue;
         const answer = await client.request(method.toUpperCase(), concrete, method === 'get' || method === 'delete' ? {} : { body: {} });
@@ -196,15 +209,19 @@ describe('GET /api/openapi.json', () => {
       // Lists (PRODUCT §10.19): the list of the path is the caller's own, made before the call.
       createList: () => ({ name: 'Documented' }),
       updateList: () => ({ archived: true }),
+      // Saved filters (PRODUCT §10.20): the filter of the path is the caller's own, saved before the call.
+      saveFilter: () => ({ name: 'Documented', address: '/?priority=1' }),
       reportWebVitals: () => ({ route: '/', metrics: [{ name: 'LCP', value: 1200 }] }),
       // Reminders (PRODUCT §10.17).
       reminderTimeZone: () => ({ timeZone: 'Europe/Paris' }),
       acknowledgeReminders: () => ({ reminders: [{ todoId: 'a'.repeat(24), due: '2030-01-01', minutes: 0 }] }),
       subscribePush: () => ({ subscription: { endpoint: 'https://push.example.test/documented', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }, timeZone: 'UTC' }),
       unsubscribePush: () => ({ endpoint: 'https://push.example.test/documented' }),
+      // Import and export (PRODUCT §10.23): a Todoist project's CSV.
+      importTodos: () => ({ fileName: 'Documented.csv', content: 'TYPE,CONTENT\ntask,Imported as documented\n' }),
     };
     /** The query strings of the calls that need one. */
-    const QUERIES: Record<string, string> = { todoChanges: '?after=0', agenda: '?today=2026-12-06' };
+    const QUERIES: Record<string, string> = { todoChanges: '?after=0', agenda: '?today=2026-12-06', searchTodos: '?q=task', exportTodos: '?format=json' };
     const statuses: string[] = [];
     for (const [route, item] of Object.entries(doc.paths)) {
       for (const method of METHODS) {
@@ -218,6 +235,7 @@ describe('GET /api/openapi.json', () => {
         const task = (await client.post<TodoResponse>('/api/todo/add-todo', { title: 'a task' })).body.todo;
         if (operation.operationId === 'restoreTodo') await client.delete(`/api/todo/delete-todo/${task._id}`);
         const list = route.includes('{listId}') ? (await client.post<{ list: { _id: string } }>('/api/todo/lists', { name: 'a list' })).body.list : undefined;
+        const saved = route.includes('{filterId}') ? (await client.put<{ filter: { _id: string } }>('/api/todo/saved-filters', { name: 'a filter', address: '/?due=today' })).body.filter : undefined;
         let undoToken: string | undefined;
         if (operation.operationId === 'restoreBulk') {
           await client.put(`/api/todo/update-todo/${task._id}`, { updateData: { completed: true } });
@@ -226,7 +244,7 @@ describe('GET /api/openapi.json', () => {
         const query = QUERIES[operation.operationId] ?? '';
         // The calendar feed's address carries the token the account's feed was turned on with (PRODUCT §10.18).
         const token = operation.operationId === 'calendarFeedIcs' ? new URL((await client.post<{ feed: { url: string } }>('/api/user/calendar-feed')).body.feed.url).pathname.split('/').pop()?.replace(/\.ics$/, '') : undefined;
-        const concrete = API_BASE + route.replace('{todoId}', task._id).replace('{listId}', list?._id ?? '').replace('{token}', token ?? '') + query;
+        const concrete = API_BASE + route.replace('{todoId}', task._id).replace('{listId}', list?._id ?? '').replace('{filterId}', saved?._id ?? '').replace('{token}', token ?? '') + query;
         let status: number;
         let code: unknown;
         if (operation.operationId === 'todoEvents') {
@@ -363,11 +381,16 @@ describe('every refusal a call really answers is declared under it, with its cod
     expectDeclared('updateList', "another user's list", await other.client.put(`/api/todo/lists/${list._id}`, { archived: true }), 404, ErrorCode.listNotFound);
     expectDeclared('deleteList', "another user's list", await other.client.delete(`/api/todo/lists/${list._id}`), 404, ErrorCode.listNotFound);
     expectDeclared('addTodo', 'unknown list', await client.post('/api/todo/add-todo', { title: 't', listId: unknown }), 400, ErrorCode.validation);
+    // Saved filters (PRODUCT §10.20): a bad address, another user's filter.
+    expectDeclared('saveFilter', 'bad address', await client.put('/api/todo/saved-filters', { name: 'Odd', address: '/?sort=asc' }), 400, ErrorCode.validation);
+    const filter = (await client.put<{ filter: { _id: string } }>('/api/todo/saved-filters', { name: 'Errands', address: '/?label=errand' })).body.filter;
+    expectDeclared('deleteSavedFilter', "another user's filter", await other.client.delete(`/api/todo/saved-filters/${filter._id}`), 404, ErrorCode.savedFilterNotFound);
 
     expectDeclared('todoEvents', 'bad cursor', await client.get('/api/todo/events?after=x'), 400, ErrorCode.validation);
     expectDeclared('todoChanges', 'no cursor', await client.get('/api/todo/changes'), 400, ErrorCode.validation);
     expectDeclared('agenda', 'no today', await client.get('/api/todo/agenda'), 400, ErrorCode.validation);
     expectDeclared('agenda', 'days out of range', await client.get('/api/todo/agenda?today=2026-12-06&days=32'), 400, ErrorCode.validation);
+    expectDeclared('searchTodos', 'no word to search for', await client.get('/api/todo/search?q=%20'), 400, ErrorCode.validation);
     const streams = await Promise.all(Array.from({ length: 5 }, () => openRawEventStream(`${stack.gateway.url}/api/todo/events`, { cookie: client.cookieHeader() })));
     try {
       expect(streams.map((live) => live.status)).toEqual([200, 200, 200, 200, 200]);

@@ -3,7 +3,7 @@ import { API } from '@tm/contracts';
 import { apiRouter } from '@tm/service-kit';
 import { API_PREFIX } from './api-prefix.js';
 import { eventsRelay } from './events.relay.js';
-import { forwardTo } from './forward.middleware.js';
+import { forwardDownload, forwardTo } from './forward.middleware.js';
 import type { LiveStreams } from './live-streams.js';
 import { requireSession, signedInUser } from './require-session.js';
 import type { Upstream } from './upstream.proxy.js';
@@ -15,6 +15,8 @@ import type { Upstream } from './upstream.proxy.js';
 export function todoRoutes(todos: Upstream, internalSecret: string, streams: LiveStreams): Router {
   const router = apiRouter(`${API_PREFIX}/todo`);
   router.get(API.todoEvents.path.slice('/todo'.length), requireSession(), eventsRelay({ todos, internalSecret, streams }));
+  // A file, not a JSON answer (docs/PRODUCT.md §10.23): checked and relayed with its name.
+  router.get(API.exportTodos.path.slice('/todo'.length), requireSession(), forwardDownload(todos, internalSecret, signedInUser));
   router.all('/{*rest}', requireSession(), forwardTo(todos, internalSecret, signedInUser, { clientId: true }));
   return router;
 }

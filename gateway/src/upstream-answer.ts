@@ -64,3 +64,29 @@ export function relay(ctx: Context, answer: CapturedResponse): void {
   ctx.type = 'application/json';
   ctx.body = answer.body;
 }
+
+/** A download's file name as a service sends it: `attachment; filename="task-manager-2026-12-07.csv"` (docs/PRODUCT.md §10.23). */
+const ATTACHMENT = /^attachment; filename="[\w.-]{1,100}"$/;
+
+/**
+ * A download (the API table's `download` entries: GET /todo/export) is checked as every answer is, in its own
+ * terms: a success must be an attachment with a plain file name, and either JSON matching `contract` or CSV
+ * (`text/csv`); an error is the usual error body ({@link checkAnswer}). Anything else is a 502.
+ */
+export function checkDownload(service: string, answer: CapturedResponse, contract: z.ZodType | undefined): void {
+  if (answer.status >= 300 || !answer.contentType.startsWith('text/csv')) {
+    if (answer.status < 300 && !ATTACHMENT.test(answer.contentDisposition ?? '')) throw invalidAnswer(service);
+    checkAnswer(service, answer, contract);
+    return;
+  }
+  if (answer.status !== 200 || !ATTACHMENT.test(answer.contentDisposition ?? '')) throw invalidAnswer(service);
+}
+
+/** Sends a checked download on as the service gave it: its type, its file name and its bytes. */
+export function relayDownload(ctx: Context, answer: CapturedResponse): void {
+  if (answer.status >= 300) return relay(ctx, answer);
+  ctx.status = answer.status;
+  ctx.type = answer.contentType;
+  if (answer.contentDisposition) ctx.set('Content-Disposition', answer.contentDisposition);
+  ctx.body = answer.body;
+}

@@ -91,6 +91,10 @@ describe('upstream answers are checked before they are sent on', () => {
     ['clear-completed: no count', 'DELETE', '/api/todo/clear-completed', json(200, { message: 'ok' })],
     ['fetch: a list without its cursor', 'GET', '/api/todo/fetch-todo', json(200, { todos: [] })],
     ['an unknown route answered 200', 'GET', '/api/todo/secret-admin', json(200, { message: 'ok' })],
+    // A download (docs/PRODUCT.md §10.23): an attachment with its file name, JSON of its schema or CSV.
+    ['export: a CSV that is no attachment', 'GET', '/api/todo/export?format=csv', { status: 200, type: 'text/csv; charset=utf-8', body: 'List,Title\r\n' }],
+    ['export: JSON that is not the document', 'GET', '/api/todo/export?format=json', json(200, { format: 'something else' })],
+    ['import: the wrong shape', 'POST', '/api/todo/import', json(200, { imported: 'all' })],
     ['a status outside HTTP\'s classes', 'GET', '/api/todo/fetch-todo', { status: 600, type: 'application/json', body: '{"message":"?"}' }],
   ])('%s gives 502 with the usual error body', async (_label, method, path, reply) => {
     await withBrokenTodos(() => reply, async (client) => {

@@ -11,6 +11,8 @@ export interface CapturedResponse {
   contentType: string;
   /** `Retry-After`, when the service sent one. */
   retryAfter?: string;
+  /** `Content-Disposition`, when the service sent one (a download, docs/PRODUCT.md §10.23). */
+  contentDisposition?: string;
   body: Buffer;
 }
 
@@ -206,10 +208,12 @@ function collect(answer: IncomingMessage, waiting: Pending, fail: (error: Error)
   answer.on('error', (error) => waiting.reject(fail(error)));
   answer.on('end', () => {
     const retryAfter = answer.headers['retry-after'];
+    const contentDisposition = answer.headers['content-disposition'];
     waiting.resolve({
       status: answer.statusCode ?? 502,
       contentType: answer.headers['content-type'] ?? '',
       ...(retryAfter ? { retryAfter } : {}),
+      ...(contentDisposition ? { contentDisposition } : {}),
       // A small answer arrives in one chunk: no copy then; else one copy of a known size.
       body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
     });

@@ -12,29 +12,16 @@
 // Target (docs/PERFORMANCE.md "Targets"): the p95 at svc-todos under 50 ms; above it the script exits 1.
 // Run: node perf/bench/bench-agenda.mjs (after `pnpm build`; BENCH_JSON=<file> also writes the harness's JSON).
 // 127.0.0.1 only; every request is bounded in number.
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
-import { signIdentity } from '@tm/service-kit';
 import { signUp, startStack } from '@tm/test-support';
+import { BENCH_SECRET as SECRET, measure, round, seedTasks, signed, summary, WARM_UP } from './service-timing.mjs';
 
-const SECRET = 'bench-internal-secret-0123456789abcdef0123456789';
 const TASKS = Number(process.env.BENCH_AGENDA_TASKS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_AGENDA_REQUESTS ?? 200);
-const WARM_UP = 20;
-const SEED_CONCURRENCY = 32;
 /** The target: the agenda's p95 at svc-todos, in ms. */
 const SVC_P95_TARGET_MS = 50;
 const COMMAND = 'node perf/bench/bench-agenda.mjs';
-const ADD = '/todo/add-todo';
 const log = (/** @type {string} */ line) => console.log(`[bench-agenda] ${line}`);
-
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-/** The value at or below which `p` % of `values` lie (nearest rank). */
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-};
 
 /** A day as the person's calendar writes it (`YYYY-MM-DD`), on this machine's clock. */
 function dayOf(date) {
@@ -60,58 +47,18 @@ function dueOf(n) {
   return k % 10 === 0 ? `${day}T${String(k % 24).padStart(2, '0')}:${String((k * 7) % 60).padStart(2, '0')}` : day;
 }
 
-/** Headers that vouch for `userId` on `method url`, signed at the call (the gateway's signed identity). */
-function signed(userId, method, url) {
-  const requestId = randomUUID();
-  return { 'x-request-id': requestId, ...signIdentity(SECRET, { method, url, userId, requestId }) };
+/** Task `n`'s body: its title, and its due date when it has one. */
+function taskBody(n) {
+  const due = dueOf(n);
+  return due === undefined ? { title: `Task number ${n} of the agenda bench` } : { title: `Task number ${n} of the agenda bench`, due };
 }
-
-/** Adds the tasks straight at svc-todos, SEED_CONCURRENCY at a time; resolves the seconds it took. */
-async function seed(todosUrl, userId) {
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < TASKS) {
-      next += 1;
-      const n = next;
-      const due = dueOf(n);
-      const body = JSON.stringify(due === undefined ? { title: `Task number ${n} of the agenda bench` } : { title: `Task number ${n} of the agenda bench`, due });
-      const response = await fetch(todosUrl + ADD, { method: 'POST', headers: { ...signed(userId, 'POST', ADD), 'content-type': 'application/json' }, body });
-      if (response.status !== 201) throw new Error(`add-todo answered ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
-  return (performance.now() - started) / 1000;
-}
-
-/**
- * `count` sequential GETs of `url` (each answer read whole and required to be 200), after WARM_UP not kept;
- * resolves each request's milliseconds and the last answer.
- */
-async function measure(url, headersFor, count) {
-  const times = [];
-  let last = '';
-  for (let i = 0; i < WARM_UP + count; i += 1) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: headersFor() });
-    const text = await response.text();
-    const ms = performance.now() - started;
-    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${text.slice(0, 300)}`);
-    if (i >= WARM_UP) times.push(ms);
-    last = text;
-  }
-  return { times, last };
-}
-
-const summary = (times) => ({ p50: round(percentile(times, 50), 2), p95: round(percentile(times, 95), 2), p99: round(percentile(times, 99), 2), max: round(Math.max(...times), 2) });
 
 const stack = await startStack({ env: { INTERNAL_SECRET: SECRET }, keepLogs: false });
 let failed = false;
 try {
   log(`stack up: gateway ${stack.url}, svc-todos ${stack.todos.url}`);
   const { client, user } = await signUp(stack.url, { name: 'Bench Agenda' });
-  const seconds = await seed(stack.todos.url, user._id);
+  const seconds = await seedTasks(stack.todos.url, user._id, TASKS, taskBody);
   log(`seeded ${TASKS} tasks (${Math.floor(TASKS / 3)} dated) in ${round(seconds, 1)} s`);
 
   const today = dayOf(new Date());

@@ -5,7 +5,8 @@
 //      and 100 connections; adds counted in the store; a 10 000-todo fetch; memory and CPU per process;
 //   2. the other benches, each given BENCH_JSON=<file> (the harness's bench interface): password hashing,
 //      the cost of tracing, first-load JavaScript, long lists, a phone and a slow network, offline-first tasks,
-//      Today and Upcoming with 10 000 tasks, reminder lateness (PRODUCT §10.17).
+//      Today and Upcoming with 10 000 tasks, search with 10 000 tasks (PRODUCT §10.22), reminder lateness (PRODUCT §10.17),
+//      the import of 10 000 tasks (PRODUCT §10.23).
 //      A missing or failing one is recorded and the run goes on;
 //   3. docs/benchmarks.json (machine facts, every section and metric), docs/BENCHMARKS.md, docs/benchmarks.svg,
 //      and docs/CAPACITY.md's tables (perf/capacity/capacity.mjs) from them.
@@ -24,7 +25,7 @@ import { chartSvg, ratio, renderMarkdown, serverSections } from './report.mjs';
 import { benchServers } from './server-bench.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHILDREN = ['perf/bench/bench-hash.mjs', 'perf/bench/bench-tracing.mjs', 'perf/bench/bench-web.mjs', 'perf/bench/bench-list.mjs', 'perf/bench/bench-mobile.mjs', 'perf/bench/bench-offline.mjs', 'perf/bench/bench-agenda.mjs', 'perf/bench/bench-reminders.mjs'];
+const CHILDREN = ['perf/bench/bench-hash.mjs', 'perf/bench/bench-tracing.mjs', 'perf/bench/bench-web.mjs', 'perf/bench/bench-list.mjs', 'perf/bench/bench-mobile.mjs', 'perf/bench/bench-offline.mjs', 'perf/bench/bench-agenda.mjs', 'perf/bench/bench-search.mjs', 'perf/bench/bench-reminders.mjs', 'perf/bench/bench-import.mjs'];
 const CHILD_TIMEOUT_MS = 10 * 60_000;
 const quick = process.env.BENCH_QUICK === '1';
 const settings = {

@@ -1,5 +1,5 @@
 // docs/BENCHMARKS.md and docs/benchmarks.svg from docs/benchmarks.json: the tables of the server bench
-// (built from its metrics), the payload growth table, the server, sign-in and agenda targets of docs/PERFORMANCE.md
+// (built from its metrics), the payload growth table, the server, sign-in, agenda, search and import targets of docs/PERFORMANCE.md
 // "Targets", and every child bench's own tables. Figures and commands only: how each bench works is
 // docs/PERFORMANCE.md "How to measure", so a child section keeps only the first sentence of its text.
 import { barChartSvg } from './chart.mjs';
@@ -161,9 +161,11 @@ function targetsSection(doc) {
     ['acknowledged adds missing from the store afterwards', '0', m['add.gateway.lost'], (v) => v === 0],
     ['sign-ins per second on 2 cores', '≥ 40', signIns === undefined ? undefined : Math.round(signIns * 2 * 10) / 10, (v) => v >= 40],
     ['Today (`GET /todo/agenda`) with 10 000 tasks at svc-todos, p95 of 200 sequential', '< 50 ms', m['agenda.svc.p95'], (v) => v < 50],
+    ['Search (`GET /todo/search`) with 10 000 tasks at svc-todos, p95 of the slowest query shape', '< 50 ms', m['search.svc.worstP95'], (v) => v < 50],
+    ['Import of a Todoist CSV of 10 000 tasks (`POST /api/todo/import`) through the gateway, slowest of 3, s', '< 10 s', m['import.seconds.max'], (v) => v < 10],
   ];
   return {
-    heading: 'Server, sign-in and agenda targets in this run',
+    heading: 'Server, sign-in, agenda, search and import targets in this run',
     columns: ['what', 'target', 'this run', 'met'],
     rows: checks.map(([what, target, value, ok]) => [what, target, value === undefined ? 'not measured' : value, value === undefined ? '–' : ok(value) ? 'yes' : 'no']),
   };

@@ -3,12 +3,17 @@ import { Gauge, type Registry } from 'prom-client';
 import { internalCalendarFeedRoutes } from './calendar-feed.routes.js';
 import { CalendarFeedService } from './calendar-feed.service.js';
 import { remindersRoutes } from './reminders.routes.js';
+import { searchRoutes } from './search.routes.js';
+import type { SavedFiltersRepository } from './saved-filters.repository.js';
+import { savedFiltersRoutes } from './saved-filters.routes.js';
 import type { RemindersService } from './reminders.service.js';
 import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
 import { TodoEventStreams, type EventStreamOptions } from './todo-events.stream.js';
 import type { TodosRepository } from './todos.repository.js';
 import { internalTodosRoutes, todosRoutes } from './todos.routes.js';
 import { TodosService } from './todos.service.js';
+import { transferRoutes } from './transfer.routes.js';
+import { TransferService } from './transfer.service.js';
 
 export interface TodosAppDeps {
   repository: TodosRepository;
@@ -23,6 +28,8 @@ export interface TodosAppDeps {
   storage?: ServiceAppOptions['storage'];
   /** The reminder scheduler (docs/PRODUCT.md §10.17): told of every commit; none, no reminder calls. */
   reminders?: RemindersService;
+  /** Saved filters (docs/PRODUCT.md §10.20): their calls, and their share of an account's purge; none, no such calls. */
+  savedFilters?: SavedFiltersRepository;
 }
 
 export interface TodosApp extends ServiceApp {
@@ -35,7 +42,7 @@ export interface TodosApp extends ServiceApp {
  * stream and the gateway-only purge. Every committed write is announced on the bus; `drain` (called when
  * shutdown starts) also ends every open stream, so its page reconnects to another instance at once.
  */
-export function createApp({ repository, logger, internalSecret, bus = new InProcessTodoEventBus(), events, storage, reminders }: TodosAppDeps): TodosApp {
+export function createApp({ repository, logger, internalSecret, bus = new InProcessTodoEventBus(), events, storage, reminders, savedFilters }: TodosAppDeps): TodosApp {
   const service = new TodosService(repository);
   const streams = new TodoEventStreams(service, bus, logger, events);
   repository.onCommit((notice) => bus.publish(notice));
@@ -46,7 +53,7 @@ export function createApp({ repository, logger, internalSecret, bus = new InProc
     internalSecret,
     ready: () => repository.ping(),
     storage,
-    routes: [todosRoutes(service, streams), internalTodosRoutes(service), internalCalendarFeedRoutes(new CalendarFeedService(repository)), ...(reminders ? [remindersRoutes(reminders)] : [])],
+    routes: [todosRoutes(service, streams), transferRoutes(new TransferService(repository, service)), internalTodosRoutes(service, savedFilters), internalCalendarFeedRoutes(new CalendarFeedService(repository)), searchRoutes(repository), ...(reminders ? [remindersRoutes(reminders)] : []), ...(savedFilters ? [savedFiltersRoutes(savedFilters)] : [])],
   });
   streamGauges(registry, streams);
   return {

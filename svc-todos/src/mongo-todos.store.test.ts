@@ -1,5 +1,5 @@
 import { isClassicUpdate } from '@tm/service-kit/mongo';
-import { OPEN_DUE_INDEX, openDueFilter, todoUpdates } from './mongo-todos.store.js';
+import { OPEN_DUE_INDEX, openDueFilter, SEARCH_TEXT_INDEX, searchFilter, todoUpdates } from './mongo-todos.store.js';
 
 // The Mongo contract suite needs a server (todos.repository.test.ts, MONGO_URL); these checks do not. What a
 // write changes is the rules' (todos.domain.test.ts); the store stores tasks whole, by replacement.
@@ -43,5 +43,20 @@ describe('MongoDB todos store updates (docs/ARCHITECTURE.md, "Storage")', () => 
       expect([field, filter[field as keyof typeof filter]]).toEqual([field, typeof condition === 'object' ? expect.objectContaining(condition) : condition]);
     }
     expect(Object.keys(OPEN_DUE_INDEX.key)).toEqual(['userId', 'due']);
+  });
+});
+
+describe('MongoDB search (docs/PRODUCT.md §10.22)', () => {
+  it("reads one user's live tasks: the complete words through the text index, the last as the start of a word", () => {
+    const filter = searchFilter('user', ['oat', 'mi']);
+    expect(filter).toMatchObject({ userId: 'user', deletedAt: { $exists: false }, $text: { $search: '"oat"' } });
+    expect(Object.keys(filter.$or?.[0] ?? {})).toEqual(['title']);
+    expect((filter.$or ?? []).flatMap((clause) => Object.keys(clause))).toEqual(['title', 'note', 'subtasks.title']);
+    expect('$text' in searchFilter('user', ['mi'])).toBe(false);
+  });
+
+  it('has one text index, after the user, over the title, the note and the subtasks, words as words (no stemming)', () => {
+    expect(SEARCH_TEXT_INDEX.key).toEqual({ userId: 1, title: 'text', note: 'text', 'subtasks.title': 'text' });
+    expect(SEARCH_TEXT_INDEX.default_language).toBe('none');
   });
 });

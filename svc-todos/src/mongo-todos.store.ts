@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   byListOrder,
   completedAtOf,
+  inListOrder,
   LIST_ORDER,
   migratedFeedPosition,
   type FieldChange,
@@ -16,7 +17,8 @@ import {
   type Writes,
 } from './todos.domain.js';
 import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type ReadPlan, type Snapshot, type TaskRead } from './todos.store-base.js';
-import type { ChangeNotice, FeedPosition, ListRecord, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import type { ChangeNotice, FeedPosition, ListRecord, SearchResult, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import { mongoSearch, type SearchMatch, type SearchPlan } from './search.domain.js';
 
 export const TODOS_COLLECTION = 'todos';
 export const EVENTS_COLLECTION = 'todoEvents';
@@ -79,6 +81,12 @@ const StoredTodo = z.object({
   priority: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
   /** The labels the task carries (§10.20), as normalLabels keeps them; absent for none (older documents too). */
   labels: z.array(z.string()).optional(),
+  /** The note (§10.21), plain text; absent for none (older documents too). */
+  note: z.string().optional(),
+  /** The subtasks (§10.21), subdocuments {id, title, done} in order; absent for none (older documents too). */
+  subtasks: z.array(z.object({ id: z.string(), title: z.string(), done: z.boolean() })).optional(),
+  /** The task's own order key (§10.24), set when the person moved it; absent: placed by its creation. */
+  order: z.string().optional(),
   /** Set while the task is deleted but still restorable (soft delete); absent on a live task. */
   deletedAt: z.date().optional(),
 });
@@ -219,6 +227,19 @@ function toTask(document: unknown): StoredTask {
   return { todo, deletedAt: isoOrNull(d.deletedAt) };
 }
 
+/** A search match (§10.22) as the filters read it. */
+function toMatch(document: unknown): SearchMatch {
+  const d = StoredMatch.parse(document);
+  return {
+    _id: d._id.toHexString(),
+    completed: d.completed,
+    ...(d.due === undefined ? {} : { due: d.due }),
+    ...(d.listId === undefined ? {} : { listId: d.listId.toHexString() }),
+    ...(d.priority === undefined ? {} : { priority: d.priority }),
+    ...(d.labels === undefined ? {} : { labels: d.labels }),
+  };
+}
+
 function toList(document: unknown): StoredList {
   const d = StoredListDocument.parse(document);
   const list: ListRecord = {
@@ -248,8 +269,11 @@ function toListDocument(userId: UserKey, { list, deletedAt }: StoredList): Witho
   return deletedAt === null ? document : { ...document, deletedAt: new Date(deletedAt) };
 }
 
-/** The optional fields a task stores as they are: a repeat and reminders (§10.16, §10.17), a priority and labels (§10.20). */
-type OptionalFields = Pick<TodoRecord, 'repeat' | 'repeatFrom' | 'repeatDone' | 'reminders' | 'priority' | 'labels'>;
+/**
+ * The optional fields a task stores as they are: a repeat and reminders (§10.16, §10.17), a priority and labels
+ * (§10.20), a note and subtasks (§10.21), an order key (§10.24).
+ */
+type OptionalFields = Pick<TodoRecord, 'repeat' | 'repeatFrom' | 'repeatDone' | 'reminders' | 'priority' | 'labels' | 'note' | 'subtasks' | 'order'>;
 
 /**
  * The {@link OptionalFields} that `from` has, stored and read as they are: an absent one is left out, never
@@ -263,6 +287,9 @@ function optionalFields(from: OptionalFields): OptionalFields {
     ...(from.reminders === undefined ? {} : { reminders: from.reminders }),
     ...(from.priority === undefined ? {} : { priority: from.priority }),
     ...(from.labels === undefined ? {} : { labels: from.labels }),
+    ...(from.note === undefined ? {} : { note: from.note }),
+    ...(from.subtasks === undefined ? {} : { subtasks: from.subtasks.map(({ id, title, done }) => ({ id, title, done })) }),
+    ...(from.order === undefined ? {} : { order: from.order }),
   };
 }
 
@@ -351,6 +378,41 @@ export const OPEN_DUE_INDEX = {
 export function openDueFilter(user: UserKey, before: string) {
   return { userId: user, completed: false, due: { $exists: true, $lt: before }, ...LIVE } satisfies Filter<TodoDocument>;
 }
+/**
+ * Search's index (docs/PRODUCT.md §10.22): one text index over title, note and the subtasks' titles, after the
+ * user's id (a `$text` query names the user, so it reads that user's entries only). Language "none": no
+ * stemming and no stop words, so a word matches as a word, as in SQLite's index; text indexes of version 3 fold
+ * case and diacritics. Weights as SQLite's bm25 weights them: the title first.
+ */
+export const SEARCH_TEXT_INDEX = {
+  key: { userId: 1, title: 'text', note: 'text', 'subtasks.title': 'text' },
+  name: 'user_search_text',
+  weights: { title: 10, note: 4, 'subtasks.title': 2 },
+  default_language: 'none',
+} as const;
+
+/**
+ * The filter of a search (§10.22; mongoSearch says what each part does): the user's live tasks, the complete
+ * terms through `$text` (they must all be there), the last term as the start of a word of the title, the
+ * note or a subtask's title. `$text` never matches a prefix, so the last term, still being typed, cannot go
+ * through it.
+ */
+export function searchFilter(user: UserKey, terms: readonly string[]): Filter<TodoDocument> {
+  const { text, lastWord } = mongoSearch(terms);
+  return {
+    userId: user,
+    ...LIVE,
+    ...(text === null ? {} : { $text: { $search: text } }),
+    $or: [{ title: lastWord }, { note: lastWord }, { 'subtasks.title': lastWord }],
+  };
+}
+
+/** The fields a search's match is read with before the pick (the note and subtasks are read for the picked tasks only). */
+const SEARCH_PROJECTION = { _id: 1, completed: 1, due: 1, listId: 1, priority: 1, labels: 1 } as const;
+
+/** A search match as read with SEARCH_PROJECTION. */
+const StoredMatch = StoredTodo.pick({ _id: true, completed: true, due: true, listId: true, priority: true, labels: true });
+
 /** The lists' order (the contracts' byListPlace: order key, then id; MongoDB's simple collation compares them as code units), served by `user_order`. */
 const LISTS_SORT = { order: 1, _id: 1 } as const;
 
@@ -521,6 +583,8 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
           OPEN_DUE_INDEX,
           // The tasks of one list (§10.19): a list's delete and the bulk calls scoped to it.
           { key: { userId: 1, listId: 1 }, name: 'user_list' },
+          // Search (§10.22): the text of a user's tasks.
+          SEARCH_TEXT_INDEX,
         ],
         [LISTS_COLLECTION]: [
           // A user's lists in their order (the listing's and every list write's read; the account purge's).
@@ -670,7 +734,9 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
       const { cursor } = toPosition(await this.feeds.findOne({ _id: userKey(userId) }, { session }));
       const documents = await this.todos.find({ userId: userKey(userId), ...LIVE }, { session }).sort(LIST_SORT).toArray();
       const lists = await this.lists.find({ userId: userKey(userId), ...LIVE }, { session }).sort(LISTS_SORT).toArray();
-      return { todos: documents.map((document) => toTask(document).todo), lists: lists.map((document) => toList(document).list), cursor };
+      // Read in LIST_ORDER (the index serves it); put in the list's order only when a task has its own key (§10.24).
+      const todos = documents.map((document) => toTask(document).todo);
+      return { todos: inListOrder(todos, (todo) => todo.order !== undefined, (todo) => todo), lists: lists.map((document) => toList(document).list), cursor };
     });
   }
 
@@ -686,6 +752,27 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return documents.map((document) => toTask(document).todo).sort(byListOrder);
   }
 
+  async search(userId: string, terms: readonly string[], plan: SearchPlan): Promise<SearchResult> {
+    const user = userKey(userId);
+    const filter = searchFilter(user, terms);
+    // With `$text`, best match first (its score, by the index's weights), then the list's order; without, the list's order.
+    const sort = '$text' in filter ? { score: { $meta: 'textScore' }, ...LIST_SORT } : LIST_SORT;
+    const projection = '$text' in filter ? { ...SEARCH_PROJECTION, score: { $meta: 'textScore' } } : SEARCH_PROJECTION;
+    let picked: { ids: string[]; more: number };
+    if (plan.filtered) {
+      picked = plan.pick((await this.todos.find(filter, { projection }).sort(sort).toArray()).map(toMatch));
+    } else {
+      // No filter: every match passes, so the first few are read and the others only counted.
+      const first = await this.todos.find(filter, { projection }).sort(sort).limit(plan.limit).toArray();
+      const ids = first.map((document) => document._id.toHexString());
+      picked = { ids, more: (await this.todos.countDocuments(filter)) - ids.length };
+    }
+    if (picked.ids.length === 0) return { todos: [], more: picked.more };
+    const documents = await this.todos.find({ userId: user, _id: { $in: picked.ids.map((id) => new ObjectId(id)) }, ...LIVE }).toArray();
+    const byId = new Map(documents.map((document) => [document._id.toHexString(), toTask(document).todo]));
+    return { todos: picked.ids.flatMap((id) => byId.get(id) ?? []), more: picked.more };
+  }
+
   async history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]> {
     if (!HEX_ID.test(todoId)) return [];
     // The index sorts by seq only. One write changes each field of a task once, so the entries of any one
@@ -698,6 +785,13 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
       .toArray();
     return documents.map(toHistoryEntry).sort(byHistoryOrder).slice(0, limit);
   }
+
+  // ----- Import and export (docs/PRODUCT.md §10.23); the import's write is TodosStoreBase.importTasks -----
+  async historyOfUser(userId: string): Promise<HistoryEntry[]> {
+    const documents = await this.historyEntries.find({ userId: userKey(userId) }).sort({ seq: -1 }).toArray();
+    return documents.map(toHistoryEntry).sort(byHistoryOrder);
+  }
+  // ----- end of import and export -----
 
   async deleteAllForUser(userId: string): Promise<number> {
     const user = userKey(userId);

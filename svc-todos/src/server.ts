@@ -3,6 +3,7 @@ import { createLogger, runMain, runServer, SERVICE_PORTS, startTracing, StartupW
 import { createApp } from './app.js';
 import { loadTodosConfig } from './config.js';
 import { openReminders } from './open-reminders.js';
+import { openSavedFiltersStore } from './open-saved-filters.store.js';
 import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE } from './sqlite-todos.store.js';
 import { createTodoEventBus } from './todo-event-bus.js';
@@ -13,6 +14,7 @@ const TRACED_STORE_CALLS = [
   'list',
   'listJson',
   'openDueBefore',
+  'search',
   'create',
   'update',
   'remove',
@@ -77,6 +79,7 @@ runMain('svc-todos', async () => {
   // database every host shares). With REDIS_URL the hosts wake it through one BullMQ queue named by the
   // schedule's id, else each runs the timer: either way the store's atomic claim lets one process send each.
   const reminders = await openReminders({ settings: config, todos: repository, logger });
+  const savedFilters = await openSavedFiltersStore({ dataDir: config.DATA_DIR, mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB });
   logger.info({ scheduler: reminders.kind, store: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'reminders');
   const { app, drain } = createApp({
     repository,
@@ -87,10 +90,12 @@ runMain('svc-todos', async () => {
     // Readiness watches the free space of the SQLite data folder; MongoDB's disk is the server's.
     storage: { dataDir: config.MONGO_URL ? undefined : config.DATA_DIR },
     reminders: reminders.service,
+    savedFilters,
   });
   const close = async () => {
     clearInterval(sweeper);
     await reminders.close();
+    await savedFilters.close();
     await bus.close();
     await repository.close();
   };

@@ -5,6 +5,7 @@ import { closeSqlite, columnsOf, openSqlite, pingSqlite, type OpenSqliteOptions,
 import { z } from 'zod';
 import {
   completedAtOf,
+  inListOrder,
   LIST_ORDER,
   migratedFeedPosition,
   type FieldChange,
@@ -17,7 +18,8 @@ import {
 } from './todos.domain.js';
 import { isoDate } from './iso-date.js';
 import { storeSettings, StoredEventTodos, TodosStoreBase, type Decide, type ReadPlan, type Snapshot, type TaskRead } from './todos.store-base.js';
-import type { ChangeNotice, FeedPosition, ListRecord, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import type { ChangeNotice, FeedPosition, ListRecord, SearchResult, StoreOptions, SweepResult, TodoList, TodoRecord, TodosRepository } from './todos.repository.js';
+import { ftsMatch, type SearchMatch, type SearchPlan } from './search.domain.js';
 
 export const SQLITE_FILE = 'todos.sqlite';
 
@@ -58,9 +60,10 @@ const SCHEMA = `
     -- zone (the contracts' TodoDue checked it); NULL for none. Added after completed_at, as above.
     due TEXT,
     -- The task's other optional fields, one JSON object with those it has, in this order: repeat, repeatFrom,
-    -- repeatDone (§10.16), reminders (§10.17), priority, labels (§10.20); NULL for none. One column for all of
-    -- them: they are read and written with the task only, never searched, and an optional field added to them
-    -- needs no migration (a row without one reads as a task without it).
+    -- repeatDone (§10.16), reminders (§10.17), priority, labels (§10.20), note and subtasks (§10.21, the
+    -- subtasks an array of {id, title, done}), order (§10.24, a moved task's order key); NULL for none. One column for all of them: they are read and
+    -- written with the task, and an optional field added to them needs no migration (a row without one reads
+    -- as a task without it). A search index may read $.note and $.subtasks[*].title with json_extract.
     extras TEXT,
     -- The list the task is in (docs/PRODUCT.md §10.19), a todo_lists id; NULL: the Inbox. Added after extras, as above.
     list_id TEXT
@@ -191,6 +194,62 @@ const OPEN_DUE_BEFORE = `SELECT ${COLUMNS} FROM todos
   WHERE user_id = ? AND completed = 0 AND due IS NOT NULL AND deleted_at IS NULL AND due < ?
   ORDER BY ${LIST_ORDER.map(({ field, direction }) => `${SORT_COLUMNS[field]} ${direction.toUpperCase()}`).join(', ')}`;
 
+/** What the search index holds of a row of `todos` (docs/PRODUCT.md §10.22): its owner, title, note and its subtasks' titles. */
+const searchRow = (row: 'new' | 't'): string =>
+  `${row}.rowid, ${row}.user_id, ${row}.title, json_extract(${row}.extras, '$.note'),
+    (SELECT group_concat(json_extract(value, '$.title'), ' ') FROM json_each(${row}.extras, '$.subtasks'))`;
+
+/**
+ * Search (docs/PRODUCT.md §10.22): an FTS5 index of the live tasks' title, note and subtasks' titles, by the
+ * rowid of their row in `todos`. Contentless (`content=''`): the text is already in `todos`, so the index keeps
+ * only its terms, not a second copy; nothing reads text back from it (the contracts' searchHits highlights
+ * from the tasks themselves), and `contentless_delete=1` lets a row go by its rowid alone. `owner` holds the
+ * user's id, so a search intersects with that user's rows inside the index (a term of another user's tasks
+ * never costs a read); it is never searched by words. Prefix indexes of 1 to 3 characters keep the
+ * as-you-type prefix of a letter or two as fast as a whole word. `unicode61 remove_diacritics 2` folds case
+ * and accents as the contracts' searchFold does.
+ *
+ * Triggers keep it in step with every write of `todos`: a new live row goes in; a row whose title, note,
+ * subtasks (extras), owner or deletion changed goes out and, while live, back in (a tick, a pin or a move
+ * leaves it); a deleted (soft) row leaves it, a restored one comes back, a removed one goes.
+ */
+const SEARCH_INDEX = `
+  CREATE VIRTUAL TABLE todos_search USING fts5(owner, title, note, subtasks,
+    content='', contentless_delete=1, prefix='1 2 3', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER todos_search_insert AFTER INSERT ON todos WHEN new.deleted_at IS NULL BEGIN
+    INSERT INTO todos_search (rowid, owner, title, note, subtasks) VALUES (${searchRow('new')});
+  END;
+  CREATE TRIGGER todos_search_update AFTER UPDATE ON todos
+    WHEN old.title IS NOT new.title OR old.extras IS NOT new.extras OR old.user_id IS NOT new.user_id
+      OR (old.deleted_at IS NULL) <> (new.deleted_at IS NULL) BEGIN
+    DELETE FROM todos_search WHERE rowid = old.rowid;
+    INSERT INTO todos_search (rowid, owner, title, note, subtasks) SELECT ${searchRow('new')} WHERE new.deleted_at IS NULL;
+  END;
+  CREATE TRIGGER todos_search_delete AFTER DELETE ON todos BEGIN
+    DELETE FROM todos_search WHERE rowid = old.rowid;
+  END;
+`;
+
+/**
+ * A user's search matches (docs/PRODUCT.md §10.22), from the index's rows of that user (its `owner`) joined to
+ * their live tasks, in rank order: bm25 over title, note and subtasks (a word in the title counts most,
+ * `owner` not at all), then the list's order (pinned, newest).
+ */
+const SEARCH_FROM = `FROM (SELECT rowid, bm25(todos_search, 0, 10, 4, 2) AS score FROM todos_search WHERE todos_search MATCH ?) AS s
+  JOIN todos AS t ON t.rowid = s.rowid
+  WHERE t.user_id = ? AND t.deleted_at IS NULL`;
+const SEARCH_ORDER = `ORDER BY s.score, ${LIST_ORDER.map(({ field, direction }) => `t.${SORT_COLUMNS[field]} ${direction.toUpperCase()}`).join(', ')}`;
+/**
+ * Every match with the fields the filters read (a note is not read until its task is picked): a filtered
+ * search's rows (SearchPlan.filtered).
+ */
+const SEARCH = `SELECT t.id, t.completed, t.due, t.list_id, json_extract(t.extras, '$.priority'), json_extract(t.extras, '$.labels') ${SEARCH_FROM} ${SEARCH_ORDER}`;
+/** The same without the priority and labels, when the filters do not read them (SearchPlan.readsMarks): no JSON read per match. */
+const SEARCH_PLAIN = `SELECT t.id, t.completed, t.due, t.list_id, NULL, NULL ${SEARCH_FROM} ${SEARCH_ORDER}`;
+/** Without a filter: the first matches only (SQLite keeps the best few as it goes instead of sorting all of them), and their count. */
+const SEARCH_FIRST = `SELECT t.id ${SEARCH_FROM} ${SEARCH_ORDER} LIMIT ?`;
+const SEARCH_COUNT = `SELECT count(*) AS value ${SEARCH_FROM}`;
+
 /**
  * The rows of `todos` as the statements below return them (`.raw()`: arrays, no object per row). No zod here
  * (the list is the hot path): the table is STRICT (SQLite refuses a value of the wrong type on write), every
@@ -212,6 +271,8 @@ type TodoTuple = [
   listId: string | null,
 ];
 type TaskTuple = [...TodoTuple, deletedAt: number | null];
+/** A search match's row (SEARCH): priority as stored (1–3 or NULL), labels as JSON text (or NULL). */
+type SearchTuple = [id: string, completed: 0 | 1, due: string | null, listId: string | null, priority: 1 | 2 | 3 | null, labels: string | null];
 type UndoTuple = [kind: UndoBatch['kind'], completed: 0 | 1 | null, createdAt: number, listId: string | null];
 /** A row of todo_lists (STRICT, CHECKed, written only by this file, as the tasks' rows are). */
 type ListTuple = [id: string, name: string, colour: ListRecord['colour'], sortKey: string, archived: 0 | 1, createdAt: number, updatedAt: number, deletedAt: number | null];
@@ -222,8 +283,8 @@ type UndoItemTuple = [todoId: string, completed: 0 | 1 | null, completedAt: numb
  * The `extras` column (see SCHEMA): the task's optional fields beyond `due`, as the contracts' Todo has them,
  * in EXTRA_FIELDS order (the order zod gives them back in, so toRecord and listJson write the same text).
  */
-const Extras = Todo.pick({ repeat: true, repeatFrom: true, repeatDone: true, reminders: true, priority: true, labels: true }).strict();
-const EXTRA_FIELDS = ['repeat', 'repeatFrom', 'repeatDone', 'reminders', 'priority', 'labels'] as const;
+const Extras = Todo.pick({ repeat: true, repeatFrom: true, repeatDone: true, reminders: true, priority: true, labels: true, note: true, subtasks: true, order: true }).strict();
+const EXTRA_FIELDS = ['repeat', 'repeatFrom', 'repeatDone', 'reminders', 'priority', 'labels', 'note', 'subtasks', 'order'] as const;
 /** What the `extras` column keeps of `todo`: its extra fields in SCHEMA's order, or NULL for none. */
 function extrasOf(todo: TodoRecord): string | null {
   const present = EXTRA_FIELDS.filter((field) => todo[field] !== undefined);
@@ -231,6 +292,8 @@ function extrasOf(todo: TodoRecord): string | null {
 }
 /** A repeating tick's `prev_moved` (UndoBatch, §10.16). */
 const MovedJson = Todo.pick({ due: true, repeatDone: true }).strict();
+/** A task's labels as the `extras` column keeps them (a search match's, read alone). */
+const LabelsJson = z.array(z.string());
 
 const EventRow = z.object({
   seq: z.number().int().positive(),
@@ -288,9 +351,32 @@ function toRecord(row: TodoTuple | TaskTuple): TodoRecord {
 
 const toTask = (row: TaskTuple): StoredTask => ({ todo: toRecord(row), deletedAt: isoOrNull(row[10]) });
 
+/** A search's row as the filters read it. */
+function toSearchMatch([_id, completed, due, listId, priority, labels]: SearchTuple): SearchMatch {
+  return {
+    _id,
+    completed: completed === 1,
+    ...(due === null ? {} : { due }),
+    ...(listId === null ? {} : { listId }),
+    ...(priority === null ? {} : { priority }),
+    ...(labels === null ? {} : { labels: LabelsJson.parse(JSON.parse(labels)) }),
+  };
+}
+
 function toStoredList([_id, name, colour, order, archived, createdAt, updatedAt, deletedAt]: ListTuple): StoredList {
   return { list: { _id, name, colour, order, archived: archived === 1, createdAt: isoDate(createdAt), updatedAt: isoDate(updatedAt) }, deletedAt: isoOrNull(deletedAt) };
 }
+
+/**
+ * The list's rows (LIST, in LIST_ORDER) in the list's order (docs/PRODUCT.md §10.24): only when a task has its
+ * own order key (its `extras` hold one) are they sorted, by the rule of the domain (inListOrder).
+ */
+function listRows(rows: TodoTuple[]): TodoTuple[] {
+  return inListOrder(rows, hasOrderKey, (row) => ({ _id: row[0], isPinned: row[3] === 1, createdAt: isoDate(row[4]), order: orderKeyOf(row) }));
+}
+/** Whether a row's extras hold an order key: in JSON this file wrote, `"order":` can only be that key (a quote in a text is escaped). */
+const hasOrderKey = (row: TodoTuple): boolean => row[8]?.includes('"order":') === true;
+const orderKeyOf = (row: TodoTuple): string | undefined => (hasOrderKey(row) ? Extras.parse(JSON.parse(row[8] as string)).order : undefined);
 
 /**
  * The list as the `TodosResponse` body, built in one pass from raw rows: the same text `JSON.stringify`
@@ -351,6 +437,12 @@ function prepareStatements(db: SqliteDatabase) {
   return {
     list: db.prepare<[string], TodoTuple>(LIST).raw(),
     openDueBefore: db.prepare<[string, string], TodoTuple>(OPEN_DUE_BEFORE).raw(),
+    search: db.prepare<[string, string], SearchTuple>(SEARCH).raw(),
+    searchPlain: db.prepare<[string, string], SearchTuple>(SEARCH_PLAIN).raw(),
+    searchFirst: db.prepare<[string, string, number], [id: string]>(SEARCH_FIRST).raw(),
+    searchCount: db.prepare<[string, string]>(SEARCH_COUNT),
+    // The picked matches of a search, read in full (their order is the pick's, put back in JS).
+    tasksById: db.prepare<[string, string], TodoTuple>(`SELECT ${COLUMNS} FROM todos WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`).raw(),
     // The user's own position: the last number handed out to the user, trimmed events included.
     cursor: db.prepare('SELECT last_seq AS value FROM todo_feed_positions WHERE user_id = ?'),
     position: db.prepare('SELECT last_seq AS lastSeq, trimmed_through AS trimmedThrough FROM todo_feed_positions WHERE user_id = ?'),
@@ -482,13 +574,28 @@ function migrateUndoKinds(db: SqliteDatabase): void {
   `);
 }
 
+/** Whether the file has a table (or virtual table) of this name. */
+function tableExists(db: SqliteDatabase, name: string): boolean {
+  return db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get('table', name) !== undefined;
+}
+
+/**
+ * The search index (docs/PRODUCT.md §10.22) and its triggers, filled once with the file's live tasks: a new
+ * file gets it here too (with nothing to fill), so a file is searchable whatever version made it.
+ */
+function migrateSearch(db: SqliteDatabase): void {
+  db.exec(SEARCH_INDEX);
+  db.exec(`INSERT INTO todos_search (rowid, owner, title, note, subtasks) SELECT ${searchRow('t')} FROM todos AS t WHERE t.deleted_at IS NULL`);
+}
+
 /**
  * Adds what an older file lacks; runs inside the opening transaction, so concurrent openers agree (the
  * first migrates, the others find it done). Each step is keyed on the schema itself: `todos.deleted_at`
  * (soft delete), `todos.completed_at` (completion times), `todos.due` (due dates, none on older tasks),
  * `todos.extras` and `todo_undo_items.prev_moved` (repeats and reminders, none on older tasks),
  * `todo_events.seq` (per-user event numbers), `todos.list_id`, `todo_events.saved_lists` and
- * `todo_undo_batches.list_id` (lists, docs/PRODUCT.md §10.19: every older task is in the Inbox). The undo,
+ * `todo_undo_batches.list_id` (lists, docs/PRODUCT.md §10.19: every older task is in the Inbox), the
+ * `todos_search` table (search, §10.22: filled with the live tasks once). The undo,
  * key-record, history and list tables are new tables (SCHEMA creates them in any file).
  */
 function migrate(db: SqliteDatabase): void {
@@ -501,6 +608,7 @@ function migrate(db: SqliteDatabase): void {
   if (!columnsOf(db, 'todos').includes('list_id')) db.exec('ALTER TABLE todos ADD COLUMN list_id TEXT');
   if (!columnsOf(db, 'todo_events').includes('saved_lists')) db.exec('ALTER TABLE todo_events ADD COLUMN saved_lists TEXT; ALTER TABLE todo_events ADD COLUMN removed_lists TEXT');
   if (!columnsOf(db, 'todo_undo_batches').includes('list_id')) migrateUndoKinds(db);
+  if (!tableExists(db, 'todos_search')) migrateSearch(db);
 }
 
 export interface SqliteTodosOptions extends StoreOptions {
@@ -664,11 +772,11 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
 
   async list(userId: string): Promise<TodoList> {
     // One read transaction: in WAL mode it sees one snapshot, so the cursor matches the rows exactly.
-    return this.db.transaction(() => ({ todos: this.statements.list.all(userId).map(toRecord), lists: this.liveLists(userId), cursor: this.cursor(userId) })).deferred();
+    return this.db.transaction(() => ({ todos: listRows(this.statements.list.all(userId)).map(toRecord), lists: this.liveLists(userId), cursor: this.cursor(userId) })).deferred();
   }
 
   async listJson(userId: string): Promise<string> {
-    return this.db.transaction(() => listJson(this.statements.list.all(userId), this.liveLists(userId), this.cursor(userId))).deferred();
+    return this.db.transaction(() => listJson(listRows(this.statements.list.all(userId)), this.liveLists(userId), this.cursor(userId))).deferred();
   }
 
   /** The user's live lists in their order: SQLite's BINARY order of sort_key, then id, is the contracts' byListPlace. */
@@ -680,6 +788,26 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return this.statements.openDueBefore.all(userId, before).map(toRecord);
   }
 
+  async search(userId: string, terms: readonly string[], plan: SearchPlan): Promise<SearchResult> {
+    const s = this.statements;
+    const match = ftsMatch(userId, terms);
+    return this.db.transaction(() => {
+      let picked: { ids: string[]; more: number };
+      if (plan.filtered) {
+        picked = plan.pick((plan.readsMarks ? s.search : s.searchPlain).all(match, userId).map(toSearchMatch));
+      } else {
+        const ids = s.searchFirst.all(match, userId, plan.limit).map(([id]) => id);
+        picked = { ids, more: numberOf(s.searchCount.get(match, userId)) - ids.length };
+      }
+      const rows = new Map(s.tasksById.all(userId, JSON.stringify(picked.ids)).map((row) => [row[0], row]));
+      const todos = picked.ids.flatMap((id) => {
+        const row = rows.get(id);
+        return row === undefined ? [] : [toRecord(row)];
+      });
+      return { todos, more: picked.more };
+    }).deferred();
+  }
+
   private cursor(userId: string): string {
     return String(numberOf(this.statements.cursor.get(userId)));
   }
@@ -687,6 +815,15 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
   async history(userId: string, todoId: string, limit: number): Promise<HistoryEntry[]> {
     return this.statements.history.all(userId, todoId, limit).map(toHistoryEntry);
   }
+
+  // ----- Import and export (docs/PRODUCT.md §10.23); the import's write is TodosStoreBase.importTasks -----
+  async historyOfUser(userId: string): Promise<HistoryEntry[]> {
+    return this.db
+      .prepare(`SELECT todo_id AS todoId, field, before, after, at, seq, origin, conflict FROM todo_history WHERE user_id = ? ORDER BY seq DESC, ${FIELD_ORDER}`)
+      .all(userId)
+      .map(toHistoryEntry);
+  }
+  // ----- end of import and export -----
 
   async deleteAllForUser(userId: string): Promise<number> {
     const s = this.statements;

@@ -446,12 +446,15 @@ describe('change history (docs/PRODUCT.md §10.4)', () => {
     listId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
     priority: 1,
     labels: ['errand', 'home'],
+    note: 'Oat, not soy\nhttps://example.com/milk',
+    subtasks: [{ id: 's1', title: 'Shop', done: true }],
+    order: 'a0V',
   } as const;
-  // What the history keeps of each: reminders as their minutes joined, labels as their names joined (JSON scalars).
-  const kept = { ...other, reminders: '0,60', labels: 'errand,home' };
+  // What the history keeps of each: reminders as their minutes joined, labels as their names joined, subtasks as JSON text (JSON scalars).
+  const kept = { ...other, reminders: '0,60', labels: 'errand,home', subtasks: '[{"id":"s1","title":"Shop","done":true}]' };
 
   it('covers every patchable field: one entry per field that differs, in TODO_PATCH_FIELDS order', () => {
-    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], labels: [...other.labels], completedAt: iso(9), updatedAt: iso(9) };
+    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], labels: [...other.labels], subtasks: other.subtasks.map((item) => ({ ...item })), completedAt: iso(9), updatedAt: iso(9) };
     expect(fieldChanges(before, after, iso(9)).map((change) => change.field)).toEqual([...TODO_PATCH_FIELDS]);
     for (const field of TODO_PATCH_FIELDS) {
       const changes = fieldChanges(before, { ...before, [field]: other[field] }, iso(9));
@@ -463,7 +466,7 @@ describe('change history (docs/PRODUCT.md §10.4)', () => {
   });
 
   it('marks a conflict only for a field present in the base whose stored value is not it', () => {
-    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], labels: [...other.labels] };
+    const after: TodoRecord = { ...before, ...other, reminders: [...other.reminders], labels: [...other.labels], subtasks: other.subtasks.map((item) => ({ ...item })) };
     const conflicts = (base: Parameters<typeof fieldChanges>[3]) => fieldChanges(before, after, iso(9), base).filter((change) => change.conflict).map((change) => change.field);
     expect(conflicts(undefined)).toEqual([]);
     expect(conflicts({})).toEqual([]);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   byListPlace,
+  compareTaskOrder,
   DEFAULT_LIST_COLOUR,
   fieldValue,
   HISTORY_RETENTION_MS,
@@ -10,6 +11,8 @@ import {
   listNameTakenMessage,
   normalLabels,
   taskMarks,
+  taskDetails,
+  inTaskOrder,
   orderKeyBetween,
   TEMP_ID_PREFIX,
   TODO_PATCH_FIELDS,
@@ -18,6 +21,7 @@ import {
   type CreateListRequest,
   type FieldValue,
   type ListPatch,
+  type TaskOrderFields,
   type TodoChangeEvent,
   type TodoPatch,
   type ValidationIssue,
@@ -144,8 +148,9 @@ const unchanged = <R>(result: R): Decision<R> => ({ result, writes: null });
 const iso = (time: Date): string => time.toISOString();
 
 /**
- * The list order (§10.11): pinned first, then newest first (`createdAt` desc), then the higher id. Each store
- * builds its query's sort from it (the index serves it); {@link byListOrder} applies it in memory.
+ * The order of tasks nobody moved (§10.11): pinned first, then newest first (`createdAt` desc), then the higher
+ * id. Each store builds its query's sort from it (the index serves it), which is already the list's order
+ * (§10.24) while no task has its own order key; {@link inListOrder} puts those that have one in place.
  */
 export const LIST_ORDER = [
   { field: 'isPinned', direction: 'desc' },
@@ -153,13 +158,23 @@ export const LIST_ORDER = [
   { field: '_id', direction: 'desc' },
 ] as const satisfies ReadonlyArray<{ field: keyof TodoRecord; direction: 'asc' | 'desc' }>;
 
-/** {@link LIST_ORDER} as a comparator: every value compares as text (ISO timestamps, lower-case hex ids, and 'true' > 'false'). */
+/**
+ * The list's order as a comparator (docs/PRODUCT.md §2, §10.24): pinned first, then by order key (a moved task's
+ * own, else one that puts the newest first), then the higher id; compareTaskOrder of the contracts, the rule the
+ * device's list sorts by too.
+ */
 export function byListOrder(a: TodoRecord, b: TodoRecord): number {
-  for (const { field, direction } of LIST_ORDER) {
-    const [x, y] = [String(a[field]), String(b[field])];
-    if (x !== y) return (x < y ? -1 : 1) * (direction === 'desc' ? -1 : 1);
-  }
-  return 0;
+  return compareTaskOrder(a, b);
+}
+
+/**
+ * Rows read in {@link LIST_ORDER} put in the list's order (§10.24): as they are while no task has its own key
+ * (`hasKey` false for all: nothing is sorted), else sorted by compareTaskOrder with each key built once.
+ * `fields` gives what the order reads of a row; it is called for every row only when one has a key.
+ */
+export function inListOrder<R>(rows: R[], hasKey: (row: R) => boolean, fields: (row: R) => TaskOrderFields): R[] {
+  if (!rows.some(hasKey)) return rows;
+  return inTaskOrder(rows.map((row) => ({ ...fields(row), row }))).map(({ row }) => row);
 }
 
 /**
@@ -237,12 +252,13 @@ function datedOf({ due, repeat, repeatFrom, reminders }: DatedFields): DatedFiel
 /**
  * Add (§7): a new task is active, unpinned, without completion time, with `createdAt === updatedAt`; due when
  * given a due date (§10.14), else without one; repeating and reminded when given those (§10.16, §10.17); with
- * the priority and labels given (§10.20, taskMarks of the contracts). The route checks `fields` with {@link datedProblem}
+ * the priority and labels given (§10.20, taskMarks of the contracts), the note and subtasks given (§10.21,
+ * taskDetails of the contracts). The route checks `fields` with {@link datedProblem}
  * first.
  */
 export function addTodo(id: string, title: string, now: Date, fields: NewTaskValues = {}): Decision<TodoRecord> {
   const at = iso(now);
-  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...datedOf(fields), ...taskMarks(fields) };
+  const todo: TodoRecord = { _id: id, title, completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, ...datedOf(fields), ...taskMarks(fields), ...taskDetails(fields) };
   return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
 }
 

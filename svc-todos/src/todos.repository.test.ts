@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 // The driver's ObjectId, so `toBeInstanceOf` compares against the class the driver deserialises into.
 import { MongoClient, ObjectId } from 'mongodb';
-import { DEFAULT_LIST_COLOUR, HISTORY_RETENTION_MS, HistoryEntry, INBOX_ID, LIMITS, listNameTakenMessage, orderKeyBetween, TaskList, Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
+import { DEFAULT_LIST_COLOUR, effectiveOrderKey, HISTORY_RETENTION_MS, HistoryEntry, INBOX_ID, LIMITS, listNameTakenMessage, orderKeyBetween, TaskList, Todo, TodoChangeEvent, TodosResponse } from '@tm/contracts';
 import { tempDir } from '@tm/test-support';
 import {
   COMPLETED_AT_MIGRATION,
@@ -23,6 +23,7 @@ import { openTodosStore } from './open-todos.store.js';
 import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
 import type { ChangeNotice, ListOutcome, StoreOptions, TaskRefusal, TodosRepository, TodoUpdate } from './todos.repository.js';
 import { NO_SUCH_LIST_MESSAGE } from './todos.domain.js';
+import { searchPlan } from './search.domain.js';
 import { writeGlobalFeedFile } from './todos.test-helpers.js';
 
 /** A controllable clock: tests decide every `createdAt`/`updatedAt`. */
@@ -90,6 +91,31 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     const todos = await Promise.all(Array.from({ length: 20 }, () => store.create(alice, title)));
     expect(new Set(todos.map((todo) => todo._id)).size).toBe(20);
     expect((await todosOf(store, alice)).every((todo) => todo.title === title)).toBe(true);
+  });
+
+  test('search finds the user’s live tasks by a word of the title, note or a subtask, the last word as typed (docs/PRODUCT.md §10.22)', async () => {
+    const inTitle = await store.create(alice, 'Buy oat milk');
+    const inNote = await store.create(alice, 'Weekend', null, { note: 'Farmers market, then the milk crate' });
+    const inSubtask = await store.create(alice, 'Party', null, { subtasks: [{ id: 's1', title: 'Milkshake bar', done: false }] });
+    const done = await store.create(alice, 'Milk the budget', null, { priority: 1 });
+    todoOf(await store.update(alice, done._id, { completed: true }));
+    const gone = await store.create(alice, 'Spilt milk');
+    expect(await store.remove(alice, gone._id)).toBe(true);
+    await store.create(bob, 'Bob buys milk');
+    const ids = async (terms: string[], filters = {}, limit?: number) => {
+      const { todos, more } = await store.search(alice, terms, searchPlan(filters, '2026-12-07T10:00', limit));
+      return { ids: todos.map((todo) => todo._id).sort(), more };
+    };
+    const sorted = (...todos: Todo[]) => todos.map((todo) => todo._id).sort();
+    expect(await ids(['mil'])).toEqual({ ids: sorted(inTitle, inNote, inSubtask, done), more: 0 });
+    expect(await ids(['milk', 'cr'])).toEqual({ ids: sorted(inNote), more: 0 });
+    expect(await ids(['oat', 'milk'])).toEqual({ ids: sorted(inTitle), more: 0 });
+    expect(await ids(['mil'], { status: 'completed' })).toEqual({ ids: sorted(done), more: 0 });
+    expect(await ids(['mil'], { priority: 4 }, 1)).toEqual({ ids: expect.any(Array), more: 2 });
+    expect((await ids(['mil'], {}, 2)).more).toBe(2);
+    expect(await ids(['zebra'])).toEqual({ ids: [], more: 0 });
+    const [found] = (await store.search(alice, ['oat'], searchPlan({}, '2026-12-07T10:00'))).todos;
+    expect(found).toEqual(inTitle);
   });
 
   test('listJson is exactly JSON.stringify of the list, escapes and all, and matches the contract', async () => {
@@ -216,6 +242,61 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     });
   });
 
+  describe('notes and subtasks (docs/PRODUCT.md §10.21)', () => {
+    const milk = { id: 'm-1', title: 'Buy milk', done: false };
+    const bread = { id: 'b_2', title: 'Buy bread', done: true };
+
+    test('are stored as they are: in the list, its JSON, the feed, the history, a delete and restore, a clear and its undo', async () => {
+      const note = 'Oat milk\n\n  "quoted" \\ and ünïcode https://shop.example/?a=1&b=2';
+      const todo = await store.create(alice, 'Shop', null, { note, subtasks: [milk, bread] });
+      expect(todo).toMatchObject({ note, subtasks: [milk, bread] });
+      expect(Todo.parse(todo)).toEqual(todo);
+      expect(await todosOf(store, alice)).toEqual([todo]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+
+      clock.set(clock.start + 1_000);
+      const ticked = [{ ...milk, done: true }, bread];
+      const changed = await store.update(alice, todo._id, { note: 'Soy', subtasks: ticked }, 'page');
+      const expected = { ...todo, note: 'Soy', subtasks: ticked, updatedAt: clock.iso(clock.start + 1_000) };
+      expect(changed).toMatchObject({ changed: ['note', 'subtasks'], todo: expected });
+      expect(await todosOf(store, alice)).toEqual([expected]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+      expect((await store.eventsAfter(alice, '0', 10)).map((event) => event.saved)).toEqual([[todo], [expected]]);
+      expect((await store.history(alice, todo._id, 10)).map(({ field, before, after, origin }) => [field, before, after, origin])).toEqual([
+        ['note', note, 'Soy', 'page'],
+        ['subtasks', JSON.stringify([milk, bread]), JSON.stringify(ticked), 'page'],
+      ]);
+      // The same values again change nothing.
+      expect(await store.update(alice, todo._id, { note: 'Soy', subtasks: ticked })).toMatchObject({ changed: [] });
+
+      clock.set(clock.start + 2_000);
+      expect(await store.remove(alice, todo._id)).toBe(true);
+      expect(await store.restore(alice, todo._id)).toEqual(expected);
+      clock.set(clock.start + 3_000);
+      const done = todoOf(await store.update(alice, todo._id, { completed: true }));
+      const cleared = await store.clearCompleted(alice);
+      expect(cleared.todos).toEqual([done]);
+      expect(await store.restoreBulk(alice, cleared.undoToken ?? '')).toEqual([done]);
+      expect(done).toMatchObject({ note: 'Soy', subtasks: ticked });
+    });
+
+    test('a note "" or null and subtasks [] or null remove them: the task reads as one that never had them', async () => {
+      const plain = await store.create(alice, 'Plain', null, { note: '', subtasks: [] });
+      expect(Object.keys(plain).sort()).toEqual(['_id', 'completed', 'completedAt', 'createdAt', 'isPinned', 'title', 'updatedAt']);
+      const detailed = await store.create(alice, 'Detailed', null, { note: 'n', subtasks: [milk] });
+      const { note: _note, subtasks: _subtasks, ...bare } = detailed;
+      clock.set(clock.start + 1_000);
+      expect(todoOf(await store.update(alice, detailed._id, { note: '', subtasks: [] }))).toEqual({ ...bare, updatedAt: clock.iso(clock.start + 1_000) });
+      clock.set(clock.start + 2_000);
+      await store.update(alice, detailed._id, { note: 'again', subtasks: [bread] });
+      clock.set(clock.start + 3_000);
+      const removed = todoOf(await store.update(alice, detailed._id, { note: null, subtasks: null }));
+      expect(removed).toEqual({ ...bare, updatedAt: clock.iso(clock.start + 3_000) });
+      expect(await todosOf(store, alice)).toEqual([removed, plain]);
+      expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
+    });
+  });
+
   describe('openDueBefore (Today and Upcoming, docs/PRODUCT.md §10.15)', () => {
     test("answers the user's open, live tasks due before the day, in list order, as the list has them", async () => {
       const at = (seconds: number) => clock.set(clock.start + seconds * 1_000);
@@ -295,6 +376,26 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect((await todosOf(store, alice)).map((todo) => todo._id)).toEqual([
       middle._id, oldest._id, sameMsLater._id, newest._id,
     ]);
+  });
+
+  test('a task with its own order key takes its place (docs/PRODUCT.md §10.24): the list, its JSON and null putting it back agree', async () => {
+    const t = clock.start;
+    const tasks = [];
+    for (const [index, title] of ['A', 'B', 'C', 'D'].entries()) {
+      clock.set(t + index * 1_000);
+      tasks.push(await store.create(alice, title));
+    }
+    const [a, b, , d] = tasks as [Todo, Todo, Todo, Todo];
+    // A between D and C, B before all of them: each write sets its own key only.
+    const between = orderKeyBetween(effectiveOrderKey(d), effectiveOrderKey(tasks[2] as Todo));
+    expect(await store.update(alice, a._id, { order: between })).toMatchObject({ changed: ['order'], todo: { order: between } });
+    await store.update(alice, b._id, { order: orderKeyBetween(null, effectiveOrderKey(d)) });
+    const titles = async () => (await todosOf(store, alice)).map((todo) => todo.title);
+    expect(await titles()).toEqual(['B', 'D', 'A', 'C']);
+    expect(JSON.parse(await store.listJson(alice))).toEqual(JSON.parse(JSON.stringify(await store.list(alice))));
+    await store.update(alice, a._id, { order: null });
+    expect((await todosOf(store, alice)).find((todo) => todo._id === a._id)).not.toHaveProperty('order');
+    expect(await titles()).toEqual(['B', 'D', 'C', 'A']);
   });
 
   test('update sets only the given flags and moves updatedAt', async () => {
@@ -1555,6 +1656,26 @@ describe('SqliteTodosStore', () => {
     }
   });
 
+  test('a note and subtasks live in the extras column under "note" and "subtasks" (docs/PRODUCT.md §10.21): json_extract reads them', async () => {
+    const dataDir = freshDir();
+    const userId = newUserId();
+    const store = SqliteTodosStore.open({ dataDir });
+    try {
+      const todo = await store.create(userId, 'Shop', null, { priority: 2, note: 'Oat\nmilk', subtasks: [{ id: 'a', title: 'Bread', done: true }] });
+      await store.update(userId, todo._id, { labels: ['errand'] });
+      const file = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
+      try {
+        const row = file.prepare("SELECT extras, json_extract(extras, '$.note') AS note, json_extract(extras, '$.subtasks[0].title') AS first FROM todos WHERE id = ?").get(todo._id);
+        expect(row).toEqual({ extras: '{"priority":2,"labels":["errand"],"note":"Oat\\nmilk","subtasks":[{"id":"a","title":"Bread","done":true}]}', note: 'Oat\nmilk', first: 'Bread' });
+      } finally {
+        file.close();
+      }
+      expect(await store.listJson(userId)).toBe(JSON.stringify(await store.list(userId)));
+    } finally {
+      await store.close();
+    }
+  });
+
   /** Makes every event insert fail inside the write's transaction (a trigger), as a full disk or a bug would. */
   function breakEventInserts(dataDir: string): () => void {
     const db = new Database(path.join(dataDir, SQLITE_FILE));
@@ -2130,6 +2251,22 @@ describeMongo('MongoTodosStore', () => {
       await collection.insertOne({ _id: older, userId: new ObjectId(userId), title: 'older', completed: false, isPinned: false, createdAt: at, updatedAt: at, completedAt: null, reminders: [0], due: '2027-01-04' });
       const read = (await store.list(userId)).todos.find((one) => one._id === older.toHexString());
       expect(read).toEqual({ _id: older.toHexString(), title: 'older', completed: false, isPinned: false, createdAt: at.toISOString(), updatedAt: at.toISOString(), completedAt: null, due: '2027-01-04', reminders: [0] });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('stores a note as text and subtasks as subdocuments (docs/PRODUCT.md §10.21); a document without them reads as before', async () => {
+    const store = await MongoTodosStore.open({ url: mongoUrl ?? '', dbName });
+    try {
+      const userId = newUserId();
+      const todo = await store.create(userId, 'detailed', null, { note: 'Oat\nmilk', subtasks: [{ id: 'a', title: ' Bread ', done: true }] });
+      const collection = admin.db(dbName).collection(TODOS_COLLECTION);
+      expect(await collection.findOne({ _id: new ObjectId(todo._id) })).toMatchObject({ note: 'Oat\nmilk', subtasks: [{ id: 'a', title: 'Bread', done: true }] });
+      await store.update(userId, todo._id, { note: '', subtasks: [] });
+      const cleared = await collection.findOne({ _id: new ObjectId(todo._id) });
+      expect(cleared).not.toHaveProperty('note');
+      expect(cleared).not.toHaveProperty('subtasks');
     } finally {
       await store.close();
     }

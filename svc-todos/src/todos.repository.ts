@@ -1,4 +1,7 @@
+import type { SearchPlan } from './search.domain.js';
 import type { ChangeBase, CreateListRequest, HistoryEntry, ListPatch, Priority, TaskList, Todo, TodoChangeEvent, TodoPatch, ValidationIssue } from '@tm/contracts';
+
+import type { ImportDraft, ImportOutcome } from './transfer.types.js';
 
 // The port of svc-todos' storage: the contract only. The rules behind it are in todos.domain.ts; what the
 // store adapters share (the calls built from those rules, commit listeners, settings) is in todos.store-base.ts.
@@ -21,8 +24,11 @@ export interface MarkFields {
   labels?: string[];
 }
 
-/** The fields of a new task beyond its title and list: its dated fields, its priority and its labels. */
-export type NewTaskValues = DatedFields & MarkFields;
+/** A new task's note and subtasks (docs/PRODUCT.md §10.21) as a request sets them: an empty note and no subtasks (`[]`) are none. */
+export type DetailFields = Pick<TodoRecord, 'note' | 'subtasks'>;
+
+/** The fields of a new task beyond its title and list: its dated fields, its priority and labels, its note and subtasks. */
+export type NewTaskValues = DatedFields & MarkFields & DetailFields;
 
 /**
  * What a new task may carry: its dated fields, its priority and labels, and the list it goes in (absent: the
@@ -62,6 +68,12 @@ export type ListRemoval = { kind: 'removed'; list: ListRecord; todos: TodoRecord
 export interface BulkRestore {
   todos: TodoRecord[];
   lists: ListRecord[];
+}
+
+/** A search's answer (§10.22): the tasks picked, in rank order, and how many more matched the filters. */
+export interface SearchResult {
+  todos: TodoRecord[];
+  more: number;
 }
 
 /** A task list read together with its user's change feed position (docs/PRODUCT.md §10.11.5). */
@@ -177,7 +189,8 @@ export type TodoWrite =
   | { call: 'restoreBulk'; undoToken: string }
   | { call: 'createList'; input: CreateListRequest }
   | { call: 'updateList'; id: string; patch: ListPatch }
-  | { call: 'removeList'; id: string };
+  | { call: 'removeList'; id: string }
+  | { call: 'importTasks'; draft: ImportDraft; dryRun: boolean };
 
 /** What each {@link TodoWrite} resolves: what its repository call resolves. */
 export interface TodoWriteResults {
@@ -191,6 +204,7 @@ export interface TodoWriteResults {
   createList: ListOutcome;
   updateList: ListOutcome;
   removeList: ListRemoval;
+  importTasks: ImportOutcome;
 }
 
 export type ResultOf<W extends TodoWrite> = TodoWriteResults[W['call']];
@@ -249,6 +263,14 @@ export interface TodosRepository {
    * the tasks it answers, not every task of the user.
    */
   openDueBefore(userId: string, before: string): Promise<TodoRecord[]>;
+  /**
+   * Search (docs/PRODUCT.md §10.22): the user's live tasks whose title, note or subtasks hold every one of
+   * `terms` (the contracts' searchTerms: a word each, the last one the start of a word), through the store's
+   * full-text index, best match first, then pinned, then newest. The plan (search.domain.ts's searchPlan, the
+   * filters' rule) picks, from the matches in that order, the ones read in full: the answer holds those tasks
+   * in that order and how many more passed. Only reads.
+   */
+  search(userId: string, terms: readonly string[], plan: SearchPlan): Promise<SearchResult>;
   /**
    * Stores a new task: not completed, not pinned, `createdAt === updatedAt`; due at `due` when given
    * (docs/PRODUCT.md §10.14), or with a due date, a repeat and reminders (§10.16, §10.17), a priority and
@@ -353,6 +375,17 @@ export interface TodosRepository {
   sweep(): Promise<SweepResult>;
   /** Calls `listener` after each committed write that appended an event; returns the unsubscribe. */
   onCommit(listener: CommitListener): () => void;
+
+  // ----- Import and export (docs/PRODUCT.md §10.23) -----
+  /**
+   * Stores what a file holds (transfer.domain.ts readImportFile), all in one transaction with one event, or
+   * nothing: its lists are placed among the user's (importDecision, on the user's lists read in that
+   * transaction) and every task is stored new. `dryRun`: the same answer, nothing stored, no event.
+   */
+  importTasks(userId: string, draft: ImportDraft, origin: string | null, dryRun: boolean): Promise<ImportOutcome>;
+  /** Every history entry of the user's tasks (the last 30 days), newest first: the export's `history`. */
+  historyOfUser(userId: string): Promise<HistoryEntry[]>;
+  // ----- end of import and export -----
   /** Resolves true when the store answers; readiness (`/readyz`) calls it. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

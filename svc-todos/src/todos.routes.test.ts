@@ -245,7 +245,7 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
     ['title too long', { body: { title: 'x'.repeat(LIMITS.todoTitle.max + 1) } }, 400, ErrorCode.validation, 'with issues'],
     ['a JSON array body', { body: [{ title: 'x' }] }, 400, ErrorCode.validation, 'with issues'],
     ['malformed JSON', malformed, 400, ErrorCode.malformedJson, 'no issues'],
-    ['a body over 16 KiB', { body: oversized }, 413, ErrorCode.bodyTooLarge, 'no issues'],
+    ['a body over 64 KiB', { body: oversized }, 413, ErrorCode.bodyTooLarge, 'no issues'],
     ['a text/plain body', textPlain, 415, ErrorCode.unsupportedMediaType, 'no issues'],
   ])('add-todo: %s', async (_name, request, status, code, issues) => {
     expectError(await asAlice({ method: 'POST', path: '/todo/add-todo', ...request }), status, code, issues);
@@ -357,7 +357,7 @@ describe('bad input is refused with 400/413/415 and writes nothing', () => {
     ['a title over 500 characters', { body: { updateData: { title: 'x'.repeat(501) } } }, 400, ErrorCode.validation, 'with issues'],
     ['a title that is not text', { body: { updateData: { title: 42 } } }, 400, ErrorCode.validation, 'with issues'],
     ['malformed JSON', malformed, 400, ErrorCode.malformedJson, 'no issues'],
-    ['a body over 16 KiB', { body: { updateData: { completed: true }, pad: oversized.title } }, 413, ErrorCode.bodyTooLarge, 'no issues'],
+    ['a body over 64 KiB', { body: { updateData: { completed: true }, pad: oversized.title } }, 413, ErrorCode.bodyTooLarge, 'no issues'],
     ['a text/plain body', textPlain, 415, ErrorCode.unsupportedMediaType, 'no issues'],
   ])('update-todo: %s', async (_name, request, status, code, issues) => {
     const todo = await addTodo('unchanged');

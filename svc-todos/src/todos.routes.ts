@@ -43,6 +43,7 @@ import {
   UPDATE_MESSAGES,
 } from '@tm/contracts';
 import { datedProblem, requestFingerprint, resolveTempId, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
+import type { SavedFiltersRepository } from './saved-filters.repository.js';
 import type { BulkChange, BulkRestore, ListField, ListOutcome, ListRemoval, ResultOf, TaskRefusal, TodoRecord, TodoUpdate, TodoWrite } from './todos.repository.js';
 import { apiRouter, HttpError, parseOr400, requireUser, UnauthorizedError, ValidationError } from '@tm/service-kit';
 import type { Context } from 'koa';
@@ -139,7 +140,7 @@ function bulkAnswer(message: string, { todos, undoToken }: BulkChange): BulkTodo
 }
 
 /** `requireUser()` has already answered 401 when there is none; this narrows the type for the handlers. */
-function userIdOf(ctx: Context): string {
+export function userIdOf(ctx: Context): string {
   const { userId } = ctx.state;
   if (!userId) throw new UnauthorizedError();
   return userId;
@@ -149,7 +150,7 @@ function userIdOf(ctx: Context): string {
  * The writing page's id (`X-Client-Id`), carried back as the change event's `origin` so that page can skip
  * its own echo. Anything not matching the pattern (absent, too long, odd characters) counts as no origin.
  */
-function originOf(ctx: Context): string | null {
+export function originOf(ctx: Context): string | null {
   const value = ctx.get(CLIENT_ID_HEADER);
   return CLIENT_ID_PATTERN.test(value) ? value : null;
 }
@@ -162,7 +163,7 @@ const IdempotencyKeyHeader = z.object({
  * The write's `Idempotency-Key` (docs/PRODUCT.md §7) with the fingerprint of its request (method, path with
  * its query, and body); `null` without the header. A header that is present but not 1–255 printable ASCII characters is a 400.
  */
-function idempotencyOf(ctx: Context): IdempotentRequest | null {
+export function idempotencyOf(ctx: Context): IdempotentRequest | null {
   if (ctx.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] === undefined) return null;
   const key = parseOr400(IdempotencyKeyHeader, { [IDEMPOTENCY_KEY_HEADER]: ctx.get(IDEMPOTENCY_KEY_HEADER) })[IDEMPOTENCY_KEY_HEADER];
   // The path with its query: clear-completed's `?listId=` (docs/PRODUCT.md §10.19) makes another request.
@@ -489,10 +490,13 @@ export function todosRoutes(service: TodosService, streams: TodoEventStreams): R
  * `/internal/todos`: called only by the gateway (INTERNAL_API), never forwarded from the public `/api`. It
  * deletes every task of the vouched user when their account is deleted; repeating it answers a count of 0.
  */
-export function internalTodosRoutes(service: TodosService): Router {
+export function internalTodosRoutes(service: TodosService, savedFilters?: SavedFiltersRepository): Router {
   const router = apiRouter();
   router.delete('/internal/todos', requireUser(), async (ctx) => {
-    const body: PurgeTodosResponse = { message: TODO_MESSAGES.purged, deletedCount: await service.purge(userIdOf(ctx)) };
+    const userId = userIdOf(ctx);
+    // The person's saved filters (docs/PRODUCT.md §10.20) go with the tasks.
+    await savedFilters?.purge(userId);
+    const body: PurgeTodosResponse = { message: TODO_MESSAGES.purged, deletedCount: await service.purge(userId) };
     ctx.body = body;
   });
 

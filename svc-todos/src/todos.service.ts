@@ -73,6 +73,8 @@ export class TodosService {
         return r.updateList(userId, write.id, write.patch, origin);
       case 'removeList':
         return r.removeList(userId, write.id, origin);
+      case 'importTasks':
+        return r.importTasks(userId, write.draft, origin, write.dryRun);
     }
   }
 

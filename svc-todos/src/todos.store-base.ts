@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { IsoDateString, Todo, type CreateListRequest, type ListPatch, type TodoPatch } from '@tm/contracts';
 import { z } from 'zod';
 import * as rules from './todos.domain.js';
+import { idsNeeded, importDecision } from './transfer.domain.js';
+import type { ImportDraft, ImportOutcome } from './transfer.types.js';
 import type { Decision, IdempotencyRecord, IdempotentOutcome, IdempotentRequest, StoredAnswer, StoredList, StoredTask, SweepCutoffs, UndoBatch } from './todos.domain.js';
 import type {
   BulkChange,
@@ -124,7 +126,7 @@ const withLists = (tasks: TaskRead): ReadPlan => ({ tasks, lists: true });
  * holds no task rule of its own.
  */
 export abstract class TodosStoreBase
-  implements Omit<TodosRepository, 'list' | 'listJson' | 'openDueBefore' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'history' | 'ping' | 'close'>
+  implements Omit<TodosRepository, 'list' | 'listJson' | 'openDueBefore' | 'search' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'history' | 'historyOfUser' | 'ping' | 'close'>
 {
   private readonly listeners = new CommitListeners();
 
@@ -191,6 +193,11 @@ export abstract class TodosStoreBase
       }
       case 'updateList':
         return { read: withLists(null), decide: ({ lists }, now) => rules.editList(write.id, write.patch, lists, now) };
+      case 'importTasks': {
+        // Ids drawn once here, outside the (retryable) rule, as every write's are (docs/PRODUCT.md §10.23).
+        const ids = write.dryRun ? [] : Array.from({ length: idsNeeded(write.draft) }, () => this.newId());
+        return { read: withLists(null), decide: ({ lists }, now) => importDecision(write.draft, lists, now, ids, write.dryRun) };
+      }
       case 'removeList': {
         const token = newUndoToken();
         return { read: withLists({ live: true, scope: write.id }), decide: ({ tasks, lists }, now) => rules.deleteList(write.id, lists, tasks, now, token) };
@@ -268,4 +275,10 @@ export abstract class TodosStoreBase
   onCommit(listener: CommitListener): () => void {
     return this.listeners.add(listener);
   }
+
+  // ----- Import and export (docs/PRODUCT.md §10.23): one transaction, the rule transfer.domain.ts's -----
+  async importTasks(userId: string, draft: ImportDraft, origin: string | null, dryRun: boolean): Promise<ImportOutcome> {
+    return this.apply(userId, origin, { call: 'importTasks', draft, dryRun });
+  }
+  // ----- end of import and export -----
 }

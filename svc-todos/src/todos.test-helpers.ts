@@ -8,6 +8,7 @@ import type { Todo } from '@tm/contracts';
 import { createLogger, signIdentity } from '@tm/service-kit';
 import { listen, openRawEventStream, TEST_SECRET, type RawStream, type Started } from '@tm/test-support';
 import { createApp, type TodosApp } from './app.js';
+import { SqliteSavedFiltersStore } from './sqlite-saved-filters.store.js';
 import { SQLITE_FILE, SqliteTodosStore } from './sqlite-todos.store.js';
 import { InProcessTodoEventBus, type TodoEventBus } from './todo-event-bus.js';
 import type { EventStreamOptions } from './todo-events.stream.js';
@@ -59,7 +60,8 @@ export async function startTestService<B extends TodoEventBus = TodoEventBus>(op
   const { dataDir, now, events } = options;
   const bus = options.bus ?? (new InProcessTodoEventBus() as TodoEventBus as B);
   const store = SqliteTodosStore.open({ dataDir, now });
-  const app = createApp({ repository: store, logger: createLogger('svc-todos', 'silent'), internalSecret: TEST_SECRET, bus, events });
+  const savedFilters = SqliteSavedFiltersStore.open({ dataDir });
+  const app = createApp({ repository: store, logger: createLogger('svc-todos', 'silent'), internalSecret: TEST_SECRET, bus, events, savedFilters });
   const server = await listen(app.app);
   return {
     url: server.url,
@@ -70,6 +72,7 @@ export async function startTestService<B extends TodoEventBus = TodoEventBus>(op
     stop: async () => {
       await server.close();
       await bus.close();
+      await savedFilters.close();
       await store.close();
     },
   };

@@ -24,7 +24,7 @@ const tooLargeBody = { fullName: 'x'.repeat(LIMITS.bodyBytes), email: EMAIL, pas
 const bodyLevelCases: [string, BadInput][] = [
   ['malformed JSON', { call: { rawBody: '{"email": "victim@example.com", ', headers: JSON_TYPE }, status: 400, code: ErrorCode.malformedJson }],
   ['a JSON string instead of an object', { call: { rawBody: '"victim@example.com"', headers: JSON_TYPE }, status: 400, code: ErrorCode.malformedJson }],
-  ['a body over 16 KiB', { call: { body: tooLargeBody }, status: 413, code: ErrorCode.bodyTooLarge }],
+  ['a body over 64 KiB', { call: { body: tooLargeBody }, status: 413, code: ErrorCode.bodyTooLarge }],
   ['text/plain', { call: { rawBody: `email=${EMAIL}`, headers: { 'content-type': 'text/plain' } }, status: 415, code: ErrorCode.unsupportedMediaType }],
   ['an array', { call: { body: [EMAIL, PASSWORD] }, status: 400, code: ErrorCode.validation, issues: [[]], message: 'The request body must be a JSON object' }],
 ];

@@ -34,7 +34,10 @@ import {
   VerifyPasswordRequest,
 } from './users.js';
 import { PurgeTodosResponse } from './todos.js';
+import { SearchResponse } from './search.js';
 import { CreateListRequest, ListPatch, ListResponse } from './lists.js';
+import { ImportRequest, ImportResponse, TransferDocument } from './transfer.js';
+import { SaveFilterRequest, SavedFilterResponse, SavedFiltersResponse } from './saved-filters.js';
 import { CalendarDocument, CalendarFeedMade, CalendarFeedOwner, CalendarFeedOwnerRequest, CalendarFeedResponse, CalendarFeedTurnedOn } from './calendar-feed.js';
 import { EndedSessionsRequest, InternalPushSubscriptionRequest, PushUnsubscribeRequest, ReminderAckRequest, RemindersResponse, ReminderTimeZoneRequest, RemovedCountResponse, PushSubscriptionRequest } from './reminders.js';
 import type { Route } from './api-path.js';
@@ -52,6 +55,11 @@ interface Endpoint extends Route {
    * events carry `response`, not one JSON body. The gateway relays it as a stream instead of reading it whole.
    */
   stream?: true;
+  /**
+   * Set on a download (GET /todo/export, docs/PRODUCT.md §10.23): the answer is a file (`Content-Disposition:
+   * attachment`), JSON matching `response` or CSV; the gateway checks and relays it with its file name.
+   */
+  download?: true;
 }
 
 /**
@@ -97,6 +105,8 @@ export const API = {
   todoHistory: { ...ROUTES.todoHistory, response: HistoryResponse, status: 200 },
   /** Today and Upcoming (PRODUCT §10.15): the open tasks overdue and those of each day from the person's `today` on. */
   agenda: { ...ROUTES.agenda, response: AgendaResponse, status: 200 },
+  /** Search (PRODUCT §10.22): the tasks whose title, note or subtasks hold the words of `q`, best match first, narrowed by the task screen's filters. */
+  searchTodos: { ...ROUTES.searchTodos, response: SearchResponse, status: 200 },
   /** Queued task writes in one call, applied in order, each once (PRODUCT §10.4). */
   syncTodos: { ...ROUTES.syncTodos, request: SyncRequest, response: SyncResponse, status: 200 },
   /** Reminders (PRODUCT §10.17): the push key, the zone due times are read in, what comes in the next day and what was missed. */
@@ -113,6 +123,14 @@ export const API = {
   updateList: { ...ROUTES.updateList, request: ListPatch, response: ListResponse, status: 200 },
   /** A list and its tasks gone in one change, undone with the answer's token (POST /todo/restore-bulk). */
   deleteList: { ...ROUTES.deleteList, response: DeleteListResponse, status: 200 },
+  /** Saved filters (PRODUCT §10.20): the person's, by name; save one by name (a known name gets the new address); delete one. */
+  savedFilters: { ...ROUTES.savedFilters, response: SavedFiltersResponse, status: 200 },
+  saveFilter: { ...ROUTES.saveFilter, request: SaveFilterRequest, response: SavedFilterResponse, status: 201 },
+  deleteSavedFilter: { ...ROUTES.deleteSavedFilter, response: SavedFilterResponse, status: 200 },
+  /** Everything of the account as a file (PRODUCT §10.23): `?format=json` (TransferDocument) or `csv`. */
+  exportTodos: { ...ROUTES.exportTodos, response: TransferDocument, status: 200, download: true },
+  /** Tasks from a file, our JSON or a Todoist CSV, all in one transaction or nothing (PRODUCT §10.23). */
+  importTodos: { ...ROUTES.importTodos, request: ImportRequest, response: ImportResponse, status: 200 },
 } as const satisfies { [N in keyof typeof ROUTES]: Endpoint };
 
 export type ApiName = keyof typeof API;

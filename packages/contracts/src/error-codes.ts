@@ -30,6 +30,10 @@ export const ErrorCode = {
   listNameTaken: 'LIST.NAME_TAKEN',
   /** 409: the person has LIMITS.lists lists already (PRODUCT §10.19); nothing was written. */
   listsFull: 'LIST.LIMIT_REACHED',
+  /** 409: the person has LIMITS.savedFilters saved filters already (PRODUCT §10.20); nothing was written. */
+  savedFiltersFull: 'SAVED_FILTER.LIMIT_REACHED',
+  /** 404: a saved filter id that is not one of the person's (unknown, deleted or another person's alike; PRODUCT §10.20). */
+  savedFilterNotFound: 'SAVED_FILTER.NOT_FOUND',
   /** 404: a calendar feed address that is unknown or was turned off or replaced; which one is not said (docs/PRODUCT.md §10.18). */
   calendarFeedNotFound: 'CALENDAR.FEED_NOT_FOUND',
   /** Undo came after the server's restore window closed, or the task was never deleted (docs/PRODUCT.md §10.11.4). */

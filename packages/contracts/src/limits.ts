@@ -14,12 +14,28 @@ export const LIMITS = {
   /** A label's name (docs/PRODUCT.md §10.20), and how many labels one task may carry. */
   labelName: { min: 1, max: 40 },
   labelsPerTask: 20,
+  /**
+   * Saved filters (docs/PRODUCT.md §10.20): a name's length after the title's trimming, how many one person
+   * keeps, and the longest address one may hold (a list, the filters and a search of searchQuery's length).
+   */
+  savedFilterName: { min: 1, max: 60 },
+  savedFilters: 50,
+  savedFilterAddress: { max: 600 },
+  /** A search's words (docs/PRODUCT.md §10.22), as the search field and a saved filter keep them. */
+  searchQuery: { max: 200 },
+  /** A task's note (docs/PRODUCT.md §10.21), after trimming, and how many subtasks one task may have. */
+  note: { max: 10_000 },
+  subtasksPerTask: 100,
   /** An order key (list-rules.ts): thousands of moves between the same two neighbours stay far below it. */
   orderKey: { max: 128 },
   /** An IANA time zone name (docs/PRODUCT.md §10.10, §10.14): the longest in the database has 32 characters. */
   timeZone: { max: 64 },
-  /** Largest JSON request body the gateway and the services accept, but for a sync call's. */
-  bodyBytes: 16 * 1024,
+  /**
+   * Largest JSON request body the gateway and the services accept, but for a sync call's and an import's: a note
+   * at its longest (10 000 characters, 3 bytes each in UTF-8 for most scripts, docs/PRODUCT.md §10.21) goes in one
+   * update with room to spare, as does a checklist of 100 subtasks of ordinary length.
+   */
+  bodyBytes: 64 * 1024,
   /**
    * A sync call (POST /todo/sync, docs/PRODUCT.md §10.4): at most `commands` queued changes in one call, in a
    * body of at most `bodyBytes` (500 edits of 400-character titles fit): a day offline usually goes in one
@@ -28,6 +44,11 @@ export const LIMITS = {
   sync: { commands: 500, bodyBytes: 256 * 1024 },
   /** Change events in one answer of GET /todo/changes; `more` says when there are others after them. */
   changesPage: 500,
+  /**
+   * An import (POST /todo/import, docs/PRODUCT.md §10.23): the largest body (the file's text inside JSON), the
+   * most tasks one file may bring (subtasks not counted), and how many of a refused file's problems are listed.
+   */
+  import: { bodyBytes: 20 * 1024 * 1024, tasks: 20_000, problemsShown: 50 },
 } as const;
 
 /**
@@ -44,8 +65,12 @@ export const TEMP_ID_PREFIX = 'tmp-';
 /** A sync command's id: its `Idempotency-Key`, also the tail of the temporary id of the task an add makes. */
 export const COMMAND_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The largest request body at `path` (under /api or not): a sync call's limit for POST …/todo/sync, else LIMITS.bodyBytes. */
+/**
+ * The largest request body at `path` (under /api or not): a sync call's limit for POST …/todo/sync, an import's
+ * for POST …/todo/import (docs/PRODUCT.md §10.23), else LIMITS.bodyBytes.
+ */
 export function bodyLimitOf(path: string): number {
+  if (path.endsWith('/todo/import')) return LIMITS.import.bodyBytes;
   return path.endsWith('/todo/sync') ? LIMITS.sync.bodyBytes : LIMITS.bodyBytes;
 }
 

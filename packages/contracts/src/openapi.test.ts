@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import * as contracts from './index.js';
-import { API, ErrorCode, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, labelNameProblem, LIMITS, PRIORITIES, RUM_LIMITS, TodoChangeEvent, Todo, type ApiName } from './index.js';
+import { API, ErrorCode, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, labelNameProblem, LIMITS, SubtaskItem, subtaskIdProblem, PRIORITIES, RUM_LIMITS, TodoChangeEvent, Todo, type ApiName } from './index.js';
 import { createOpenApiDocument, LABEL_PATTERN, openApiPath, type OpenApiOperation } from './openapi.js';
 
 describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
@@ -39,7 +39,7 @@ describe('the OpenAPI generator (@tm/contracts/openapi)', () => {
     };
     expect(Todo.parse(todo)).toEqual(todo);
     // Every field is required but the optional ones a client that knows nothing of dates never sees.
-    const optional = ['due', 'repeat', 'repeatFrom', 'repeatDone', 'reminders', 'listId', 'priority', 'labels'];
+    const optional = ['due', 'repeat', 'repeatFrom', 'repeatDone', 'reminders', 'listId', 'priority', 'labels', 'note', 'subtasks', 'order'];
     expect(schemas.Todo).toEqual(expect.objectContaining({ required: Object.keys(Todo.shape).filter((key) => !optional.includes(key)) }));
     // A change that touched no list carries no list fields (docs/PRODUCT.md §10.19): a spec client sees the event it knows.
     expect(schemas.TodoChangeEvent).toEqual(
@@ -146,8 +146,9 @@ describe('every error a call can answer, declared under its status with its code
   });
 
   it('declares the Idempotency-Key header and its 422 on every task write, and on nothing else (a sync call\'s commands carry their own ids)', () => {
-    const taskWrites = writes.filter((name) => API[name].path.startsWith('/todo/') && !API[name].path.startsWith('/todo/reminders') && name !== 'syncTodos');
-    expect(taskWrites.sort()).toEqual(['addTodo', 'clearCompleted', 'completeAll', 'createList', 'deleteList', 'deleteTodo', 'restoreBulk', 'restoreTodo', 'updateList', 'updateTodo']);
+    // Saved filters are no task writes: a save by name and a delete by id are each the same when repeated.
+    const taskWrites = writes.filter((name) => API[name].path.startsWith('/todo/') && !API[name].path.startsWith('/todo/reminders') && !API[name].path.startsWith('/todo/saved-filters') && name !== 'syncTodos');
+    expect(taskWrites.sort()).toEqual(['addTodo', 'clearCompleted', 'completeAll', 'createList', 'deleteList', 'deleteTodo', 'importTodos', 'restoreBulk', 'restoreTodo', 'updateList', 'updateTodo']);
     for (const [name, operation] of all) {
       const header = operation.parameters?.find((parameter) => (parameter as { name?: string }).name === IDEMPOTENCY_KEY_HEADER);
       const keyed = (taskWrites as string[]).includes(name);
@@ -229,6 +230,23 @@ describe('limits said in the schemas, not only in words', () => {
     expect(patch.priority).toEqual({ anyOf: [{ $ref: '#/components/schemas/TodoPriority' }, { type: 'null' }] });
     expect(patch.labels).toEqual({ anyOf: [{ $ref: '#/components/schemas/TodoLabels' }, { type: 'null' }] });
     expect(schemas.TodoPatch?.description).toContain('priority and labels');
+  });
+
+  it('a note: at most 10000 characters; subtasks: at most 100, each id by the pattern, each title 1–500 (docs/PRODUCT.md §10.21)', () => {
+    expect(schemas.TodoNote).toEqual(expect.objectContaining({ type: 'string', maxLength: LIMITS.note.max }));
+    expect(schemas.TodoSubtasks).toEqual(expect.objectContaining({ type: 'array', maxItems: LIMITS.subtasksPerTask, items: { $ref: '#/components/schemas/SubtaskItem' } }));
+    const item = schemas.SubtaskItem as { properties: Record<string, { pattern?: string }>; required: string[] };
+    expect(item.required.sort()).toEqual(['done', 'id', 'title']);
+    expect(Object.keys(item.properties).sort()).toEqual(Object.keys(SubtaskItem.shape).sort());
+    const id = new RegExp(String(item.properties.id?.pattern));
+    for (const value of ['a', 'A-b_9', 'x'.repeat(40), '', 'a b', 'x'.repeat(41), 'é']) expect([value, id.test(value)]).toEqual([value, subtaskIdProblem(value) === null]);
+    const patch = schemas.TodoPatch?.properties as Record<string, unknown>;
+    expect([patch.note, patch.subtasks]).toEqual([
+      { anyOf: [{ $ref: '#/components/schemas/TodoNote' }, { type: 'null' }] },
+      { anyOf: [{ $ref: '#/components/schemas/TodoSubtasks' }, { type: 'null' }] },
+    ]);
+    const add = schemas.AddTodoRequest?.properties as Record<string, unknown>;
+    expect([add.note, add.subtasks]).toEqual([{ $ref: '#/components/schemas/TodoNote' }, { $ref: '#/components/schemas/TodoSubtasks' }]);
   });
 
   it('each vital of a RUM report within its own plausible range', () => {

@@ -14,6 +14,8 @@
  */
 import { z } from 'zod';
 import { AGENDA_DAYS } from './agenda.js';
+import { SEARCH_STATUSES } from './search.js';
+import { DUE_FILTERS } from './saved-filter-rules.js';
 import { API, type ApiName } from './api.js';
 import { ObjectIdString } from './common.js';
 import { ErrorBody, ErrorCode } from './errors.js';
@@ -22,7 +24,9 @@ import { API_BASE, CLIENT_ID_HEADER, CLIENT_ID_PATTERN, EVENTS_AFTER_PARAM, IDEM
 import { RUM_LIMITS, RUM_PATH } from './rum-limits.js';
 import { CALENDAR_FEED_EXTENSION, CALENDAR_FEED_FOLDER, CALENDAR_FEED_TOKEN_PATTERN } from './calendar-feed.js';
 import { DUE_PATTERN } from './todo-dates.js';
-import { LABEL_NAME_PATTERN } from './todo-labels.js';
+import { LABEL_NAME_PATTERN, PRIORITIES } from './todo-labels.js';
+import { SUBTASK_ID_PATTERN } from './todo-notes.js';
+import { EXPORT_CSV_COLUMNS, EXPORT_FORMATS } from './transfer.js';
 import { EventCursor, StreamPosition, TodoChangeEvent } from './todos.js';
 
 /** Where the gateway serves the document, below {@link API_BASE}. */
@@ -72,9 +76,9 @@ const SUMMARIES: Record<ApiName, string> = {
   calendarFeed: 'Whether the calendar feed is on, and since when',
   turnOnCalendarFeed: 'Turn the calendar feed on with a new secret address (an earlier address stops working)',
   turnOffCalendarFeed: 'Turn the calendar feed off (its address stops working)',
-  fetchTodos: "The user's tasks (pinned first, then newest first), their lists and the change feed's position",
+  fetchTodos: "The user's tasks (pinned first, then by order key: the person's own order, newest first for tasks never moved), their lists and the change feed's position",
   addTodo: 'Add a task',
-  updateTodo: "Set a task's title, completed and pinned flags, due date, repeat, reminders, list, priority or labels",
+  updateTodo: "Set a task's title, completed and pinned flags, due date, repeat, reminders, list, priority, labels, note, subtasks or place in its list (order)",
   deleteTodo: 'Delete a task (restorable for a short while)',
   restoreTodo: 'Undo a delete: the task comes back exactly as it was',
   completeAll: 'Mark every task complete or active (undoable with restoreBulk)',
@@ -84,6 +88,7 @@ const SUMMARIES: Record<ApiName, string> = {
   todoChanges: "The user's changes after a feed position, as JSON, or a reset (a device catching up)",
   todoHistory: "A task's changes of the last 30 days, each with the value it replaced",
   agenda: "Today and Upcoming: the user's open tasks overdue, then those of each day from the person's today on",
+  searchTodos: "Search the user's tasks: those whose title, note or subtasks hold every word of q (the last as the start of a word), best match first, narrowed by the task screen's filters",
   syncTodos: "A device's queued task writes, applied in order, each once (by its command id)",
   reminders: 'Reminders: the push key, the zone due times are read in, those of the next day and those missed, with why',
   reminderTimeZone: "Set the time zone the user's due times are read in for reminders",
@@ -93,6 +98,11 @@ const SUMMARIES: Record<ApiName, string> = {
   createList: 'Make a list of tasks (a name unique among the user\'s lists, case aside; grey and last unless told)',
   updateList: "Rename, recolour, move or archive a list (sets the given values; a repeat changes nothing)",
   deleteList: 'Delete a list and every task in it, in one change (undoable with restoreBulk)',
+  exportTodos: 'Download everything of the account (lists, tasks, history) as a JSON or a CSV file',
+  importTodos: "Import tasks from our JSON export or a Todoist project's CSV export: all in one transaction, or nothing and a report",
+  savedFilters: "The user's saved filters (a name and the task screen's address it opens), by name",
+  saveFilter: 'Save a filter by name: a name the user already gave one (case aside) gets the new address (200), another is a new filter (201)',
+  deleteSavedFilter: 'Delete a saved filter',
 };
 
 /** Calls that work without a signed-in session (sign-in itself, and a logout that is always fine). */
@@ -154,6 +164,8 @@ const REFUSALS: Record<ApiName, Refusals> = {
   todoHistory: { 400: [ErrorCode.validation] },
   // A missing or malformed `today`, or `days` out of 1..AGENDA_DAYS.max: the issue names the parameter.
   agenda: { 400: [ErrorCode.validation] },
+  // An empty or too long `q`, or a filter that is none of its values: the issue names the parameter.
+  searchTodos: { 400: [ErrorCode.validation] },
   // A refused command is answered in its own result (status and error body); the call itself refuses only a malformed batch.
   syncTodos: { ...JSON_BODY },
   reminders: {},
@@ -167,6 +179,14 @@ const REFUSALS: Record<ApiName, Refusals> = {
   // An unknown, deleted or another user's list id: one answer for all.
   updateList: { ...JSON_BODY, 404: [ErrorCode.listNotFound], 409: [ErrorCode.listNameTaken], ...KEYED },
   deleteList: { ...JSON_BODY, 404: [ErrorCode.listNotFound], ...KEYED },
+  // A `format` that is not json or csv (PRODUCT §10.23).
+  exportTodos: { 400: [ErrorCode.validation] },
+  // A bad file: every problem listed (`problems`, `problemCount`), nothing written; too large: 413 (shared).
+  importTodos: { ...JSON_BODY, ...KEYED },
+  savedFilters: {},
+  // docs/PRODUCT.md §10.20: the user's saved filters are full.
+  saveFilter: { ...JSON_BODY, 409: [ErrorCode.savedFiltersFull] },
+  deleteSavedFilter: { ...JSON_BODY, 404: [ErrorCode.savedFilterNotFound] },
 };
 
 /** The refusals every call of its kind can answer: not signed in (a signed-in call); XSRF, cross-site, too large (a write). */
@@ -199,9 +219,13 @@ const DESCRIPTIONS: Record<string, string> = {
     "Ids are the user's own sequence: each change of the user is numbered one above the user's previous one, so the " +
     "position moves with the user's own changes only, never with other users'.",
   TodoPatch:
-    'Sets at least one of title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority and labels (null ' +
-    'removes an optional one, as do priority 4 and labels `[]`; removing the due date removes the repeat and the reminders ' +
-    'too); setting a value twice changes nothing. Ticking a repeating task (`completed: true`) completes this occurrence: ' +
+    'Sets at least one of title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority and labels, note ' +
+    'and subtasks (null removes an optional one, as do priority 4, labels `[]`, note `""` and subtasks `[]`; removing the due ' +
+    'date removes the repeat and the reminders too); setting a value twice changes nothing. `subtasks` sets the whole ' +
+    'checklist (PRODUCT §10.21). `order` moves the task in its list (PRODUCT §10.24): the key between its new ' +
+    "neighbours' keys (a task without `order` sorts by the key `implicitOrderKey` of @tm/contracts gives it), `null` " +
+    'puts it back by its creation; a key that is not an OrderKey is refused with 400 `VALIDATION_FAILED`, its issue on ' +
+    '`order`. Ticking a repeating task (`completed: true`) completes this occurrence: ' +
     'the task stays open at its next date (PRODUCT §10.16).',
   TodoPriority:
     'A priority (PRODUCT §10.20): 1, the most urgent, 2 or 3; 4 is none, the default: it sets no priority, and removes one ' +
@@ -211,6 +235,18 @@ const DESCRIPTIONS: Record<string, string> = {
     'digits or `- _ . /`, no spaces. Kept once each, case aside (the first spelling), in the order of their lower-case ' +
     `forms; at most ${LIMITS.labelsPerTask} once repeats are counted once. \`[]\` removes them. A bad name is refused with ` +
     "400 `VALIDATION_FAILED`, its issue on the name's index (`labels.0`); too many, on `labels`.",
+  TodoNote:
+    `A task's note (PRODUCT §10.21): plain text, kept as sent but trimmed at both ends and without bidi embedding, override ` +
+    `and isolate controls (U+202A–U+202E, U+2066–U+2069); inner new lines are kept. At most ${LIMITS.note.max} characters ` +
+    'after trimming; `""` (or white space only) removes it. Clients show it as text, its http(s) addresses as links; nothing ' +
+    'else in it is rendered. Too long: 400 `VALIDATION_FAILED`, its issue on `note`.',
+  SubtaskItem:
+    "One item of a task's checklist (PRODUCT §10.21): `id`, made by the client (1–40 of `A–Z a–z 0–9 _ -`, unique within " +
+    "the task), `title`, by a task title's rules (trimmed, 1–500 characters, not invisible only), and `done`.",
+  TodoSubtasks:
+    `A task's whole checklist (PRODUCT §10.21), one level, in the order sent, at most ${LIMITS.subtasksPerTask} items, each ` +
+    'id once. A bad item is refused with 400 `VALIDATION_FAILED`, its issue on the item and field (`subtasks.2.title`); ' +
+    'too many or an id twice, on `subtasks`. `[]` removes them.',
   TodoRepeat:
     'How the task repeats (PRODUCT §10.16): an RFC 5545 RRULE value over its due date, e.g. `FREQ=WEEKLY;BYDAY=MO,TH` or ' +
     '`FREQ=MONTHLY;BYMONTHDAY=-1`; the due date is its start (no DTSTART), it may end with UNTIL (not COUNT), repeat at most ' +
@@ -235,14 +271,17 @@ const DESCRIPTIONS: Record<string, string> = {
     '`due`, `repeat`, `repeatFrom`, `repeatDone` and `reminders` are absent on a task without them: a client that knows ' +
     'nothing of dates sees the task of PRODUCT §7. `listId` is the list the task is in (PRODUCT §10.19), absent for the ' +
     'Inbox: a client that knows nothing of lists sees every task. `priority` (1–3) and `labels` (PRODUCT §10.20) are ' +
-    'absent on a task without them (priority 4, no labels).',
+    'absent on a task without them (priority 4, no labels), and so are `note` and `subtasks` (PRODUCT §10.21). `order` ' +
+    "(PRODUCT §10.24) is the task's own place, absent on a task never moved: the list is pinned first, then by order key " +
+    'ascending, a task without one by a key that puts the newest first, then the higher `_id`; a client that knows ' +
+    'nothing of order sees the spec\'s order for every task nobody moved.',
   TaskList:
     "A list of tasks (PRODUCT §10.19): its name (1–60 characters, not `Inbox`, unique among the user's lists case aside), " +
     'colour, place among the lists (`order`, a fractional order key, ascending, then `_id`) and whether it is archived ' +
     '(archived lists keep their tasks and still take new ones). The Inbox is not a list: a task without `listId` is in it.',
   ListScope: 'Which tasks a bulk call acts on (PRODUCT §10.19): a list\'s id, or `inbox` for the tasks in no list.',
   OrderKey:
-    'A place among neighbours (PRODUCT §10.19): a fractional-indexing key (base 62, as `orderKeyBetween` of @tm/contracts ' +
+    'A place among neighbours (PRODUCT §10.19, a task\'s §10.24): a fractional-indexing key (base 62, as `orderKeyBetween` of @tm/contracts ' +
     'makes it), at most 128 characters; keys compare as plain strings.',
   TimeZone:
     "The person's time zone (PRODUCT §10.10, §10.14): an IANA name such as `Europe/Paris`, `UTC`, or an alias the " +
@@ -272,6 +311,15 @@ const SCHEMA_RULES: Record<string, Json> = {
   CalendarDay: { pattern: DAY_PATTERN },
   TodoPatch: { minProperties: 1 },
   TodoLabels: { items: { type: 'string', minLength: LIMITS.labelName.min, maxLength: LIMITS.labelName.max, pattern: LABEL_PATTERN } },
+  TodoNote: { maxLength: LIMITS.note.max },
+  TodoSubtasks: { maxItems: LIMITS.subtasksPerTask },
+  SubtaskItem: {
+    properties: {
+      id: { type: 'string', pattern: SUBTASK_ID_PATTERN },
+      title: { type: 'string', minLength: LIMITS.todoTitle.min, maxLength: LIMITS.todoTitle.max },
+      done: { type: 'boolean' },
+    },
+  },
   ListName: { minLength: LIMITS.listName.min, maxLength: LIMITS.listName.max },
   OrderKey: { minLength: 1, maxLength: LIMITS.orderKey.max, pattern: '^[0-9A-Za-z]+$' },
   ListPatch: { minProperties: 1 },
@@ -407,6 +455,8 @@ const CODE_MEANING: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.listNotFound]: 'no such list for this user (unknown, deleted, or another user\'s: which is not said)',
   [ErrorCode.listNameTaken]: 'the user already has a list of this name, case aside; `issues` names `name`; nothing was written',
   [ErrorCode.listsFull]: `the user has ${LIMITS.lists} lists already; nothing was written`,
+  [ErrorCode.savedFiltersFull]: `the user has ${LIMITS.savedFilters} saved filters already; nothing was written`,
+  [ErrorCode.savedFilterNotFound]: "no saved filter of the user has this id (unknown, deleted or another user's alike)",
   [ErrorCode.calendarFeedNotFound]: 'no feed has this address: it was never made, was replaced by a new one, or was turned off',
   [ErrorCode.todoNotRestorable]: 'the task, or the tasks of the undo token, can no longer be restored',
   [ErrorCode.idempotencyKeyReused]: 'this `Idempotency-Key` came with another request (call, task or body) in the last 24 h; nothing was written',
@@ -456,6 +506,14 @@ const LIST_ID_PARAMETER = {
   in: 'path',
   required: true,
   description: "The list's id.",
+  schema: ref('ObjectIdString'),
+};
+
+const FILTER_ID_PARAMETER = {
+  name: 'filterId',
+  in: 'path',
+  required: true,
+  description: "The saved filter's id.",
   schema: ref('ObjectIdString'),
 };
 
@@ -512,6 +570,54 @@ const AGENDA_PARAMETERS = [
     required: false,
     description: `How many days from today on the agenda covers (today is the first); ${AGENDA_DAYS.default} when absent.`,
     schema: { type: 'integer', minimum: 1, maximum: AGENDA_DAYS.max, default: AGENDA_DAYS.default },
+  },
+];
+
+/** GET /todo/export's format (PRODUCT §10.23). */
+const EXPORT_FORMAT_PARAMETER = {
+  name: 'format',
+  in: 'query',
+  required: true,
+  description: '`json`: the versioned document (TransferDocument) to import back; `csv`: one row per task for a spreadsheet.',
+  schema: { type: 'string', enum: [...EXPORT_FORMATS] },
+};
+
+/** What a download answers (PRODUCT §10.23). */
+const DOWNLOAD_DESCRIPTION = [
+  'The file, as an attachment. JSON: `{format: "task-manager", version: 1, exportedAt, lists, tasks, history}`, everything',
+  'needed to import it back. CSV (RFC 4180, UTF-8): a header row, then one row per task with the columns',
+  `${EXPORT_CSV_COLUMNS.join(', ')}; a cell starting with = + - or @ is written with a leading ' so a spreadsheet never`,
+  'runs it as a formula.',
+].join(' ');
+
+/** GET /todo/search's query (docs/PRODUCT.md §10.22): the words, then the task screen's filters. */
+const SEARCH_PARAMETERS = [
+  {
+    name: 'q',
+    in: 'query',
+    required: true,
+    description:
+      `The words to find (${LIMITS.searchQuery.max} characters at most, at least one letter or digit): a task matches when each is a word of its title, ` +
+      'note or a subtask, the last one the start of a word (as typed). Case and accents aside; punctuation separates words and is never syntax.',
+    schema: { type: 'string', minLength: 1, maxLength: LIMITS.searchQuery.max },
+  },
+  { name: 'listId', in: 'query', required: false, description: "Only the tasks of this list (a list's id), or of the Inbox (`inbox`).", schema: { type: 'string' } },
+  { name: 'status', in: 'query', required: false, description: 'Only the open tasks (`active`) or the completed ones (`completed`).', schema: { type: 'string', enum: [...SEARCH_STATUSES] } },
+  { name: 'priority', in: 'query', required: false, description: 'Only the tasks of this priority (4: none).', schema: { type: 'integer', enum: [...PRIORITIES] } },
+  { name: 'label', in: 'query', required: false, description: 'Only the tasks carrying this label (case aside).', schema: { type: 'string', minLength: 1, maxLength: LIMITS.labelName.max } },
+  {
+    name: 'due',
+    in: 'query',
+    required: false,
+    description: 'Only the tasks overdue, due today, in the next 7 days (today and the six after it), or with no due date.',
+    schema: { type: 'string', enum: [...DUE_FILTERS] },
+  },
+  {
+    name: 'now',
+    in: 'query',
+    required: false,
+    description: "The person's date and time, YYYY-MM-DDTHH:mm, on their clock (their time zone): what `due` counts from. The current UTC minute when absent.",
+    schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$' },
   },
 ];
 
@@ -573,16 +679,19 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
   };
   const signedIn = !ANONYMOUS.has(name);
   const write = endpoint.method !== 'GET';
-  // Task calls; the reminder calls (PRODUCT §10.17) live under /todo/ but write no task.
-  const isTodo = endpoint.path.startsWith('/todo/') && !endpoint.path.startsWith('/todo/reminders');
+  // Task calls; the reminder calls (PRODUCT §10.17) and the saved filters' (§10.20) live under /todo/ but write no task.
+  const isTodo = endpoint.path.startsWith('/todo/') && !endpoint.path.startsWith('/todo/reminders') && !endpoint.path.startsWith('/todo/saved-filters');
   const parameters: Json[] = [];
   if (endpoint.path.includes(':todoId')) parameters.push(TODO_ID_PARAMETER);
   if (endpoint.path.includes(':listId')) parameters.push(LIST_ID_PARAMETER);
+  if (endpoint.path.includes(':filterId')) parameters.push(FILTER_ID_PARAMETER);
   // A sync call's commands carry their own ids (their keys), so the call itself takes none.
   if (isTodo && write) parameters.push(...(name === 'syncTodos' ? [CLIENT_ID_PARAMETER] : [CLIENT_ID_PARAMETER, IDEMPOTENCY_KEY_PARAMETER]));
   if (name === 'todoChanges') parameters.push(...CHANGES_PARAMETERS);
   if (name === 'agenda') parameters.push(...AGENDA_PARAMETERS);
+  if (name === 'searchTodos') parameters.push(...SEARCH_PARAMETERS);
   if (name === 'clearCompleted') parameters.push(LIST_SCOPE_PARAMETER);
+  if (name === 'exportTodos') parameters.push(EXPORT_FORMAT_PARAMETER);
   const stream = 'stream' in endpoint && endpoint.stream;
   if (stream) parameters.push(...STREAM_PARAMETERS);
 
@@ -605,7 +714,13 @@ function operation(name: ApiName, names: Map<z.ZodType, string>): OpenApiOperati
           },
         },
       }
-    : { description: 'Success.', content: { 'application/json': { schema: ref(nameOf(endpoint.response)) } } };
+    : 'download' in endpoint && endpoint.download
+      ? {
+          description: DOWNLOAD_DESCRIPTION,
+          headers: { 'Content-Disposition': { description: 'attachment, with the file name: `task-manager-2026-12-07.json` (or `.csv`).', schema: { type: 'string' } } },
+          content: { 'application/json': { schema: ref(nameOf(endpoint.response)) }, 'text/csv': { schema: { type: 'string' } } },
+        }
+      : { description: 'Success.', content: { 'application/json': { schema: ref(nameOf(endpoint.response)) } } };
 
   const responses: Record<string, Json> = {
     [String(endpoint.status)]: success,

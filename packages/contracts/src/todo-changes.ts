@@ -2,6 +2,8 @@
 // patch sets, what a tick is, and the words of an update. Dependency-free (no zod), like todo-title.ts:
 // browser bundles import it, and the service's routes use the very same functions.
 
+import { subtasksFieldValue, type Subtask } from './todo-notes.js';
+
 /** A task's patchable values (the `TodoPatch` schema's shape, without the schema). */
 export interface PatchValues {
   title: string;
@@ -21,6 +23,12 @@ export interface PatchValues {
   priority: 1 | 2 | 3 | 4 | null;
   /** The labels, as normalLabels keeps them (todo-labels.ts, §10.20); `null` or `[]` removes them. */
   labels: string[] | null;
+  /** The note, plain text as noteValue keeps it (todo-notes.ts, PRODUCT §10.21); `null` or `""` removes it. */
+  note: string | null;
+  /** The whole checklist, in order (todo-notes.ts, §10.21); `null` or `[]` removes it. */
+  subtasks: Subtask[] | null;
+  /** The task's place in its list, a fractional order key (task-order.ts, PRODUCT §10.24); `null` puts it back by its creation. */
+  order: string | null;
 }
 
 /** A patch: some of the values. */
@@ -30,7 +38,7 @@ export type PatchOf = Partial<PatchValues>;
  * The fields a patch sets, in the order messages name them: the outbox, the merge and the change history
  * (docs/PRODUCT.md §10.4) work over this list, so a field added here syncs with no new sync code.
  */
-export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned', 'due', 'repeat', 'repeatFrom', 'reminders', 'listId', 'priority', 'labels'] as const;
+export const TODO_PATCH_FIELDS = ['title', 'completed', 'isPinned', 'due', 'repeat', 'repeatFrom', 'reminders', 'listId', 'priority', 'labels', 'note', 'subtasks', 'order'] as const;
 export type TodoPatchField = (typeof TODO_PATCH_FIELDS)[number];
 
 /** The fields `patch` sets, in {@link TODO_PATCH_FIELDS} order. */
@@ -66,6 +74,11 @@ export const UPDATE_MESSAGES = {
   /** §10.20: a priority 1–3 set, or the task left with none (priority 4). */
   priority: { set: 'Priority set', removed: 'Priority removed' },
   labels: { set: 'Labels set', removed: 'Labels removed' },
+  /** §10.21: the note written or changed, or cleared; the checklist changed (a tick, an item added…) or emptied. */
+  note: { set: 'Note saved', removed: 'Note removed' },
+  subtasks: { set: 'Subtasks saved', removed: 'Subtasks removed' },
+  /** §10.24: the task moved to another place in its list, or put back in the order of creation. */
+  order: { set: 'Task moved', removed: 'Task back in order of creation' },
   /** A repeating task ticked: the occurrence is done and the task moves to its next date (§10.16). */
   repeated: 'Task completed; it repeats',
   several: 'Task updated',
@@ -80,6 +93,9 @@ export const UPDATE_MESSAGES = {
     listId: 'Task already in that list',
     priority: 'Priority unchanged',
     labels: 'Labels unchanged',
+    note: 'Note unchanged',
+    subtasks: 'Subtasks unchanged',
+    order: 'Task already there',
   },
   unchanged: 'Task unchanged',
 } as const;
@@ -96,13 +112,16 @@ export interface Patchable {
   listId?: string;
   priority?: 1 | 2 | 3;
   labels?: string[];
+  note?: string;
+  subtasks?: Subtask[];
+  order?: string;
   updatedAt: string;
   completedAt: string | null;
 }
 
-/** A value a patch sets that a task keeps as no value: no reminders, no labels, priority 4 (none). */
+/** A value a patch sets that a task keeps as no value: no reminders, no labels, no subtasks, an empty note, priority 4 (none). */
 function isEmptyValue(patch: PatchOf, field: TodoPatchField): boolean {
-  if (field === 'reminders' || field === 'labels') return patch[field]?.length === 0;
+  if (field === 'reminders' || field === 'labels' || field === 'subtasks' || field === 'note') return patch[field]?.length === 0;
   return field === 'priority' && patch.priority === 4;
 }
 
@@ -131,12 +150,15 @@ export function applyPatch<T extends Patchable>(task: T, patch: PatchOf, at: str
 /**
  * A field's value as a change and the history see it, a JSON scalar: a task without a due date has `due:
  * null`; reminders are their minutes joined by commas (`"0,60"`), labels their names (`"errand,home"`), none
- * `null`; a priority its number, none (4) `null`.
+ * `null`; a priority its number, none (4) `null`; a note its text, none `null`; subtasks their checklist as
+ * JSON text (subtasksFieldValue of todo-notes.ts), none `null`.
  */
 export function fieldValue(values: Partial<PatchValues>, field: TodoPatchField): string | number | boolean | null {
   if (field === 'reminders') return values.reminders?.length ? values.reminders.join(',') : null;
   if (field === 'labels') return values.labels?.length ? values.labels.join(',') : null;
   if (field === 'priority') return values.priority === 4 ? null : (values.priority ?? null);
+  if (field === 'subtasks') return subtasksFieldValue(values.subtasks);
+  if (field === 'note') return values.note === undefined || values.note === null || values.note === '' ? null : values.note;
   return values[field] ?? null;
 }
 
@@ -152,7 +174,7 @@ export function changeMessage(changed: readonly TodoPatchField[], values: Partia
   if (changed.includes('due') && fieldValue(values, 'due') === null) return UPDATE_MESSAGES.due.removed;
   if (more.length > 0) return UPDATE_MESSAGES.several;
   if (field === 'title') return UPDATE_MESSAGES.title;
-  if (field === 'due' || field === 'repeat' || field === 'repeatFrom' || field === 'reminders' || field === 'listId' || field === 'priority' || field === 'labels') {
+  if (field === 'due' || field === 'repeat' || field === 'repeatFrom' || field === 'reminders' || field === 'listId' || field === 'priority' || field === 'labels' || field === 'note' || field === 'subtasks' || field === 'order') {
     return fieldValue(values, field) === null ? UPDATE_MESSAGES[field].removed : UPDATE_MESSAGES[field].set;
   }
   return UPDATE_MESSAGES[field][`${values[field] === true}`];

@@ -115,7 +115,7 @@ describe('the request schemas (§10.20: bad input is a 400 naming the field)', (
     expect(TodoPatch.parse({ labels: ['Home', 'home', 'errand'] })).toEqual({ labels: ['errand', 'Home'] });
     expect(issuesOf(UpdateTodoRequest.safeParse({ updateData: { priority: 0 } }))).toEqual([{ path: ['updateData', 'priority'], message: PRIORITY_MESSAGE }]);
     expect(issuesOf(UpdateTodoRequest.safeParse({ updateData: { labels: ['a b'] } }))).toEqual([{ path: ['updateData', 'labels', 0], message: LABEL_NAME_MESSAGE }]);
-    expect(issuesOf(TodoPatch.safeParse({}))?.[0]?.message).toBe('updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority and/or labels');
+    expect(issuesOf(TodoPatch.safeParse({}))?.[0]?.message).toBe('updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority, labels, note, subtasks and/or order');
   });
 
   it('a task carries a priority 1–3 only (4 is no priority) and labels as text', () => {
@@ -130,7 +130,7 @@ describe('a patch of a priority or labels (todo-changes.ts)', () => {
   const task = { title: 'A', completed: false, isPinned: false, updatedAt: 'then', completedAt: null };
 
   it('are patch fields like any other, after the list, so the outbox, the merge and the history carry them', () => {
-    expect(TODO_PATCH_FIELDS.slice(-2)).toEqual(['priority', 'labels']);
+    expect(TODO_PATCH_FIELDS.slice(8, 10)).toEqual(['priority', 'labels']);
     expect(patchedFields({ labels: [], priority: 4, title: 'x' })).toEqual(['title', 'priority', 'labels']);
     expect(isTick({ priority: 1 })).toBe(false);
   });

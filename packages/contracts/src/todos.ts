@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { TODO_PATCH_FIELDS, type PatchOf } from './todo-changes.js';
 import { IsoDateString, MessageResponse, ObjectIdString } from './common.js';
-import { ListScope, TaskList } from './lists.js';
+import { ListScope, OrderKey, TaskList } from './lists.js';
 import { COMMAND_ID_PATTERN, LIMITS, REMINDER_MAX_MINUTES, REMINDERS_MAX } from './limits.js';
 import { AGENDA_DAYS } from './agenda.js';
 import { dueParts, dueProblem } from './todo-dates.js';
 import { TODO_TITLE_EDIT_EMPTY_MESSAGE, todoTitleProblem, todoTitleValue } from './todo-title.js';
 import { LABELS_TOO_MANY_MESSAGE, labelNameProblem, normalLabels, PRIORITY_MESSAGE } from './todo-labels.js';
+import { noteProblem, noteValue, subtaskIdProblem, subtasksProblem, subtaskTitleProblem } from './todo-notes.js';
 
 /**
  * A due date (docs/PRODUCT.md §10.14): a day `2026-03-14`, or a day and time `2026-03-14T09:00`, in the
@@ -60,6 +61,37 @@ export const TodoLabels = z
   .transform(normalLabels)
   .refine((names) => names.length <= LIMITS.labelsPerTask, LABELS_TOO_MANY_MESSAGE);
 
+/** A task's note as a request sets it (§10.21): plain text, bidi controls removed and trimmed (noteValue), at most 10 000 characters; empty: none. */
+export const TodoNote = z
+  .string()
+  .overwrite(noteValue)
+  .superRefine((note, ctx) => {
+    const problem = noteProblem(note);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** One subtask as a request sets it (§10.21): an id made by the device, a title by the task title's rules, a done mark. */
+export const SubtaskItem = z.strictObject({
+  id: z.string().superRefine((id, ctx) => {
+    const problem = subtaskIdProblem(id);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  title: z
+    .string()
+    .overwrite(todoTitleValue)
+    .superRefine((title, ctx) => {
+      const problem = subtaskTitleProblem(title);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  done: z.boolean({ error: 'A subtask is done (true) or not (false).' }),
+});
+
+/** A task's whole checklist as a request sets it (§10.21): at most 100 subtasks, each id once, in the order given. */
+export const TodoSubtasks = z.array(SubtaskItem).superRefine((subtasks, ctx) => {
+  const problem = subtasksProblem(subtasks);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 export const Todo = z.object({
   _id: ObjectIdString,
   title: z.string(),
@@ -90,6 +122,12 @@ export const Todo = z.object({
   priority: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
   /** The labels the task carries (§10.20), as normalLabels keeps them; absent for none. */
   labels: z.array(z.string()).optional(),
+  /** The task's note (§10.21), plain text of 1–10 000 characters; absent for none. */
+  note: z.string().optional(),
+  /** The task's subtasks (§10.21), one level, in order; absent for none. */
+  subtasks: z.array(z.object({ id: z.string(), title: z.string(), done: z.boolean() })).optional(),
+  /** The task's own place in its list (§10.24), a fractional order key; absent: placed by its creation (task-order.ts). */
+  order: z.string().optional(),
 });
 export type Todo = z.infer<typeof Todo>;
 
@@ -151,6 +189,8 @@ export const AddTodoRequest = z.object({
   listId: ObjectIdString.optional(),
   priority: TodoPriority.optional(),
   labels: TodoLabels.optional(),
+  note: TodoNote.optional(),
+  subtasks: TodoSubtasks.optional(),
 });
 export type AddTodoRequest = z.infer<typeof AddTodoRequest>;
 
@@ -172,9 +212,12 @@ export const TodoPatch = z
     listId: ObjectIdString.nullable().optional(),
     priority: TodoPriority.nullable().optional(),
     labels: TodoLabels.nullable().optional(),
+    note: TodoNote.nullable().optional(),
+    subtasks: TodoSubtasks.nullable().optional(),
+    order: OrderKey.nullable().optional(),
   })
   .refine((patch) => TODO_PATCH_FIELDS.some((field) => patch[field] !== undefined), {
-    message: 'updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority and/or labels',
+    message: 'updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority, labels, note, subtasks and/or order',
   });
 export type TodoPatch = z.infer<typeof TodoPatch>;
 

@@ -45,7 +45,7 @@ describe('parseOr400', () => {
     ['an invalid email', SignupRequest, { fullName: 'Ada', email: 'ada', password: 'long enough' }, 'Enter a valid email address'],
     ['a short password', SignupRequest, { fullName: 'Ada', email: 'a@example.com', password: 'short' }, 'Password must be at least 8 characters'],
     ['an empty login password', LoginRequest, { email: 'a@example.com', password: '' }, 'Password is required'],
-    ['an empty update', UpdateTodoRequest, { updateData: {} }, 'updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority and/or labels'],
+    ['an empty update', UpdateTodoRequest, { updateData: {} }, 'updateData must set title, completed, isPinned, due, repeat, repeatFrom, reminders, listId, priority, labels, note, subtasks and/or order'],
     ['a malformed id', TodoIdParams, { todoId: 'abc' }, 'The id must be 24 hexadecimal characters (0-9, a-f)'],
   ])('keeps our schemas\' own message verbatim, without a field prefix: %s', (_name, schema, data, message) => {
     const error = refusal(schema, data);

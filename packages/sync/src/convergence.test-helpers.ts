@@ -134,7 +134,7 @@ export function audit({ list, feed, histories, answers, addsMade }: Evidence): s
     for (const field of FIELDS) {
       const sent = action.fields[field];
       if (sent === undefined) continue;
-      const value: FieldValue = field === 'title' ? todoTitleValue(String(sent)) : fieldValue(action.fields, field);
+      const value: FieldValue = field === 'title' && typeof sent === 'string' ? todoTitleValue(sent) : fieldValue(action.fields, field);
       if (fieldValue(answered, field) !== value) {
         problems.push(`${device}'s update ${command.id} set ${field} of ${answered._id} to ${show(value)} but was answered with ${show(fieldValue(answered, field))}`);
         continue;

@@ -204,6 +204,39 @@ describe('SyncEngine against the real stack', () => {
     ]);
   });
 
+  it('a note and a subtask tick made offline are queued, shown at once, and merged field by field with another device\'s change (PRODUCT §10.21)', async () => {
+    const { client, user } = await signUp(stack.url);
+    const engine = await device(client, user._id);
+    const milk = { id: 'milk', title: 'Buy milk', done: false };
+    const added = (await client.post<TodoResponse>('/api/todo/add-todo', { title: 'Shop', note: 'Saturday', subtasks: [milk] })).body.todo;
+    await engine.flush();
+    const shown = engine.view().find((todo) => todo._id === added._id)!;
+    expect(shown).toEqual(added);
+
+    await relay.cut();
+    await engine.enqueue(updateTaskCommand(shown, { note: ' Saturday, before noon \n' }));
+    await engine.enqueue(updateTaskCommand(engine.view()[0]!, { subtasks: [{ ...milk, done: true }] }));
+    await engine.flush();
+    expect(engine.status()).toMatchObject({ offline: true, pending: 2 });
+    // On the device at once, as the server will keep it.
+    expect(engine.view()).toEqual([expect.objectContaining({ _id: added._id, note: 'Saturday, before noon', subtasks: [{ ...milk, done: true }] })]);
+    // Meanwhile another device renames the task: another field, so both changes stay.
+    expect((await client.put(`/api/todo/update-todo/${added._id}`, { updateData: { title: 'Shop for the weekend' } })).status).toBe(200);
+
+    await relay.restore();
+    await engine.flush();
+    expect(engine.status()).toMatchObject({ offline: false, pending: 0, lastError: null, refused: [] });
+    const { todos } = await serverList(client);
+    expect(todos).toEqual([expect.objectContaining({ _id: added._id, title: 'Shop for the weekend', note: 'Saturday, before noon', subtasks: [{ ...milk, done: true }] })]);
+    expect(engine.view()).toEqual(todos);
+    const { entries } = (await client.get<HistoryResponse>(`/api/todo/history/${added._id}`)).body;
+    expect(entries.map(({ field, conflict }) => [field, conflict])).toEqual([
+      ['subtasks', false],
+      ['note', false],
+      ['title', false],
+    ]);
+  });
+
   it('sends an add, an edit and a delete of the same new task in one call: the task comes and goes, no refusal', async () => {
     const { client, user } = await signUp(stack.url);
     const indexedDB = new IDBFactory();

@@ -59,8 +59,8 @@ describe('command builders', () => {
 
   it('is generic over TODO_PATCH_FIELDS: every field of the list is carried with its base', () => {
     const shown = task(A);
-    const patch = { title: 'x', completed: true, isPinned: true, due: '2027-01-01', repeat: 'FREQ=DAILY', repeatFrom: 'completion', reminders: [0], listId: C, priority: 1, labels: ['errand'] } as const;
-    const patchCopy = { ...patch, reminders: [...patch.reminders], labels: [...patch.labels] };
+    const patch = { title: 'x', completed: true, isPinned: true, due: '2027-01-01', repeat: 'FREQ=DAILY', repeatFrom: 'completion', reminders: [0], listId: C, priority: 1, labels: ['errand'], note: 'n', subtasks: [{ id: 's', title: 'Step', done: false }], order: 'a0' } as const;
+    const patchCopy = { ...patch, reminders: [...patch.reminders], labels: [...patch.labels], subtasks: patch.subtasks.map((item) => ({ ...item })) };
     const { updateData, base } = updateTaskCommand(shown, patchCopy).body as { updateData: object; base: object };
     expect(Object.keys(updateData).sort()).toEqual([...TODO_PATCH_FIELDS].sort());
     expect(Object.keys(base).sort()).toEqual([...TODO_PATCH_FIELDS].sort());
@@ -180,6 +180,30 @@ describe('priorities and labels in the overlay (docs/PRODUCT.md §10.20)', () =>
     const queued = [{ command: updateTaskCommand(confirmed[0]!, { labels: ['home', 'errand'] }), createdAt: T2 }];
     const elsewhere = applyChange(confirmed, { saved: [task(A, { priority: 1, labels: ['home'], updatedAt: T1 })], removed: [] });
     expect(viewOf(elsewhere, queued)).toEqual([task(A, { priority: 1, labels: ['errand', 'home'], updatedAt: T2 })]);
+  });
+});
+
+describe('notes and subtasks in the overlay (docs/PRODUCT.md §10.21)', () => {
+  it('an add and an update show them at once as the server will keep them: trimmed; "" and [] none', () => {
+    const milk = { id: 'm1', title: ' Buy milk ', done: false };
+    const { command } = addTaskCommand({ title: 'Shop', note: ' Oat \n', subtasks: [milk] }, 'c1');
+    const [added] = applyCommand([], command, T1);
+    expect(added).toEqual(expect.objectContaining({ note: 'Oat', subtasks: [{ ...milk, title: 'Buy milk' }] }));
+
+    const tick = updateTaskCommand(added!, { subtasks: [{ id: 'm1', title: 'Buy milk', done: true }] }, 'u1');
+    // The base is the checklist the device showed, as the history keeps it (JSON text).
+    expect(tick.body).toEqual({ updateData: { subtasks: [{ id: 'm1', title: 'Buy milk', done: true }] }, base: { subtasks: '[{"id":"m1","title":"Buy milk","done":false}]' } });
+    expect(applyCommand([added!], tick, T2)[0]).toEqual({ ...added, subtasks: [{ id: 'm1', title: 'Buy milk', done: true }], updatedAt: T2 });
+    const cleared = applyCommand([added!], updateTaskCommand(added!, { note: '  ', subtasks: [] }), T2)[0];
+    expect(cleared).not.toHaveProperty('note');
+    expect(cleared).not.toHaveProperty('subtasks');
+  });
+
+  it('a change from elsewhere (the feed) keeps a queued note edit laid over it', () => {
+    const confirmed = [task(A, { note: 'old' })];
+    const queued = [{ command: updateTaskCommand(confirmed[0]!, { note: 'mine' }), createdAt: T2 }];
+    const elsewhere = applyChange(confirmed, { saved: [task(A, { note: 'old', title: 'Renamed', updatedAt: T1 })], removed: [] });
+    expect(viewOf(elsewhere, queued)).toEqual([task(A, { note: 'mine', title: 'Renamed', updatedAt: T2 })]);
   });
 });
 

@@ -2,12 +2,16 @@ import { applyTaskPatch } from '@tm/contracts/repeat';
 import {
   applyPatch,
   byListPlace,
+  compareTaskOrder,
   DEFAULT_LIST_COLOUR,
   fieldValue,
   INBOX_ID,
+  inTaskOrder,
   LIST_COLOURS,
   listNameValue,
   normalLabels,
+  normalSubtasks,
+  noteValue,
   orderKeyBetween,
   ROUTES,
   TEMP_ID_PREFIX,
@@ -258,16 +262,17 @@ export function inList(task: Pick<Todo, 'listId'>, listId: string, ids: IdMap = 
   return (ids.get(task.listId) ?? task.listId) === (ids.get(listId) ?? listId);
 }
 
-/** List order (docs/PRODUCT.md §2, the task list): pinned first, then newest first (createdAt), then by id, highest first. */
+/**
+ * List order (docs/PRODUCT.md §2, §10.24): pinned first, then by order key (the person's own order, newest
+ * first for tasks never moved), then by id, highest first; compareTaskOrder of @tm/contracts, the server's rule.
+ */
 export function compareTodos(a: Todo, b: Todo): number {
-  if (a.isPinned !== b.isPinned) return a.isPinned ? -1 : 1;
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  return a._id < b._id ? 1 : a._id > b._id ? -1 : 0;
+  return compareTaskOrder(a, b);
 }
 
 /** `todos` in list order (a new array). */
 export function sortTodos(todos: readonly Todo[]): Todo[] {
-  return [...todos].sort(compareTodos);
+  return inTaskOrder(todos);
 }
 
 /** `task` with `fields` set as the server sets them (applyPatch of @tm/contracts), `updatedAt` being `now`. */
@@ -298,14 +303,14 @@ function overlay(byId: Map<string, Todo>, command: SyncCommand, now: string, ids
   switch (action.kind) {
     case 'add': {
       const id = resolve(action.tempId);
-      if (!byId.has(id)) byId.set(id, withFields({ _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null }, { ...action.fields, ...labelsOf(action.fields), ...listOf(action.fields, ids) }, now));
+      if (!byId.has(id)) byId.set(id, withFields({ _id: id, title: todoTitleValue(action.title), completed: false, isPinned: false, createdAt: now, updatedAt: now, completedAt: null }, { ...action.fields, ...labelsOf(action.fields), ...detailsOf(action.fields), ...listOf(action.fields, ids) }, now));
       return;
     }
     case 'update': {
       const id = resolve(action.taskId);
       const todo = byId.get(id);
       // A tick of a repeating task moves it to its next date, counted from the person's day (§10.16).
-      if (todo) byId.set(id, applyTaskPatch(todo, { ...action.fields, ...titleOf(action.fields), ...labelsOf(action.fields), ...listOf(action.fields, ids) }, now, action.today));
+      if (todo) byId.set(id, applyTaskPatch(todo, { ...action.fields, ...titleOf(action.fields), ...labelsOf(action.fields), ...detailsOf(action.fields), ...listOf(action.fields, ids) }, now, action.today));
       return;
     }
     case 'delete':
@@ -342,6 +347,14 @@ function listOf(fields: Partial<TaskFields>, ids: IdMap): Partial<TaskFields> {
 /** Labels as the server will keep them (each once, case aside, in order: PRODUCT §10.20), when the fields set some. */
 function labelsOf(fields: Partial<TaskFields>): Partial<TaskFields> {
   return Array.isArray(fields.labels) ? { labels: normalLabels(fields.labels) } : {};
+}
+
+/** A note and subtasks as the server will keep them (trimmed: PRODUCT §10.21), when the fields set them. */
+function detailsOf(fields: Partial<TaskFields>): Partial<TaskFields> {
+  return {
+    ...(typeof fields.note === 'string' ? { note: noteValue(fields.note) } : {}),
+    ...(Array.isArray(fields.subtasks) ? { subtasks: normalSubtasks(fields.subtasks) } : {}),
+  };
 }
 
 /** A title as the server will store it (bidi controls removed, trimmed), when the fields set one. */

@@ -170,3 +170,23 @@ export function TagIcon() {
     </svg>
   );
 }
+
+/** A sheet with lines of text: a task's note and its details (docs/PRODUCT.md §10.21). */
+export function NoteIcon({ size = 20 }: { size?: number }) {
+  return (
+    <svg {...base} width={size} height={size}>
+      <path d="M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z" />
+      <path d="M14 2v6h6M8 13h8M8 17h5" />
+    </svg>
+  );
+}
+
+/** A ticked box: a task's subtasks (docs/PRODUCT.md §10.21). */
+export function ChecklistIcon({ size = 20 }: { size?: number }) {
+  return (
+    <svg {...base} width={size} height={size}>
+      <rect x="3" y="3" width="18" height="18" rx="2" />
+      <path d="m8 12 3 3 5-6" />
+    </svg>
+  );
+}

@@ -1,7 +1,7 @@
 export { AFTER_SIGN_IN_STATE, isAfterSignIn } from './after-sign-in.js';
 export { focusInOpenLayer } from './focus-in-layer.js';
 export { ConnectionProblem } from './connection-problem.js';
-export { CalendarIcon, CheckIcon, EditIcon, FlagIcon, HistoryIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, MoveIcon, PinIcon, SunIcon, TagIcon, TrashIcon, UserIcon } from './icons.js';
+export { CalendarIcon, CheckIcon, ChecklistIcon, EditIcon, FlagIcon, HistoryIcon, InfoIcon, LogoutIcon, MoonIcon, MoreIcon, MoveIcon, NoteIcon, PinIcon, SunIcon, TagIcon, TrashIcon, UserIcon } from './icons.js';
 export { DRAFT_MAX_AGE_MS, forgetDrafts, hasDraft, keepDraft, keepOnlyDraftsOf, readDraft } from './drafts.js';
 export { notifyError, notifySuccess } from './notify.js';
 export { isLiveSyncConnected, setLiveSyncConnected } from './live-sync.js';

@@ -2,6 +2,7 @@ import { currentUserQuery } from '@tm/api-client';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import { CalendarFeedSection } from './calendar-feed-section';
+import { TransferSection } from './transfer-section';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountForm } from './delete-account-form';
 import { DeviceRemindersSection } from './device-reminders-section';
@@ -63,6 +64,8 @@ export function AccountScreen({ headingId }: { headingId: string }) {
       </section>
 
       <CalendarFeedSection />
+
+      <TransferSection />
 
       <DeviceRemindersSection />
 

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useId } from 'react';
+import { lazy } from 'react';
+import { LazySection } from './lazy-section';
 
 /** The controls come with their own chunk when the page is drawn: the account page's first load stays within its budget. */
 const CalendarFeedControls = lazy(() => import('./calendar-feed-controls'));
@@ -9,15 +10,9 @@ const CalendarFeedControls = lazy(() => import('./calendar-feed-controls'));
  * once (a region named by its heading, like the other sections); its controls arrive with their chunk.
  */
 export function CalendarFeedSection() {
-  const headingId = useId();
   return (
-    <section className="auth-card account__card" aria-labelledby={headingId}>
-      <h2 className="account__title" id={headingId}>
-        Calendar feed
-      </h2>
-      <Suspense fallback={<p className="account__text calendar-feed__pending">Loading…</p>}>
-        <CalendarFeedControls />
-      </Suspense>
-    </section>
+    <LazySection title="Calendar feed" pendingClassName="calendar-feed__pending">
+      <CalendarFeedControls />
+    </LazySection>
   );
 }

@@ -1,4 +1,5 @@
 import { statusOf, todosQuery, type Todo, type TodosResponse } from '@tm/api-client';
+import { shownTaskOrder } from '@tm/contracts';
 import { syncedTodosQuery } from '@tm/web-platform';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 
@@ -7,19 +8,16 @@ export const todosKey = todosQuery().queryKey;
 /** Every mutation of the task list carries this key prefix, so settling ones can see each other. */
 export const TODO_MUTATION_KEY = [...todosQuery().queryKey, 'mutation'] as const;
 
-/** Descending order of two ISO timestamps or hex ids: plain code-unit comparison, far cheaper than localeCompare. */
-const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
-
 /**
- * The server's order (pinned first, then newest first, then id) re-applied on the client, so an optimistic
- * pin, a restored task or one that arrived on the live stream takes its place at once. The list is almost
- * always in order already (a tick changes no position), which the engine's sort handles in one pass: with
- * 10 000 tasks this stays around a millisecond (PRODUCT §10.5).
+ * The server's order (pinned first, then by order key: the person's own order, newest first for tasks never
+ * moved, then id) re-applied on the client, so an optimistic pin or move, a restored task or one that arrived
+ * on the live stream takes its place at once; once the person keeps an order of their own, completed tasks
+ * after the open ones (shownTaskOrder of @tm/contracts, PRODUCT §10.24). The list is almost always in order
+ * already (a tick changes no position), which the engine's sort handles in one pass: with 10 000 tasks this
+ * stays around a millisecond (PRODUCT §10.5).
  */
 export function orderTodos(todos: Todo[]): Todo[] {
-  return [...todos].sort(
-    (a, b) => Number(b.isPinned) - Number(a.isPinned) || descending(a.createdAt, b.createdAt) || descending(a._id, b._id),
-  );
+  return shownTaskOrder(todos);
 }
 
 const selectOrdered = (list: TodosResponse): Todo[] => orderTodos(list.todos);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType, type JSX, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type JSX, type ReactNode } from 'react';
 
 /**
  * A component kept off the first load (docs/PERFORMANCE.md "First-load budgets") that renders at once when it has already arrived: until
@@ -19,10 +19,11 @@ export function preloadable<P extends object>(
     }));
   const Lazy = lazy(() => preload().then((component) => ({ default: component })));
   function Component(props: P) {
-    if (loaded) {
-      const Loaded = loaded;
-      return <Loaded {...props} />;
-    }
+    // Chosen once per mount: one that mounted before the code arrived keeps rendering through `Lazy` (resolved
+    // by then, so it renders at once), rather than switch to `Loaded`, a new element type that would remount it
+    // and lose its state (an open dialog's typing) at the next render.
+    const [Loaded] = useState(() => loaded);
+    if (Loaded) return <Loaded {...props} />;
     return (
       <Suspense fallback={fallback(props)}>
         <Lazy {...props} />

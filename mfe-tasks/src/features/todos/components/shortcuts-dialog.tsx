@@ -4,11 +4,13 @@ import { useId } from 'react';
 /** docs/PRODUCT.md §10.11.6: the keys of the task screen and what they do (each key its own keycap). */
 const SHORTCUTS: readonly { keys: readonly string[]; does: string }[] = [
   { keys: ['N'], does: 'Write a new task' },
-  { keys: ['/'], does: 'Show the next filter' },
+  { keys: ['/'], does: 'Search your tasks' },
+  { keys: ['F'], does: 'Show the next filter' },
   { keys: ['U'], does: 'Undo the last delete, tick, clear or mark-all while its message shows' },
   { keys: ['?'], does: 'Show these shortcuts' },
   { keys: ['↑', '↓'], does: 'On a task: go to the previous or next task' },
   { keys: ['Home', 'End'], does: 'On a task: go to the first or last task' },
+  { keys: ['Enter'], does: 'On a task: open its details (note and subtasks)' },
 ];
 
 interface ShortcutsDialogProps {

@@ -49,7 +49,7 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     expect(input()).toHaveValue('new');
   });
 
-  it('/ moves to the next filter (All → Active → Completed → All), in the address, with the focus on it', async () => {
+  it('f moves to the next filter (All → Active → Completed → All), in the address, with the focus on it', async () => {
     const user = userEvent.setup();
     const { todo } = await addTodo('Done already');
     await updateTodo(todo._id, { completed: true });
@@ -57,16 +57,20 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     await screen.findByText('Done already');
     const filters = screen.getByRole('navigation', { name: 'Filter tasks' });
 
-    await user.keyboard('/');
+    await user.keyboard('f');
     expect(address()).toBe('/?filter=active');
     expect(within(filters).getByRole('link', { name: 'Active 0' })).toHaveFocus();
     expect(await screen.findByText('No active tasks. Nice work!')).toBeInTheDocument();
-    await user.keyboard('/');
+    await user.keyboard('f');
     expect(address()).toBe('/?filter=completed');
     expect(within(filters).getByRole('link', { name: 'Completed 1' })).toHaveAttribute('aria-current', 'page');
-    await user.keyboard('/');
+    await user.keyboard('f');
     expect(address()).toBe('/');
     expect(within(filters).getByRole('link', { name: 'All 1' })).toHaveFocus();
+    // `/` is the search's (§10.22): it puts the focus in the field and leaves the filter as it is.
+    await user.keyboard('/');
+    expect(screen.getByRole('searchbox', { name: 'Search tasks' })).toHaveFocus();
+    expect(address()).toBe('/');
   });
 
   it('? opens the list of shortcuts; Escape closes it and the focus goes back', async () => {
@@ -81,14 +85,16 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     expect(dialog).toHaveAttribute('open');
     const terms = within(dialog).getAllByRole('term').map((term) => term.textContent);
     const definitions = within(dialog).getAllByRole('definition').map((definition) => definition.textContent);
-    expect(terms).toEqual(['N', '/', 'U', '?', '↑ or ↓', 'Home or End']);
+    expect(terms).toEqual(['N', '/', 'F', 'U', '?', '↑ or ↓', 'Home or End', 'Enter']);
     expect(definitions).toEqual([
       'Write a new task',
+      'Search your tasks',
       'Show the next filter',
       'Undo the last delete, tick, clear or mark-all while its message shows',
       'Show these shortcuts',
       'On a task: go to the previous or next task',
       'On a task: go to the first or last task',
+      'On a task: open its details (note and subtasks)',
     ]);
     // While it is open, the page's shortcuts rest.
     await user.keyboard('n');
@@ -110,25 +116,27 @@ describe('the keyboard shortcuts (docs/PRODUCT.md §10.11.6)', () => {
     await screen.findByText('No tasks');
 
     await user.click(screen.getByRole('textbox', { name: 'Notes' }));
-    await user.keyboard('n/?');
-    expect(screen.getByRole('textbox', { name: 'Notes' })).toHaveValue('n/?');
+    await user.keyboard('n/f?');
+    expect(screen.getByRole('textbox', { name: 'Notes' })).toHaveValue('n/f?');
     expect(address()).toBe('/');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
     const rich = screen.getByRole('textbox', { name: 'Rich text' });
     fireEvent.keyDown(rich, { key: 'n' });
     fireEvent.keyDown(rich, { key: '/' });
+    fireEvent.keyDown(rich, { key: 'f' });
     expect(input()).not.toHaveFocus();
     expect(address()).toBe('/');
 
-    await user.type(input(), 'n/?');
-    expect(input()).toHaveValue('n/?');
+    await user.type(input(), 'n/f?');
+    expect(input()).toHaveValue('n/f?');
     expect(address()).toBe('/');
 
     input().blur();
     for (const modifier of ['ctrlKey', 'altKey', 'metaKey'] as const) {
       fireEvent.keyDown(document.body, { key: 'n', [modifier]: true });
       fireEvent.keyDown(document.body, { key: '/', [modifier]: true });
+      fireEvent.keyDown(document.body, { key: 'f', [modifier]: true });
       fireEvent.keyDown(document.body, { key: '?', [modifier]: true });
     }
     expect(input()).not.toHaveFocus();

@@ -33,7 +33,7 @@ describe('the row actions on a small screen', () => {
     expect(trigger).toHaveAttribute('title', 'More actions for “Pack the bags”');
     await user.click(trigger);
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Pin', 'History', 'Due date…', 'Priority…', 'Labels…', 'Move to…', 'Delete']);
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Details…', 'Pin', 'History', 'Due date…', 'Priority…', 'Labels…', 'Move to…', 'Delete']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Pin' }));
 
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
@@ -46,7 +46,7 @@ describe('the row actions on a small screen', () => {
     expect(row).toHaveTextContent(/^Pack the bagsPinned$/);
     await waitFor(async () => expect((await fetchTodos())[0]?.isPinned).toBe(true));
     await user.click(within(row).getByRole('button', { name: 'More actions for “Pack the bags”' }));
-    expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Unpin', 'History', 'Due date…', 'Priority…', 'Labels…', 'Move to…', 'Delete']);
+    expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Edit', 'Details…', 'Unpin', 'History', 'Due date…', 'Priority…', 'Labels…', 'Move to…', 'Delete']);
   });
 
   it('works with the keyboard: open the menu, arrow to Delete, press Enter; the focus goes to the next row', async () => {
@@ -63,7 +63,7 @@ describe('the row actions on a small screen', () => {
     await user.keyboard('{Enter}');
     const menu = await screen.findByRole('menu');
     await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Edit' })).toHaveFocus());
-    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
     expect(within(menu).getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
     await user.keyboard('{Enter}');
 

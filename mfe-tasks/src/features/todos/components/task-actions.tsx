@@ -1,4 +1,4 @@
-import { CalendarIcon, EditIcon, FlagIcon, HistoryIcon, MoreIcon, MoveIcon, PinIcon, TagIcon, TrashIcon } from '@tm/web-platform';
+import { CalendarIcon, EditIcon, FlagIcon, HistoryIcon, MoreIcon, MoveIcon, NoteIcon, PinIcon, TagIcon, TrashIcon } from '@tm/web-platform';
 import { useCallback, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { MenuButton, useMenuKeys, type MenuStart } from './menu-button';
@@ -22,6 +22,8 @@ interface TaskActionsProps {
   onPickPriority: () => void;
   /** Opens the task's labels to tick (docs/PRODUCT.md §10.20). */
   onEditLabels: () => void;
+  /** Opens the task's details: its title, note and subtasks (docs/PRODUCT.md §10.21). */
+  onOpenDetails: () => void;
   /** Called once the delete control has let go of focus: the row is leaving, the list moves the focus on. */
   onFocusLost: () => void;
 }
@@ -32,7 +34,7 @@ export function quoted(title: string): string {
 }
 
 /**
- * The edit, pin, delete, history, due-date, priority, labels and move actions of one task row, named with the
+ * The edit, details, pin, delete, history, due-date, priority, labels and move actions of one task row, named with the
  * task's title and with a tooltip each. The control that started an edit (`data-edit-return`) gets the focus back when the edit ends
  * with Enter or Escape; the one that opened the history or the due-date picker gets it back when its dialog closes.
  */
@@ -40,7 +42,8 @@ export function TaskActions(props: TaskActionsProps) {
   return props.compact ? <TaskActionsMenu {...props} /> : <TaskActionButtons {...props} />;
 }
 
-function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onPickPriority, onEditLabels, onFocusLost }: TaskActionsProps) {
+function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onPickPriority, onEditLabels, onOpenDetails, onFocusLost }: TaskActionsProps) {
+  const detailsLabel = `Details of ${quoted(title)}`;
   const moveLabel = `Move ${quoted(title)} to…`;
   const priorityLabel = `Priority of ${quoted(title)}`;
   const labelsLabel = `Labels of ${quoted(title)}`;
@@ -53,6 +56,9 @@ function TaskActionButtons({ title, isPinned, onEdit, onTogglePinned, onDelete, 
     <div className="tasks-item__actions">
       <button type="button" className="tasks-icon-button" aria-label={editLabel} title={editLabel} data-edit-return onClick={onEdit}>
         <EditIcon />
+      </button>
+      <button type="button" className="tasks-icon-button" aria-label={detailsLabel} title={detailsLabel} aria-haspopup="dialog" onClick={onOpenDetails}>
+        <NoteIcon />
       </button>
       <button type="button" className="tasks-icon-button" aria-label={pinLabel} title={pinLabel} aria-pressed={isPinned} onClick={onTogglePinned}>
         <PinIcon filled={isPinned} />
@@ -112,11 +118,11 @@ function placeMenu(trigger: HTMLElement, menu: HTMLElement): MenuPosition {
  * The overflow menu of small screens, a WAI-ARIA menu button, with no menu library (docs/PERFORMANCE.md "First-load budgets"):
  * Enter, Space, a click or ArrowDown opens it on its first item, ArrowUp on its last; arrows (wrapping),
  * Home and End move between items; Enter or Space picks one; Escape and Tab close it and give the focus
- * back to the button, as does picking Pin, History, Due date, Priority, Labels or Move (whose dialogs give it back again when they close). Picking Edit leaves the focus in the title's field, picking
+ * back to the button, as does picking Details, Pin, History, Due date, Priority, Labels or Move (whose dialogs give it back again when they close). Picking Edit leaves the focus in the title's field, picking
  * Delete hands it on (the row is leaving). A click outside closes it. It is rendered at the end of <body>
  * and does not hide the rest of the page (a modal menu would aria-hide controls that stay focusable).
  */
-function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onPickPriority, onEditLabels, onFocusLost }: TaskActionsProps) {
+function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, onShowHistory, onPickDue, onMoveTo, onPickPriority, onEditLabels, onOpenDetails, onFocusLost }: TaskActionsProps) {
   const [open, setOpen] = useState<MenuStart | null>(null);
   const [position, setPosition] = useState<MenuPosition | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -218,16 +224,18 @@ function TaskActionsMenu({ title, isPinned, onEdit, onTogglePinned, onDelete, on
             onKeyDown={onMenuKeyDown}
           >
             {item('Edit', <EditIcon />, 0, onEdit, 'edit')}
-            {item(isPinned ? 'Unpin' : 'Pin', <PinIcon filled={isPinned} />, 1, onTogglePinned, null)}
-            {item('History', <HistoryIcon />, 2, onShowHistory, null)}
+            {/* PRODUCT §10.21: the task's title, note and subtasks, a sheet as tall as the screen. */}
+            {item('Details…', <NoteIcon />, 1, onOpenDetails, null)}
+            {item(isPinned ? 'Unpin' : 'Pin', <PinIcon filled={isPinned} />, 2, onTogglePinned, null)}
+            {item('History', <HistoryIcon />, 3, onShowHistory, null)}
             {/* "…": it opens a dialog that asks for the date (docs/PRODUCT.md §10.14). */}
-            {item('Due date…', <CalendarIcon />, 3, onPickDue, null)}
+            {item('Due date…', <CalendarIcon />, 4, onPickDue, null)}
             {/* PRODUCT §10.20: each opens a small dialog, the four priorities or the labels to tick. */}
-            {item('Priority…', <FlagIcon />, 4, onPickPriority, null)}
-            {item('Labels…', <TagIcon />, 5, onEditLabels, null)}
-            {item('Move to…', <MoveIcon />, 6, onMoveTo, null)}
+            {item('Priority…', <FlagIcon />, 5, onPickPriority, null)}
+            {item('Labels…', <TagIcon />, 6, onEditLabels, null)}
+            {item('Move to…', <MoveIcon />, 7, onMoveTo, null)}
             {/* The destructive item last, on its own edge of the menu. */}
-            {item('Delete', <TrashIcon />, 7, onDelete, 'delete', true)}
+            {item('Delete', <TrashIcon />, 8, onDelete, 'delete', true)}
           </div>,
           document.body,
         )}

@@ -1,5 +1,5 @@
 import { clientId, describeError, fetchTodoHistory, isOffline, type Todo, type TodoPatch } from '@tm/api-client';
-import { fieldValue, TEMP_ID_PREFIX, type HistoryEntry } from '@tm/contracts';
+import { fieldValue, subtasksChangeText, subtasksOfFieldValue, TEMP_ID_PREFIX, type HistoryEntry } from '@tm/contracts';
 import { reminderText } from '../repeat-choice';
 import { ModalDialog } from '@tm/web-platform';
 import { useQuery } from '@tanstack/react-query';
@@ -37,6 +37,15 @@ function describeChange(entry: HistoryEntry): string {
       return typeof entry.after === 'number' ? `Priority set to ${entry.after}` : 'Priority removed';
     case 'labels':
       return typeof entry.after === 'string' ? `Labels set: ${labelsIn(entry.after).map((name) => `@${name}`).join(' ')}` : 'Labels removed';
+    case 'note':
+      // PRODUCT §10.21: the note is not repeated here (it may be long); its details show it.
+      return typeof entry.after === 'string' ? (typeof entry.before === 'string' ? 'Note changed' : 'Note added') : 'Note removed';
+    case 'subtasks':
+      // A tick, an item added, renamed or removed, said by its title ("Subtask done: Buy milk").
+      return subtasksChangeText(subtasksOfFieldValue(entry.before), subtasksOfFieldValue(entry.after));
+    case 'order':
+      // PRODUCT §10.24: the task's place in its list (its key means nothing to a person).
+      return typeof entry.after === 'string' ? 'Moved in the list' : 'Put back in the order of creation';
   }
 }
 
@@ -60,6 +69,9 @@ function restoreOf(entry: HistoryEntry, todo: Todo): { patch: TodoPatch; label: 
   if (field === 'priority' && (before === 1 || before === 2 || before === 3)) return { patch: { priority: before }, label: `Restore priority ${before}` };
   if (field === 'priority' && before === null) return { patch: { priority: null }, label: 'Restore: no priority' };
   if (field === 'labels') return typeof before === 'string' ? { patch: { labels: labelsIn(before) }, label: 'Restore labels' } : { patch: { labels: [] }, label: 'Restore: no labels' };
+  if (field === 'note') return typeof before === 'string' ? { patch: { note: before }, label: 'Restore the note' } : { patch: { note: null }, label: 'Restore: no note' };
+  if (field === 'subtasks') return typeof before === 'string' ? { patch: { subtasks: subtasksOfFieldValue(before) }, label: 'Restore the subtasks' } : { patch: { subtasks: null }, label: 'Restore: no subtasks' };
+  if (field === 'order') return typeof before === 'string' ? { patch: { order: before }, label: 'Restore its place in the list' } : { patch: { order: null }, label: 'Restore: order of creation' };
   // A repeat or reminders come back with the due date they need; without one they cannot (the Restore of the date comes first).
   if (todo.due === undefined) return undefined;
   if (field === 'repeat') return typeof before === 'string' ? { patch: { repeat: before }, label: `Restore repeat (${before})` } : { patch: { repeat: null }, label: 'Restore: no repeat' };

@@ -2,6 +2,7 @@ import type { Todo } from '@tm/api-client';
 import { priorityOf, type ReminderItem, type TaskList } from '@tm/contracts';
 import { ListDot } from '../lists/list-dot';
 import { LabelChips, PriorityMark } from '../labels/task-marks';
+import { DetailsMarks, hasDetailsMarks } from '../details/details-marks';
 import { PinIcon } from '@tm/web-platform';
 import { MissedReminderMark } from '@tm/web-platform/reminders';
 import { memo, useCallback, useId, useRef, useState } from 'react';
@@ -41,6 +42,8 @@ export interface RowHandlers extends RowActions {
   onPickPriority: (todo: Todo) => void;
   /** Opens the task's Labels… (docs/PRODUCT.md §10.20). */
   onEditLabels: (todo: Todo) => void;
+  /** Opens the task's details: its note and subtasks (docs/PRODUCT.md §10.21). */
+  onOpenDetails: (todo: Todo) => void;
 }
 
 interface TaskItemProps extends RowHandlers {
@@ -98,6 +101,7 @@ export const TaskItem = memo(function TaskItem({
   onMoveTo,
   onPickPriority,
   onEditLabels,
+  onOpenDetails,
   list,
   deletedElsewhere,
   refusal,
@@ -109,6 +113,7 @@ export const TaskItem = memo(function TaskItem({
   const planId = useId();
   const missedId = useId();
   const priorityId = useId();
+  const progressId = useId();
   const priority = priorityOf(todo);
   const labels = todo.labels ?? [];
   const plan = planText(todo);
@@ -159,6 +164,7 @@ export const TaskItem = memo(function TaskItem({
           aria-describedby={
             [
               priority !== 4 && !editing ? priorityId : '',
+              (todo.subtasks?.length ?? 0) > 0 && !editing ? progressId : '',
               completed && todo.completedAt ? doneAtId : '',
               todo.due && !editing ? dueId : '',
               plan && !editing ? planId : '',
@@ -186,18 +192,20 @@ export const TaskItem = memo(function TaskItem({
               }}
             />
         ) : (
-          // A tap or click on the title opens the task (PRODUCT §10.11.1): its title editor. Keyboard and
-          // screen-reader users have the same in the row's Edit action; the checkbox beside it ticks.
-          // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- a pointer shortcut to the Edit action, which every key reaches
-          <span dir="auto" className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`} onClick={() => startEditing('title')}>
+          // A tap or click on the title opens the task (PRODUCT §10.11.1, §10.21): on a phone its details (whose
+          // title field edits it), with a mouse its title editor. Keyboard and screen-reader users have the same
+          // in the row's Details… and Edit actions, and Enter on the checkbox; the checkbox beside it ticks.
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- a pointer shortcut to the Details… and Edit actions, which every key reaches
+          <span dir="auto" className={`tasks-item__title${completed ? ' tasks-item__title--completed' : ''}`} onClick={() => (compact ? onOpenDetails(todo) : startEditing('title'))}>
             {todo.title}
           </span>
         )}
         {/* Its priority and labels (PRODUCT §10.20) after the title, on a line that wraps: the priority is read
             with the checkbox, each label is a link that narrows the list to it. */}
-        {(priority !== 4 || labels.length > 0) && !editing && (
+        {(priority !== 4 || labels.length > 0 || hasDetailsMarks(todo)) && !editing && (
           <span className="tasks-item__marks">
             <PriorityMark priority={priority} id={priorityId} />
+            <DetailsMarks todo={todo} progressId={progressId} />
             <LabelChips labels={labels} />
           </span>
         )}
@@ -249,6 +257,7 @@ export const TaskItem = memo(function TaskItem({
           onMoveTo={() => onMoveTo(todo)}
           onPickPriority={() => onPickPriority(todo)}
           onEditLabels={() => onEditLabels(todo)}
+          onOpenDetails={() => onOpenDetails(todo)}
           onFocusLost={onFocusLost}
         />
       )}

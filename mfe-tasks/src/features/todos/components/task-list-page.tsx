@@ -25,6 +25,7 @@ import { ListsDrawer, ListsNav } from '../lists/lists-nav';
 import { SMALL_SCREEN_QUERY, WIDE_SCREEN_QUERY } from '../constants';
 import { isNarrowed, narrowingIn } from '../hooks/use-task-filter';
 import { useMediaQuery } from '../hooks/use-media-query';
+import { SearchButton } from '../search/search-field';
 import './task-list-page.css';
 import '../lists/lists.css';
 import '../labels/labels.css';
@@ -130,6 +131,8 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
     heading.addEventListener('blur', () => heading.removeAttribute('tabindex'), { once: true });
     heading.focus();
   }, []);
+  // The row of Lists, Filters and Search on a phone, where Reorder joins them (§10.24).
+  const [viewsRow, setViewsRow] = useState<HTMLDivElement | null>(null);
   const navProps = { scope, lists, counts: listCounts, allCount: (todos.data ?? []).filter((todo) => !todo.completed).length, taskCountOf };
   const newTaskList = scope.kind === 'list' ? scope.list._id : undefined;
   return (
@@ -151,13 +154,14 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
         <Illustration />
       </header>
       {!wide && (
-        <div className="tasks-page__views">
+        <div className="tasks-page__views" ref={setViewsRow}>
           <ListsDrawer {...navProps} onChosen={focusListHeading} />
           {compact && scope.kind !== 'unknown' && (
             <button type="button" className="tasks-text-button tasks-narrow-toggle" aria-expanded={filtersOpen} aria-controls={filtersOpen ? narrowingId : undefined} onClick={toggleFilters}>
               Filters{narrowCount > 0 && ` (${narrowCount})`}
             </button>
           )}
+          {compact && scope.kind !== 'unknown' && (scoped?.length ?? 0) > 0 && <SearchButton />}
         </div>
       )}
       {scope.kind === 'unknown' ? (
@@ -197,6 +201,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
           heading={scope.kind === 'all' ? undefined : scopeName(scope)}
           listId={scopeListId(scope)}
           lists={lists}
+          viewsRow={wide ? null : viewsRow}
           headingRef={listHeading}
         />
       )}

@@ -3,6 +3,7 @@ import type { TaskList as List } from '@tm/contracts';
 import { isTypingTarget, personToday, taskRowKey } from '@tm/web-platform';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SMALL_SCREEN_QUERY } from '../constants';
 import { onFirstAct } from '../hooks/first-act';
@@ -15,6 +16,9 @@ import { useTaskSounds } from '../hooks/use-task-sounds';
 import { TaskRows } from './task-rows';
 import { BulkActions, countTodos, TaskFilters, TaskNarrowing, type TaskCounts } from './task-toolbar';
 import { preloadable } from './preloadable';
+import { SearchField, SearchResults } from '../search/search-field';
+import { isSearching, searchQueryIn } from '../search/search-param';
+import { ReorderRows, ReorderToggle, useReorderMode } from '../reorder/reorder-toggle';
 
 // A task's history is off the first load (docs/PERFORMANCE.md "First-load budgets"): fetched at the first key or
 // pointer press on the page, or when first opened.
@@ -30,6 +34,9 @@ const { Component: PriorityDialog, preload: preloadPriority } = preloadable(() =
 const { Component: LabelsDialog, preload: preloadLabels } = preloadable(() => import('../labels/label-dialogs').then((module) => module.LabelsDialog));
 if (typeof window !== 'undefined') onFirstAct(() => void Promise.all([preloadPriority(), preloadLabels()]));
 // So is the due-date picker (docs/PRODUCT.md §10.14), fetched the same way.
+// A task's details (docs/PRODUCT.md §10.21) too: their own chunk, fetched at the first key or pointer press.
+const { Component: TaskDetailsDialog, preload: preloadDetails } = preloadable(() => import('../details/task-details-dialog').then((module) => module.TaskDetailsDialog));
+if (typeof window !== 'undefined') onFirstAct(() => void preloadDetails());
 const { Component: TaskDueDialog, preload: preloadDue } = preloadable(() => import('./task-due-dialog').then((module) => module.TaskDueDialog));
 if (typeof window !== 'undefined') onFirstAct(() => void preloadDue());
 
@@ -59,6 +66,8 @@ interface TaskListProps {
   lists?: List[];
   /** The list's heading (the Lists drawer hands the focus to it, §10.19). */
   headingRef?: RefObject<HTMLHeadingElement | null>;
+  /** On a phone, the row of Lists, Filters and Search: Reorder joins it there, leaving the rows their room. */
+  viewsRow?: HTMLElement | null;
 }
 
 /**
@@ -92,7 +101,7 @@ function useOpenedTask(rows: ReturnType<typeof useFocusAfterChange>['rows']) {
   }, [opened, rows, navigate, pathname, search]);
 }
 
-export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, narrowingShown = true, narrowingId, onCompleted, inputRef, heading = 'Your tasks', listId, lists = NO_LISTS, headingRef }: TaskListProps) {
+export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, narrowingShown = true, narrowingId, onCompleted, inputRef, heading = 'Your tasks', listId, lists = NO_LISTS, headingRef, viewsRow }: TaskListProps) {
   const headingId = useId();
   const [playSuccess, playDeleted, playAdded] = useTaskSounds();
   const orphans = useOrphanedEdits(stored, playAdded);
@@ -147,10 +156,23 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
   // The task as it is now (its priority and labels are what the dialog starts from).
   const priorityTodo = priorityFor && (todos.find((todo) => todo._id === priorityFor._id) ?? priorityFor);
   const labelsTodo = labelsFor && (todos.find((todo) => todo._id === labelsFor._id) ?? labelsFor);
+  const [detailsOf, setDetailsOf] = useState<Todo | null>(null);
+  const openDetails = useCallback((todo: Todo) => setDetailsOf(todo), []);
+  // The task as it is now: each action in the details starts from it (one change each); null when it has gone.
+  const detailsTodo = detailsOf && (todos.find((todo) => todo._id === detailsOf._id) ?? null);
+  const closeDetails = useCallback(() => {
+    const id = detailsOf?._id;
+    setDetailsOf(null);
+    // Opened by a tap on the title, nothing had the focus: it goes to the row (§10.9), once the dialog gave it back.
+    queueMicrotask(() => {
+      if (id !== undefined && (document.activeElement === null || document.activeElement === document.body)) focus.rows.current?.focusTask(id);
+    });
+  }, [detailsOf, focus.rows]);
   // In All tasks each row names its list, unless it is the Inbox (§10.19).
   const listsById = useMemo(() => new Map(lists.map((list) => [list._id, list])), [lists]);
   const listOf = useCallback((todo: Todo) => (todo.listId === undefined ? undefined : listsById.get(todo.listId)), [listsById]);
-  // `M` on a focused row opens its "Move to…" (§10.19), as the arrow keys move between rows (useFocusAfterChange).
+  // `M` on a focused row opens its "Move to…" (§10.19), as the arrow keys move between rows (useFocusAfterChange);
+  // Enter on a row's checkbox opens its details (§10.21).
   const root = useRef<HTMLDivElement>(null);
   const current = useRef(todos);
   useEffect(() => {
@@ -160,12 +182,14 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
     const element = root.current;
     if (!element) return undefined;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() !== 'm' || event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return;
+      const details = event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.classList.contains('tasks-item__checkbox');
+      if ((!details && event.key.toLowerCase() !== 'm') || event.ctrlKey || event.metaKey || event.altKey || (!details && isTypingTarget(event.target))) return;
       const row = (event.target as HTMLElement).closest<HTMLElement>('li[data-todo-id]');
       const todo = row && current.current.find((candidate) => candidate._id === row.dataset.todoId);
       if (!todo) return;
       event.preventDefault();
-      setMoveOf(todo);
+      if (details) setDetailsOf(todo);
+      else setMoveOf(todo);
     };
     element.addEventListener('keydown', onKeyDown);
     return () => element.removeEventListener('keydown', onKeyDown);
@@ -175,6 +199,11 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
   if (counts.all === 0) empty = 'No tasks';
   else if (visible.length === 0 && narrowed) empty = NOTHING_MATCHES_MESSAGE;
   else if (visible.length === 0 && filter !== 'all') empty = EMPTY_FILTER_MESSAGES[filter];
+  // A search in the address (docs/PRODUCT.md §10.22) shows its matches in place of the rows.
+  const query = searchQueryIn(useLocation().search);
+  const searching = isSearching(query);
+  // Your own order (docs/PRODUCT.md §10.24): Reorder shows the rows with handles in place of the usual ones.
+  const reorder = useReorderMode(!searching && !narrowed && visible.length > 1);
   const clearFilters = () => {
     clearNarrowing();
     firstFilter.current?.focus();
@@ -186,13 +215,17 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
         <h2 id={headingId} ref={headingRef} className={`tasks-list__heading${listId === undefined ? '' : ' tasks-list__heading--list'}`}>
           {heading}
         </h2>
+        {viewsRow ? createPortal(<ReorderToggle {...reorder} />, viewsRow) : <ReorderToggle {...reorder} />}
         <BulkActions counts={counts} inputRef={inputRef} listId={listId} />
       </div>
+      {(counts.all > 0 || searching) && <SearchField compact={compact} />}
       {counts.all > 0 && <TaskFilters filter={filter} counts={shownCounts} />}
       {narrowingShown && (counts.all > 0 || narrowed) && (
         <TaskNarrowing id={narrowingId} narrowing={narrowing} labels={labels} onChoose={chooseNarrowing} onClear={clearNarrowing} firstRef={firstFilter} compact={compact} />
       )}
-      {empty === NOTHING_MATCHES_MESSAGE ? (
+      {searching ? (
+        <SearchResults query={query} todos={stored} shows={shows} filter={filter} narrowing={narrowing} listId={listId} lists={lists} />
+      ) : empty === NOTHING_MATCHES_MESSAGE ? (
         <div className="tasks-list__empty tasks-list__empty--narrowed">
           <p>{empty}</p>
           <button type="button" className="tasks-text-button" onClick={clearFilters}>
@@ -202,6 +235,8 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
       ) : (
         empty && <p className="tasks-list__empty">{empty}</p>
       )}
+      {reorder.on && <ReorderRows todos={visible} headingId={headingId} />}
+      {!searching && !reorder.on && (
       <TaskRows
         todos={todos}
         visible={visible}
@@ -217,11 +252,13 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
         onMoveTo={moveTo}
         onPickPriority={pickPriority}
         onEditLabels={editLabels}
+        onOpenDetails={openDetails}
         listOf={listId === undefined ? listOf : undefined}
         goneId={orphans.goneId}
         deletedElsewhere={orphans.deletedElsewhere}
         handle={focus.rows}
       />
+      )}
       {historyOf && (
         <TaskHistoryDialog todo={historyTodo ?? historyOf} deleted={!historyTodo} onRestore={restore} onClose={() => setHistoryOf(null)} />
       )}
@@ -230,6 +267,15 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
       )}
       {priorityTodo && <PriorityDialog todo={priorityTodo} onChoose={actions.onSetPriority} onClose={() => setPriorityFor(null)} />}
       {labelsTodo && <LabelsDialog todo={labelsTodo} labels={labels} onSave={actions.onSetLabels} onClose={() => setLabelsFor(null)} />}
+      {detailsOf && (
+        <TaskDetailsDialog
+          todo={detailsTodo ?? detailsOf}
+          deleted={!detailsTodo}
+          onRename={actions.onRename}
+          onSetDetails={actions.onSetDetails}
+          onClose={closeDetails}
+        />
+      )}
       {dueOf && (
         <TaskDueDialog todo={dueTodo ?? dueOf} deleted={!dueTodo} onSetDue={actions.onSetDue} onClose={() => setDueOf(null)} />
       )}

@@ -38,6 +38,8 @@ interface TaskRowsProps {
   /** A row's Priority and Labels… actions (the list shows their dialogs, docs/PRODUCT.md §10.20). */
   onPickPriority: RowHandlers['onPickPriority'];
   onEditLabels: RowHandlers['onEditLabels'];
+  /** A row's Details… action, a tap on its title on a phone (the list shows the details, docs/PRODUCT.md §10.21). */
+  onOpenDetails: RowHandlers['onOpenDetails'];
   /** The list a row names (All tasks shows each task's list but the Inbox, docs/PRODUCT.md §10.19). */
   listOf?: (todo: Todo) => TaskList | undefined;
   goneId: string | undefined;
@@ -67,6 +69,7 @@ export function TaskRows({
   onMoveTo,
   onPickPriority,
   onEditLabels,
+  onOpenDetails,
   listOf,
   goneId,
   deletedElsewhere,
@@ -111,6 +114,7 @@ export function TaskRows({
               onMoveTo={onMoveTo}
               onPickPriority={onPickPriority}
               onEditLabels={onEditLabels}
+              onOpenDetails={onOpenDetails}
               list={listOf?.(todo)}
               deletedElsewhere={todo._id === goneId ? deletedElsewhere : undefined}
               refusal={refusals.get(todo._id)}

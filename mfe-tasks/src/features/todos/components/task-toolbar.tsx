@@ -3,6 +3,7 @@ import { labelKey, PRIORITIES, priorityName } from '@tm/contracts';
 import { useEffect, useId, useRef, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useClearCompleted, useCompleteAll } from '../api/bulk-todos';
+import { SaveFilterButton } from '../saved-filters/save-filter-button';
 import { DUE_FILTER_LABELS, DUE_FILTERS, FILTER_LABELS, filterSearch, isNarrowed, TASK_FILTERS, type Narrowing, type NarrowingParam, type TaskFilter } from '../hooks/use-task-filter';
 
 export interface TaskCounts {
@@ -130,6 +131,7 @@ export function TaskNarrowing({ id, narrowing, labels, onChoose, onClear, firstR
           Clear filters
         </button>
       )}
+      <SaveFilterButton />
     </div>
   );
 }

@@ -11,6 +11,9 @@ import type { FocusAfterChange } from './use-row-focus';
 /** The date fields of a task a dialog sets together: due date, repeat, reminders (PRODUCT §10.14, §10.16, §10.17). */
 export type DatesPatch = Pick<TodoPatch, 'due' | 'repeat' | 'repeatFrom' | 'reminders'>;
 
+/** A task's note and subtasks as its details set them (docs/PRODUCT.md §10.21): the note, or the whole checklist. */
+export type DetailsPatch = Pick<TodoPatch, 'note' | 'subtasks'>;
+
 /** What a row can do to its task; each function stays the same across renders (a tick re-renders one row). */
 export interface RowActions {
   /** Called with the value the user just gave the checkbox. */
@@ -25,6 +28,8 @@ export interface RowActions {
   onSetPriority: (todo: Todo, priority: Priority) => void;
   /** Sets the labels, as normalLabels keeps them; none removes them (docs/PRODUCT.md §10.20). One change. */
   onSetLabels: (todo: Todo, labels: string[]) => void;
+  /** Sets the note or the whole checklist (docs/PRODUCT.md §10.21): one change per action in the details. */
+  onSetDetails: (todo: Todo, patch: DetailsPatch) => void;
   onDelete: (todo: Todo) => void;
   /** The row's delete control let go of the focus (the row is leaving): the focus moves on (PRODUCT §10.9). */
   onFocusLost: () => void;
@@ -81,6 +86,7 @@ export function useRowActions(
   const setDue = useCallback((todo: Todo, patch: DatesPatch) => update({ todoId: todo._id, patch }), [update]);
   const setPriority = useCallback((todo: Todo, priority: Priority) => update({ todoId: todo._id, patch: { priority: priority === NO_PRIORITY ? null : priority } }), [update]);
   const setLabels = useCallback((todo: Todo, labels: string[]) => update({ todoId: todo._id, patch: { labels } }), [update]);
+  const setDetails = useCallback((todo: Todo, patch: DetailsPatch) => update({ todoId: todo._id, patch }), [update]);
   const deleteTask = useCallback(
     (todo: Todo) => {
       deleting(todo);
@@ -97,9 +103,10 @@ export function useRowActions(
       onSetDue: setDue,
       onSetPriority: setPriority,
       onSetLabels: setLabels,
+      onSetDetails: setDetails,
       onDelete: deleteTask,
       onFocusLost: moveFocus,
     }),
-    [toggleCompleted, togglePinned, rename, setDue, setPriority, setLabels, deleteTask, moveFocus],
+    [toggleCompleted, togglePinned, rename, setDue, setPriority, setLabels, setDetails, deleteTask, moveFocus],
   );
 }

@@ -1,10 +1,10 @@
 import type { Todo } from '@tm/api-client';
-import { addDays, AGENDA_DAYS, hasLabel, labelNameProblem, PRIORITIES, priorityOf, type Priority } from '@tm/contracts';
+import { addDays, AGENDA_DAYS, DUE_FILTERS, hasLabel, labelNameProblem, PRIORITIES, priorityOf, type DueFilter, type Priority } from '@tm/contracts';
 import { isOverdue, personNow } from '@tm/web-platform';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
-/** docs/PRODUCT.md §10.11.2: the filters, in the order they show (and `/` cycles through). */
+/** docs/PRODUCT.md §10.11.2: the filters, in the order they show (and `f` cycles through). */
 export const TASK_FILTERS = ['all', 'active', 'completed'] as const;
 export type TaskFilter = (typeof TASK_FILTERS)[number];
 
@@ -73,9 +73,8 @@ export function useTaskFilter(): [TaskFilter, (filter: TaskFilter) => void] {
  * list show, all together, and live in the address beside `filter=` (`?priority=1&label=errand&due=today`).
  */
 
-/** The due filters: Overdue, Today, Next 7 days (today and the six days after it, as Today's agenda), No date. */
-export const DUE_FILTERS = ['overdue', 'today', 'week', 'none'] as const;
-export type DueFilter = (typeof DUE_FILTERS)[number];
+/** The due filters (contracts saved-filter-rules.ts): Overdue, Today, Next 7 days (as Today's agenda), No date. */
+export { DUE_FILTERS, type DueFilter } from '@tm/contracts';
 
 export const DUE_FILTER_LABELS: Record<DueFilter, string> = { overdue: 'Overdue', today: 'Due today', week: 'Next 7 days', none: 'No due date' };
 

@@ -208,7 +208,7 @@ describe('Priority and Labels… in a task’s actions (docs/PRODUCT.md §10.20)
       await user.keyboard('{Enter}');
       let menu = await screen.findByRole('menu');
       await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Edit' })).toHaveFocus());
-      await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
+      await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
       expect(within(menu).getByRole('menuitem', { name: 'Priority…' })).toHaveFocus();
       await user.keyboard('{Enter}');
       const priority = await screen.findByRole('dialog', { name: 'Priority of “Pack the bags”' });

@@ -8,6 +8,7 @@ import { listNameError, ListNameField } from './list-name-field';
 import { listAddress, useListActions } from './lists-api';
 import type { ListScope } from './current-list';
 import { ListDot } from './list-dot';
+import { SavedFiltersNav } from '../saved-filters/saved-filters-nav';
 
 // The list menu (with its colour picker and its dialogs) is off the first load (docs/PERFORMANCE.md
 // "First-load budgets"): fetched when a list's menu button is first pointed at or opened.
@@ -59,18 +60,21 @@ export function ListsNav({ scope, lists, counts, allCount, taskCountOf, onChosen
     </div>
   );
   return (
-    <nav className="lists-nav" aria-label="Lists">
-      <div className="lists-nav__row">{link(null, 'All tasks', allCount)}</div>
-      <div className="lists-nav__row">{link(INBOX_ID, INBOX_NAME, counts.get(INBOX_ID) ?? 0)}</div>
-      {active.map(listRow)}
-      <NewListForm lists={lists} onMade={onChosen} />
-      {archived.length > 0 && (
-        <details className="lists-nav__archived" open={scope.kind === 'list' && scope.list.archived ? true : undefined}>
-          <summary className="lists-nav__summary">Archived ({archived.length})</summary>
-          {archived.map(listRow)}
-        </details>
-      )}
-    </nav>
+    <>
+      <nav className="lists-nav" aria-label="Lists">
+        <div className="lists-nav__row">{link(null, 'All tasks', allCount)}</div>
+        <div className="lists-nav__row">{link(INBOX_ID, INBOX_NAME, counts.get(INBOX_ID) ?? 0)}</div>
+        {active.map(listRow)}
+        <NewListForm lists={lists} onMade={onChosen} />
+        {archived.length > 0 && (
+          <details className="lists-nav__archived" open={scope.kind === 'list' && scope.list.archived ? true : undefined}>
+            <summary className="lists-nav__summary">Archived ({archived.length})</summary>
+            {archived.map(listRow)}
+          </details>
+        )}
+      </nav>
+      <SavedFiltersNav onChosen={onChosen} />
+    </>
   );
 }
 

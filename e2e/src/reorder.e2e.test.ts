@@ -1,0 +1,145 @@
+import type { CDPSession, Page } from 'playwright-core';
+import { useBrowser } from './browser.js';
+import { openDevice, signUpOn, until } from './phone.js';
+import { addTasksViaApi, describeInBrowser, recordTaskWrites, seriousAxeViolations, serverTitles, snapshot } from './app.js';
+
+// Your own order (docs/PRODUCT.md §10.24) in the built app: Reorder, then a drag with the mouse on a desktop
+// (1280 px, light) and with a finger on a phone (375 px, touch only, dark), and the keyboard's pick-up, move and
+// drop with what the live region says; each move one write, the row in its new place before the server
+// answers, the order kept by the server across a reload.
+
+const browser = useBrowser();
+
+const handle = (page: Page, title: string) => page.getByRole('button', { name: `Reorder “${title}”` });
+/** The titles of the rows with handles, top to bottom. */
+const handleTitles = (page: Page) => page.locator('li[data-todo-id] .reorder-row__title').allInnerTexts();
+/** The titles of the usual rows, top to bottom. */
+const titlesShown = (page: Page) => page.locator('li[data-todo-id] .tasks-item__title').allInnerTexts();
+/** What dnd-kit's live region says now. */
+const liveRegion = (page: Page) => page.locator('[id^="DndLiveRegion"]').innerText();
+/** Everything the live region has said since Reorder was turned on (it holds only the latest). */
+const said = (page: Page) => page.evaluate(() => (window as unknown as { reorderSaid: string[] }).reorderSaid);
+const hasSaid = (page: Page, text: string) => until(() => said(page), (all) => all.includes(text));
+const dragging = (page: Page, title: string) => page.locator('li.reorder-row--dragging').filter({ hasText: title }).waitFor();
+
+async function centre(page: Page, title: string): Promise<{ x: number; y: number }> {
+  const box = await handle(page, title).boundingBox();
+  if (!box) throw new Error(`no handle for ${title}`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Opens the list with `titles` added oldest first (so shown the other way round) and turns Reorder on. */
+async function reorderWith(page: Page, touch: boolean, titles: string[]): Promise<void> {
+  await addTasksViaApi(page, titles);
+  await page.reload();
+  await page.locator('li[data-todo-id]').filter({ hasText: titles[0] as string }).waitFor();
+  const reorder = page.getByRole('button', { name: 'Reorder', exact: true });
+  if (touch) await reorder.tap();
+  else await reorder.click();
+  await handle(page, titles[0] as string).waitFor();
+  // The whole list in the window: a drag's start and end points are on screen.
+  await page.locator('.reorder-rows').evaluate((list) => list.scrollIntoView({ block: 'center' }));
+  await page.locator('[id^="DndLiveRegion"]').evaluate((region) => {
+    const all: string[] = [];
+    (window as unknown as { reorderSaid: string[] }).reorderSaid = all;
+    // Two announcements in one task (a pick-up and its first "over") reach the observer together: each
+    // replaced text is read from its record, then the text it has now.
+    const add = (text: string | null | undefined) => {
+      if (text && text !== all.at(-1)) all.push(text);
+    };
+    new MutationObserver((records) => {
+      for (const record of records) add(record.type === 'characterData' ? record.oldValue : Array.from(record.removedNodes, (node: Node) => node.textContent).join(''));
+      add(region.textContent);
+    }).observe(region, { childList: true, characterData: true, characterDataOldValue: true, subtree: true });
+  });
+}
+
+/** A finger on the screen, through the browser's own touch input (Playwright's touchscreen only taps). */
+async function touchDrag(cdp: CDPSession, page: Page, from: { x: number; y: number }, to: { x: number; y: number }, title: string, overText: string) {
+  const point = (x: number, y: number) => ({ touchPoints: [{ x: Math.round(x), y: Math.round(y) }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', ...point(from.x, from.y) });
+  // Beyond the browser's touch slop (a few px it keeps for a tap), towards the target.
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', ...point(from.x, from.y + 24 * Math.sign(to.y - from.y)) });
+  await dragging(page, title);
+  for (let step = 1; step <= 5; step += 1) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', ...point(from.x, from.y + ((to.y - from.y) * step) / 5) });
+  }
+  await hasSaid(page, overText);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+describeInBrowser('your own order (docs/PRODUCT.md §10.24)', () => {
+  it('desktop (1280 px, light): a mouse drag and the keyboard move a task, one write each, kept across a reload', async () => {
+    const { context, page, errors } = await openDevice(browser(), { width: 1280, height: 800, touch: false, theme: 'light' });
+    await signUpOn(page, 'Rita Reorder', false);
+    await reorderWith(page, false, ['Alpha', 'Bravo', 'Charlie', 'Delta']);
+    expect(await handleTitles(page)).toEqual(['Delta', 'Charlie', 'Bravo', 'Alpha']);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await snapshot(page, 'reorder-desktop-handles-light', { fullPage: false });
+
+    // The mouse: Alpha, last, dragged by its handle onto Delta, first.
+    const writes = recordTaskWrites(page);
+    const from = await centre(page, 'Alpha');
+    const to = await centre(page, 'Delta');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x, from.y - 10, { steps: 2 });
+    await dragging(page, 'Alpha');
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    await hasSaid(page, 'Task “Alpha” is over position 1 of 4.');
+    await snapshot(page, 'reorder-desktop-dragging-light', { fullPage: false });
+    await page.mouse.up();
+    // In its new place at once (the list's own copy), and one write to the server.
+    expect(await handleTitles(page)).toEqual(['Alpha', 'Delta', 'Charlie', 'Bravo']);
+    await until(() => serverTitles(page), (titles) => titles.join() === 'Alpha,Delta,Charlie,Bravo');
+    expect(writes.all()).toEqual([{ method: 'PUT', path: expect.stringMatching(/^\/todo\/update-todo\//), body: expect.objectContaining({ updateData: { order: expect.any(String) } }) }]);
+    expect(await liveRegion(page)).toBe('Task “Alpha” dropped at position 1 of 4.');
+
+    // The keyboard: Space picks Bravo up, ↑ moves it, Space drops it; each step said in the live region.
+    await handle(page, 'Bravo').focus();
+    await page.keyboard.press('Space');
+    // Picked up (the handle says it is pressed), and over its own place once the rows are measured: the arrows
+    // move it from then on. (The pick-up's own words come just before and are checked in reorder.test.tsx.)
+    await hasSaid(page, 'Task “Bravo” is over position 4 of 4.');
+    expect(await handle(page, 'Bravo').getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('ArrowUp');
+    await hasSaid(page, 'Task “Bravo” is over position 3 of 4.');
+    await page.keyboard.press('Space');
+    await hasSaid(page, 'Task “Bravo” dropped at position 3 of 4.');
+    expect(await handleTitles(page)).toEqual(['Alpha', 'Delta', 'Bravo', 'Charlie']);
+    await until(() => serverTitles(page), (titles) => titles.join() === 'Alpha,Delta,Bravo,Charlie');
+    expect(writes.count('PUT', /^\/todo\/update-todo\//)).toBe(2);
+
+    // Kept by the server: a reload shows the usual rows in that order.
+    await page.reload();
+    await until(() => titlesShown(page), (titles) => titles.join() === 'Alpha,Delta,Bravo,Charlie');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('phone (375 px, touch, dark): a finger drags a task by its handle, one write, kept across a reload', async () => {
+    const { context, page, errors } = await openDevice(browser(), { width: 375, height: 812, touch: true, theme: 'dark' });
+    await signUpOn(page, 'Tom Touch', true);
+    await reorderWith(page, true, ['Oats', 'Pears', 'Quinces']);
+    expect(await handleTitles(page)).toEqual(['Quinces', 'Pears', 'Oats']);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await snapshot(page, 'reorder-phone-handles-dark', { fullPage: false });
+
+    const writes = recordTaskWrites(page);
+    const cdp = await context.newCDPSession(page);
+    await touchDrag(cdp, page, await centre(page, 'Oats'), await centre(page, 'Quinces'), 'Oats', 'Task “Oats” is over position 1 of 3.');
+    await hasSaid(page, 'Task “Oats” dropped at position 1 of 3.');
+    expect(await handleTitles(page)).toEqual(['Oats', 'Quinces', 'Pears']);
+    await until(() => serverTitles(page), (titles) => titles.join() === 'Oats,Quinces,Pears');
+    expect(writes.count('PUT', /^\/todo\/update-todo\//)).toBe(1);
+    await snapshot(page, 'reorder-phone-moved-dark', { fullPage: false });
+
+    await page.getByRole('button', { name: 'Done reordering' }).tap();
+    await until(() => titlesShown(page), (titles) => titles.join() === 'Oats,Quinces,Pears');
+    await page.reload();
+    await until(() => titlesShown(page), (titles) => titles.join() === 'Oats,Quinces,Pears');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
