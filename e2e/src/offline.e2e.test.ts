@@ -101,7 +101,15 @@ describeInBrowser('working offline', () => {
 
     // A reload while offline: the list and the waiting changes are still there.
     await page.reload();
-    await row(page, 'Written on the train').waitFor();
+    await row(page, 'Written on the train')
+      .waitFor()
+      .catch(async (error: unknown) => {
+        // What the page showed instead, for whoever reads a failed run.
+        await snapshot(page, 'offline-reload-failed-375', { fullPage: false });
+        const shown = await page.evaluate(() => ({ url: location.href, controlled: navigator.serviceWorker?.controller !== null, text: document.body.innerText.slice(0, 400) }));
+        console.warn(`offline reload showed no rows: ${JSON.stringify(shown)}`);
+        throw error;
+      });
     await syncLine(page).filter({ hasText: /^4 changes waiting to sync/ }).waitFor();
     expect(await row(page, 'Buy milk').getByRole('checkbox').isChecked()).toBe(true);
     expect(await row(page, 'Water the plants').count()).toBe(1);

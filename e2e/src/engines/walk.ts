@@ -215,7 +215,7 @@ export async function smokeWalk(engine: Engine, progress: WalkProgress = { step:
     await a.screenshot(shot('375'));
     await click(a, 'More actions for “Call the bank”', moreActions, 'Call the bank');
     await until(a, 'the open menu', menuItem, 'Pin');
-    expect(await evaluate(a, () => Array.from(document.querySelectorAll('[role="menu"] [role="menuitem"]')).map((item) => item.textContent?.trim()))).toEqual(['Edit', 'Pin', 'History', 'Due date…', 'Priority…', 'Labels…', 'Move to…', 'Delete']);
+    expect(await evaluate(a, () => Array.from(document.querySelectorAll('[role="menu"] [role="menuitem"]')).map((item) => item.textContent?.trim()))).toEqual(['Edit', 'Details…', 'Pin', 'History', 'Due date…', 'Priority…', 'Labels…', 'Move to…', 'Delete']);
     await a.screenshot(shot('375-menu'));
     await click(a, 'the Pin item', menuItem, 'Pin');
     // Pinned: first in the list, and so on the server.
