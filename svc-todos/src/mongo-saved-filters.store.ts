@@ -1,7 +1,7 @@
-import type { SavedFilter, SaveFilterRequest } from '@tm/contracts';
+import { bySavedFilterName, type SavedFilter, type SaveFilterRequest } from '@tm/contracts';
 import { connectMongo, type MongoConnection } from '@tm/service-kit/mongo';
 import { MongoClient, ObjectId, WriteConcern, type ClientSession, type Collection } from 'mongodb';
-import { bySavedFilterName, decideSave } from './saved-filters.domain.js';
+import { decideSave } from './saved-filters.domain.js';
 import type { SavedFiltersRepository, SaveOutcome } from './saved-filters.repository.js';
 
 /** One document per saved filter (docs/PRODUCT.md §10.20), `_id` its id. */

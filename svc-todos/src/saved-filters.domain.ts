@@ -24,8 +24,3 @@ export function decideSave(existing: readonly SavedFilterKey[], input: SaveFilte
   return { kind: 'insert', nameKey };
 }
 
-/** The order saved filters are listed in: by name, case aside, then as written. */
-export function bySavedFilterName(a: { name: string }, b: { name: string }): number {
-  const byKey = savedFilterNameKey(a.name).localeCompare(savedFilterNameKey(b.name), 'en');
-  return byKey !== 0 ? byKey : a.name.localeCompare(b.name, 'en');
-}

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { SavedFilter, SaveFilterRequest } from '@tm/contracts';
+import { bySavedFilterName, type SavedFilter, type SaveFilterRequest } from '@tm/contracts';
 import { closeSqlite, openSqlite, pingSqlite, type OpenSqliteOptions, type SqliteDatabase } from '@tm/service-kit/sqlite';
 import { ObjectId } from 'mongodb';
-import { bySavedFilterName, decideSave } from './saved-filters.domain.js';
+import { decideSave } from './saved-filters.domain.js';
 import type { SavedFiltersRepository, SaveOutcome } from './saved-filters.repository.js';
 import { SQLITE_FILE } from './sqlite-todos.store.js';
 

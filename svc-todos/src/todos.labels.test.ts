@@ -3,26 +3,21 @@ import {
   BulkTodosResponse,
   ChangesResponse,
   ErrorBody,
-  ErrorCode,
-  HistoryResponse,
   LABEL_NAME_MESSAGE,
   LABELS_TOO_MANY_MESSAGE,
   LIMITS,
   PRIORITY_MESSAGE,
   RestoreBulkResponse,
-  StreamPosition,
   SyncResponse,
   TEMP_ID_PREFIX,
-  TodoChangeEvent,
   TodoResponse,
-  TodosResponse,
   UPDATE_MESSAGES,
   UpdateTodoResponse,
   type SyncCommand,
-  type Todo,
 } from '@tm/contracts';
-import { signedCall, tempDir, type CallResult, type SignedCall } from '@tm/test-support';
-import { openEventStream, startTestService, type EventStreamClient, type TestService } from './todos.test-helpers.js';
+import { tempDir } from '@tm/test-support';
+import { nextChange, refusal, taskCalls } from './todos.calls.test-helpers.js';
+import { startTestService, type TestService } from './todos.test-helpers.js';
 
 // Priorities and labels on tasks (docs/PRODUCT.md §10.20) over real HTTP against the real service and its
 // SQLite file: set at add and by update (labels each once, case aside, in order), removed by priority 4, null
@@ -34,41 +29,18 @@ const ALICE = new ObjectId().toHexString();
 
 let dir: ReturnType<typeof tempDir>;
 let service: TestService;
-const streams: EventStreamClient[] = [];
 
 beforeEach(async () => {
   dir = tempDir('svc-todos-labels-');
   service = await startTestService({ dataDir: dir.dir });
 });
 afterEach(async () => {
-  for (const stream of streams.splice(0)) stream.close();
+  closeStreams();
   await service.stop();
   dir.remove();
 });
 
-const call = (request: SignedCall): Promise<CallResult> => signedCall(service.url, { userId: ALICE, ...request });
-const list = async () => TodosResponse.parse((await call({ path: '/todo/fetch-todo' })).body);
-const addCall = (body: Record<string, unknown>) => call({ method: 'POST', path: '/todo/add-todo', body });
-async function add(body: Record<string, unknown>): Promise<Todo> {
-  const answer = await addCall(body);
-  expect([answer.status, answer.body]).toEqual([201, expect.anything()]);
-  return TodoResponse.parse(answer.body).todo;
-}
-const updateCall = (id: string, updateData: Record<string, unknown>) => call({ method: 'PUT', path: `/todo/update-todo/${id}`, body: { updateData } });
-async function update(id: string, updateData: Record<string, unknown>): Promise<UpdateTodoResponse> {
-  const answer = await updateCall(id, updateData);
-  expect([answer.status, answer.body]).toEqual([200, expect.anything()]);
-  return UpdateTodoResponse.parse(answer.body);
-}
-const history = async (id: string) => HistoryResponse.parse((await call({ path: `/todo/history/${id}` })).body).entries.map(({ field, before, after }) => [field, before, after]);
-
-/** A 400's issues, each as its path joined with dots and its message. */
-function refusal(answer: CallResult): { path: string; message: string }[] {
-  expect(answer.status).toBe(400);
-  const body = ErrorBody.parse(answer.body);
-  expect(body.code).toBe(ErrorCode.validation);
-  return (body.issues ?? []).map(({ path, message }) => ({ path: path.join('.'), message }));
-}
+const { call, list, addCall, add, updateCall, update, history, openReady, closeStreams } = taskCalls(() => service.url, ALICE);
 
 /** What the spec's task has (§7): a client that knows nothing of priorities or labels sees exactly these keys. */
 const SPEC_KEYS = ['_id', 'completed', 'completedAt', 'createdAt', 'isPinned', 'title', 'updatedAt'];
@@ -188,24 +160,6 @@ describe('refusals name the field and change nothing (§10.20)', () => {
 });
 
 describe('where a task goes, they go (§10.4, §10.11)', () => {
-  async function openReady(): Promise<EventStreamClient> {
-    const stream = await openEventStream(service.url, { userId: ALICE });
-    streams.push(stream);
-    expect(stream.status).toBe(200);
-    for (;;) {
-      const frame = await stream.nextEvent();
-      if (frame.event === 'ready') {
-        StreamPosition.parse(JSON.parse(frame.data));
-        return stream;
-      }
-    }
-  }
-  const nextChange = async (stream: EventStreamClient): Promise<TodoChangeEvent> => {
-    const frame = await stream.nextEvent(3_000);
-    expect(frame.event).toBe('change');
-    return TodoChangeEvent.parse(JSON.parse(frame.data));
-  };
-
   test('the live stream and the change feed carry them with every change', async () => {
     const stream = await openReady();
     const task = await add({ title: 'Pick up parcel', priority: 2, labels: ['errand'] });

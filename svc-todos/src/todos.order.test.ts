@@ -9,14 +9,12 @@ import {
   placeBetween,
   SyncResponse,
   TEMP_ID_PREFIX,
-  TodoResponse,
-  TodosResponse,
   UPDATE_MESSAGES,
-  UpdateTodoResponse,
   type SyncCommand,
   type Todo,
 } from '@tm/contracts';
-import { signedCall, tempDir, type CallResult, type SignedCall } from '@tm/test-support';
+import { tempDir } from '@tm/test-support';
+import { taskCalls } from './todos.calls.test-helpers.js';
 import { startTestService, type TestService } from './todos.test-helpers.js';
 
 // A person's own order (docs/PRODUCT.md §10.24) over real HTTP against the real service and its SQLite file:
@@ -41,20 +39,11 @@ afterEach(async () => {
   dir.remove();
 });
 
-const call = (request: SignedCall): Promise<CallResult> => signedCall(service.url, { userId: ALICE, ...request });
-const list = async () => TodosResponse.parse((await call({ path: '/todo/fetch-todo' })).body).todos;
+const alice = taskCalls(() => service.url, ALICE);
+const { call, updateCall, update } = alice;
+const list = async () => (await alice.list()).todos;
 const titles = async () => (await list()).map((todo) => todo.title);
-async function add(title: string): Promise<Todo> {
-  const answer = await call({ method: 'POST', path: '/todo/add-todo', body: { title } });
-  expect(answer.status).toBe(201);
-  return TodoResponse.parse(answer.body).todo;
-}
-const updateCall = (id: string, updateData: Record<string, unknown>) => call({ method: 'PUT', path: `/todo/update-todo/${id}`, body: { updateData } });
-async function update(id: string, updateData: Record<string, unknown>): Promise<UpdateTodoResponse> {
-  const answer = await updateCall(id, updateData);
-  expect([answer.status, answer.body]).toEqual([200, expect.anything()]);
-  return UpdateTodoResponse.parse(answer.body);
-}
+const add = (title: string): Promise<Todo> => alice.add({ title });
 
 /** The key that puts `moved` at `index` among the other tasks of the list as it is (placeBetween, as the device does). */
 async function keyAt(moved: Todo, index: number): Promise<string> {

@@ -1,4 +1,4 @@
-import { filterAddressOf, isSavedFilterAddress, savedFilterNameKey, savedFilterNameProblem, SAVED_FILTER_NAME_EMPTY_MESSAGE, SAVED_FILTER_NAME_TOO_LONG_MESSAGE } from './saved-filter-rules.js';
+import { bySavedFilterName, filterAddressOf, isSavedFilterAddress, savedFilterNameKey, savedFilterNameProblem, SAVED_FILTER_NAME_EMPTY_MESSAGE, SAVED_FILTER_NAME_TOO_LONG_MESSAGE } from './saved-filter-rules.js';
 
 // The saved filters' rules (docs/PRODUCT.md §10.20 "Saved filters"): the address saved and the name.
 
@@ -43,5 +43,7 @@ describe('a saved filter name', () => {
     expect(savedFilterNameProblem('x'.repeat(61))).toBe(SAVED_FILTER_NAME_TOO_LONG_MESSAGE);
     expect(savedFilterNameProblem(` ${'x'.repeat(60)} `)).toBeNull();
     expect(savedFilterNameKey(' Errands ')).toBe(savedFilterNameKey('ERRANDS'));
+    const names = ['bills', 'Errands', 'Bills', 'apples'].map((name) => ({ name }));
+    expect(names.sort(bySavedFilterName).map(({ name }) => name)).toEqual(['apples', 'bills', 'Bills', 'Errands']);
   });
 });

@@ -47,6 +47,12 @@ export function savedFilterNameKey(name: string): string {
   return savedFilterNameValue(name).toLowerCase();
 }
 
+/** The order saved filters are listed in: by name, case aside, then as written. */
+export function bySavedFilterName(a: { name: string }, b: { name: string }): number {
+  const byKey = savedFilterNameKey(a.name).localeCompare(savedFilterNameKey(b.name), 'en');
+  return byKey !== 0 ? byKey : a.name.localeCompare(b.name, 'en');
+}
+
 /** What is wrong with `name` (after {@link savedFilterNameValue}) as a saved filter's name, or null. */
 export function savedFilterNameProblem(name: string): string | null {
   const value = savedFilterNameValue(name);

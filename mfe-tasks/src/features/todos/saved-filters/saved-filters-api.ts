@@ -1,5 +1,5 @@
 import { describeError, http, logFailure } from '@tm/api-client';
-import { ROUTES, type SavedFilter, type SavedFilterResponse, type SavedFiltersResponse, type SaveFilterRequest } from '@tm/contracts';
+import { bySavedFilterName, ROUTES, savedFilterNameKey, type SavedFilter, type SavedFilterResponse, type SavedFiltersResponse, type SaveFilterRequest } from '@tm/contracts';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { offerUndo } from '@tm/web-platform/undo';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -32,9 +32,7 @@ export function useSavedFilters(): SavedFilter[] {
 /** The cached saved filters with `filter` in place of the one of its id or name, by name as the server lists them. */
 function withFilter(queryClient: QueryClient, filter: SavedFilter): void {
   queryClient.setQueryData<SavedFilter[]>(savedFiltersKey, (filters = []) =>
-    [...filters.filter((entry) => entry._id !== filter._id && entry.name.toLowerCase() !== filter.name.toLowerCase()), filter].sort((a, b) =>
-      a.name.toLowerCase().localeCompare(b.name.toLowerCase(), 'en'),
-    ),
+    [...filters.filter((entry) => entry._id !== filter._id && savedFilterNameKey(entry.name) !== savedFilterNameKey(filter.name)), filter].sort(bySavedFilterName),
   );
 }
 
