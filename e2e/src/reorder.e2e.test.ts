@@ -1,12 +1,12 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { useBrowser } from './browser.js';
 import { openDevice, signUpOn, until } from './phone.js';
-import { addTasksViaApi, describeInBrowser, recordTaskWrites, seriousAxeViolations, serverTitles, snapshot } from './app.js';
+import { addListViaApi, addTasksViaApi, describeInBrowser, recordTaskWrites, seriousAxeViolations, serverTitles, serverTodos, snapshot, toastWith } from './app.js';
 
 // Your own order (docs/PRODUCT.md §10.24) in the built app: Reorder, then a drag with the mouse on a desktop
 // (1280 px, light) and with a finger on a phone (375 px, touch only, dark), and the keyboard's pick-up, move and
 // drop with what the live region says; each move one write, the row in its new place before the server
-// answers, the order kept by the server across a reload.
+// answers, the order kept by the server across a reload; a row dragged onto a list of the sidebar moves there.
 
 const browser = useBrowser();
 
@@ -113,6 +113,44 @@ describeInBrowser('your own order (docs/PRODUCT.md §10.24)', () => {
     // Kept by the server: a reload shows the usual rows in that order.
     await page.reload();
     await until(() => titlesShown(page), (titles) => titles.join() === 'Alpha,Delta,Bravo,Charlie');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('desktop (1280 px, dark): a row dragged onto a list of the sidebar moves there, in one write', async () => {
+    const { context, page, errors } = await openDevice(browser(), { width: 1280, height: 800, touch: false, theme: 'dark' });
+    await signUpOn(page, 'Lena Lists', false);
+    const errands = await addListViaApi(page, 'Errands');
+    await page.goto('/lists/inbox');
+    await reorderWith(page, false, ['Stamps', 'Parcel', 'Keys']);
+    const target = page.locator('.tasks-page__lists .lists-nav__row').filter({ hasText: 'Errands' });
+    // Every other list of the sidebar is outlined as a place to drop a task while Reorder is on.
+    await expect(page.locator('.tasks-page__lists .reorder-list-target').count()).resolves.toBe(1);
+
+    const writes = recordTaskWrites(page);
+    const from = await centre(page, 'Parcel');
+    const box = await target.boundingBox();
+    if (!box) throw new Error('no Errands in the sidebar');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x, from.y - 10, { steps: 2 });
+    await dragging(page, 'Parcel');
+    await page.mouse.move(box.x + box.width / 3, box.y + box.height / 2, { steps: 10 });
+    await hasSaid(page, 'Task “Parcel” is over the list “Errands”. Drop it to move it there.');
+    await target.locator('.reorder-list-target--over').waitFor();
+    await snapshot(page, 'reorder-desktop-onto-list-dark', { fullPage: false });
+    await page.mouse.up();
+
+    // It leaves the Inbox at once, the list counts it, and the server holds it there: one write, its list only.
+    await hasSaid(page, 'Task “Parcel” moved to the list “Errands”.');
+    await until(() => handleTitles(page), (titles) => titles.join() === 'Keys,Stamps');
+    await toastWith(page, 'Task moved').waitFor();
+    await until(() => target.locator('.lists-nav__count').innerText(), (text) => text === '1');
+    await until(() => serverTodos(page), (todos) => todos.find((todo) => todo.title === 'Parcel')?.listId === errands._id);
+    expect(writes.all()).toEqual([{ method: 'PUT', path: expect.stringMatching(/^\/todo\/update-todo\//), body: expect.objectContaining({ updateData: { listId: errands._id } }) }]);
+    // The lists are targets no longer once Reorder is done.
+    await page.getByRole('button', { name: 'Done reordering' }).click();
+    await expect(page.locator('.reorder-list-target').count()).resolves.toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -139,7 +139,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
     <div className={`tasks-page${wide ? ' tasks-page--with-lists' : ''}`} ref={page}>
       {wide && (
         <aside className="tasks-page__lists">
-          <ListsNav {...navProps} />
+          <ListsNav {...navProps} dropSlots />
         </aside>
       )}
       <div className="tasks-page__main">

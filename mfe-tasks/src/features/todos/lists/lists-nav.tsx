@@ -25,7 +25,15 @@ interface ListsNavProps {
   taskCountOf: (listId: string) => number;
   /** A list was chosen (the drawer closes). */
   onChosen?: () => void;
+  /** The sidebar's lists take a task dragged onto them while Reorder is on (§10.24): each holds a drop slot. */
+  dropSlots?: boolean;
 }
+
+/**
+ * The attribute of a list's drop slot: an empty element holding the list's id (the Inbox's is INBOX_ID), where
+ * the rows' drag and drop, loaded with Reorder, draws its target (docs/PRODUCT.md §10.24 "Onto another list").
+ */
+export const LIST_DROP_SLOT = 'data-drop-list';
 
 function count(value: number) {
   return value > 0 ? (
@@ -41,7 +49,7 @@ function count(value: number) {
  * (aria-current="page"). Links without a list element around them: the page's only list items are its tasks.
  * A sidebar on wide screens, the content of the "Lists" drawer on phones.
  */
-export function ListsNav({ scope, lists, counts, allCount, taskCountOf, onChosen }: ListsNavProps) {
+export function ListsNav({ scope, lists, counts, allCount, taskCountOf, onChosen, dropSlots = false }: ListsNavProps) {
   const active = lists.filter((list) => !list.archived);
   const archived = lists.filter((list) => list.archived);
   const current = scope.kind === 'all' ? '' : scope.kind === 'inbox' ? INBOX_ID : scope.kind === 'list' ? scope.list._id : scope.listId;
@@ -53,9 +61,13 @@ export function ListsNav({ scope, lists, counts, allCount, taskCountOf, onChosen
       {count(open)}
     </Link>
   );
+  // The list shown is no place to move its own tasks to.
+  const slot = (listId: string, name: string) =>
+    dropSlots && listId !== current && <span className="lists-nav__drop" {...{ [LIST_DROP_SLOT]: listId }} data-drop-name={name} aria-hidden="true" />;
   const listRow = (list: TaskList) => (
     <div key={list._id} className="lists-nav__row">
       {link(list._id, list.name, counts.get(list._id) ?? 0, list.colour)}
+      {!list.archived && slot(list._id, list.name)}
       <ListMenuButton list={list} lists={lists} open={menuOf === list._id} onOpen={() => setMenuOf(list._id)} onClose={() => setMenuOf(null)} taskCount={taskCountOf(list._id)} current={current === list._id} />
     </div>
   );
@@ -63,7 +75,10 @@ export function ListsNav({ scope, lists, counts, allCount, taskCountOf, onChosen
     <>
       <nav className="lists-nav" aria-label="Lists">
         <div className="lists-nav__row">{link(null, 'All tasks', allCount)}</div>
-        <div className="lists-nav__row">{link(INBOX_ID, INBOX_NAME, counts.get(INBOX_ID) ?? 0)}</div>
+        <div className="lists-nav__row">
+          {link(INBOX_ID, INBOX_NAME, counts.get(INBOX_ID) ?? 0)}
+          {slot(INBOX_ID, INBOX_NAME)}
+        </div>
         {active.map(listRow)}
         <NewListForm lists={lists} onMade={onChosen} />
         {archived.length > 0 && (

@@ -58,5 +58,7 @@ export const REORDER_WORDS = {
   dropped: (title: string, position: number, size: number) => `Task ${quoted(title)} dropped at ${positionText(position, size)}.`,
   unmoved: (title: string, position: number, size: number) => `Task ${quoted(title)} stays at ${positionText(position, size)}.`,
   cancelled: (title: string, position: number, size: number) => `Moving cancelled. Task ${quoted(title)} is back at ${positionText(position, size)}.`,
+  overList: (title: string, list: string) => `Task ${quoted(title)} is over the list ${quoted(list)}. Drop it to move it there.`,
+  movedTo: (title: string, list: string) => `Task ${quoted(title)} moved to the list ${quoted(list)}.`,
   end: (title: string, step: -1 | 1) => `Task ${quoted(title)} is already ${step < 0 ? 'first' : 'last'} of its kind (pinned, open or completed tasks stay together).`,
 };

@@ -5,17 +5,23 @@ import {
   KeyboardSensor,
   MouseSensor,
   TouchSensor,
+  useDroppable,
   useSensor,
   useSensors,
   type Announcements,
+  type CollisionDetection,
   type DragEndEvent,
   type Modifier,
+  type Over,
   type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { useUpdateTodo } from '../api/update-todo';
+import { useListActions } from '../lists/lists-api';
+import { LIST_DROP_SLOT } from '../lists/lists-nav';
 import { useRowWindow } from '../hooks/use-row-window';
 import { placeTask, REORDER_WORDS, stepTask, type Placement } from './reorder-place';
 import './reorder.css';
@@ -28,6 +34,60 @@ import './reorder.css';
 
 /** Only up and down: a row never leaves its column. */
 const alongTheList: Modifier = ({ transform }) => ({ ...transform, x: 0 });
+
+/** The ids of the lists' drop targets, apart from the rows' (task ids). */
+const LIST_TARGET = 'list:';
+
+/** A list of the sidebar a row is dragged onto (§10.24 "Onto another list"): its id and name. */
+interface ListTarget {
+  listId: string;
+  name: string;
+}
+const listTargetOf = (over: Over | null): ListTarget | null => (over?.data.current?.['list'] as ListTarget | undefined) ?? null;
+
+const isListTarget = (id: UniqueIdentifier) => String(id).startsWith(LIST_TARGET);
+
+/** Where the mouse or finger is now, in the window's coordinates (`null` before it has moved). */
+type PointerAt = { current: { x: number; y: number } | null };
+
+const holds = (element: Element | null | undefined, { x, y }: { x: number; y: number }) => {
+  const box = element?.getBoundingClientRect();
+  return box !== undefined && x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+};
+
+/**
+ * The pointer over a list of the sidebar takes the task there; anywhere else, the row nearest the dragged one is
+ * its new place. The keyboard has no pointer: it moves among the rows only (a list is chosen by Move to…, M).
+ * The lists are found where they are now on screen: the sidebar stays in place as the page scrolls (sticky),
+ * which dnd-kit's measures, made at the drag's start and moved with the page, do not follow.
+ */
+function listsThenRows(pointer: PointerAt): CollisionDetection {
+  return (args) => {
+    const at = pointer.current;
+    const list = at && args.droppableContainers.find((target) => isListTarget(target.id) && holds(target.node.current, at));
+    if (list) return [{ id: list.id, data: { droppableContainer: list, value: 0 } }];
+    return closestCenter({ ...args, droppableContainers: args.droppableContainers.filter((target) => !isListTarget(target.id)) });
+  };
+}
+
+/** Follows the mouse or finger while the rows are shown (dnd-kit's own coordinates are the page's, not the window's). */
+function usePointerAt(): PointerAt {
+  const pointer = useRef<{ x: number; y: number } | null>(null);
+  useEffect(() => {
+    const follow = (event: PointerEvent | TouchEvent) => {
+      const point = 'touches' in event ? event.touches[0] : event;
+      if (point) pointer.current = { x: point.clientX, y: point.clientY };
+    };
+    const options = { capture: true, passive: true };
+    window.addEventListener('pointermove', follow, options);
+    window.addEventListener('touchmove', follow, options);
+    return () => {
+      window.removeEventListener('pointermove', follow, options);
+      window.removeEventListener('touchmove', follow, options);
+    };
+  }, []);
+  return pointer;
+}
 
 interface ReorderRowsProps {
   /** The tasks the list shows, in its order. */
@@ -45,6 +105,17 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
   const keepIndex = keepId === null ? -1 : ids.indexOf(String(keepId));
   const { virtualizer, items, totalSize, offset } = useRowWindow(list, ids, keepIndex);
   const { mutate: update } = useUpdateTodo();
+  const { moveTask } = useListActions();
+  const slots = useListDropSlots();
+  const [overList, setOverList] = useState(false);
+  const pointer = usePointerAt();
+  const collisions = useMemo(() => listsThenRows(pointer), [pointer]);
+  // The page does not scroll under a pointer on the sidebar: near the window's top edge, its first lists would
+  // otherwise scroll the page while a task is held over them.
+  const autoScroll = useMemo(
+    () => ({ canScroll: () => !(pointer.current && holds(slots[0]?.closest('nav'), pointer.current)) }),
+    [pointer, slots],
+  );
   const [said, say] = useState('');
   // The handle to focus again once a step's move has re-rendered the list (the row may have been re-inserted).
   const refocus = useRef<string | null>(null);
@@ -73,8 +144,14 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
   const size = todos.length;
   const announcements: Announcements = {
     onDragStart: ({ active }) => REORDER_WORDS.pickedUp(titleOf(active.id), indexOf(active.id), size),
-    onDragOver: ({ active, over }) => (over ? REORDER_WORDS.over(titleOf(active.id), indexOf(over.id), size) : undefined),
+    onDragOver: ({ active, over }) => {
+      const list = listTargetOf(over);
+      if (list) return REORDER_WORDS.overList(titleOf(active.id), list.name);
+      return over ? REORDER_WORDS.over(titleOf(active.id), indexOf(over.id), size) : undefined;
+    },
     onDragEnd: ({ active, over }) => {
+      const list = listTargetOf(over);
+      if (list) return REORDER_WORDS.movedTo(titleOf(active.id), list.name);
       const placement = placementOf(active.id, over?.id);
       return placement
         ? REORDER_WORDS.dropped(titleOf(active.id), placement.position, size)
@@ -85,6 +162,14 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     setActiveId(null);
+    setOverList(false);
+    const list = listTargetOf(over);
+    const todo = todos.find((entry) => entry._id === active.id);
+    if (list && todo) {
+      // The same write as Move to… (§10.19): the task's list, through the device's outbox, its message and all.
+      void moveTask(todo, list.listId);
+      return;
+    }
     const placement = placementOf(active.id, over?.id);
     if (placement) save(String(active.id), placement);
   };
@@ -116,17 +201,25 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
   return (
     <DndContext
       sensors={sensors}
-      collisionDetection={closestCenter}
+      collisionDetection={collisions}
+      autoScroll={autoScroll}
       modifiers={[alongTheList]}
       accessibility={{ announcements, screenReaderInstructions: { draggable: REORDER_WORDS.instructions } }}
       onDragStart={({ active }) => setActiveId(active.id)}
-      onDragCancel={() => setActiveId(null)}
+      onDragOver={({ over }) => setOverList(listTargetOf(over) !== null)}
+      onDragCancel={() => {
+        setActiveId(null);
+        setOverList(false);
+      }}
       onDragEnd={onDragEnd}
     >
+      {slots.map((slot) => (
+        <ListDropTarget key={slot.getAttribute(LIST_DROP_SLOT)} slot={slot} />
+      ))}
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
         <ul
           ref={list}
-          className="tasks-list__items reorder-rows"
+          className={`tasks-list__items reorder-rows${overList ? ' reorder-rows--to-list' : ''}`}
           aria-labelledby={headingId}
           style={{ height: totalSize }}
           onFocus={(event) => setFocusedId(event.target.closest('[data-todo-id]')?.getAttribute('data-todo-id') ?? null)}
@@ -153,6 +246,30 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
       </p>
     </DndContext>
   );
+}
+
+/** The drop slots of the sidebar's lists (none on a phone, where the lists are in a drawer), kept as they change. */
+function useListDropSlots(): HTMLElement[] {
+  const [slots, setSlots] = useState<HTMLElement[]>([]);
+  useLayoutEffect(() => {
+    const read = () => {
+      const now = Array.from(document.querySelectorAll<HTMLElement>(`[${LIST_DROP_SLOT}]`));
+      setSlots((before) => (before.length === now.length && before.every((slot, index) => slot === now[index]) ? before : now));
+    };
+    read();
+    const watch = new MutationObserver(read);
+    watch.observe(document.body, { childList: true, subtree: true });
+    return () => watch.disconnect();
+  }, []);
+  return slots;
+}
+
+/** A list of the sidebar as a place to drop a task: drawn in the list's slot, marked while a task is over it. */
+function ListDropTarget({ slot }: { slot: HTMLElement }) {
+  const listId = slot.getAttribute(LIST_DROP_SLOT) ?? '';
+  const list: ListTarget = { listId, name: slot.dataset['dropName'] ?? '' };
+  const { setNodeRef, isOver } = useDroppable({ id: `${LIST_TARGET}${listId}`, data: { list } });
+  return createPortal(<span ref={setNodeRef} className={`reorder-list-target${isOver ? ' reorder-list-target--over' : ''}`} />, slot);
 }
 
 interface ReorderRowProps {
