@@ -147,7 +147,16 @@ async function loadOnce(context) {
     const done = rows.length > 0 && rows.every((row) => !row.inert && getComputedStyle(row).opacity === '1');
     return done && performance.timeOrigin + performance.now();
   };
-  const completeAt = await (await page.waitForFunction(allRowsEntered, null, { timeout: 30_000, polling: 'raf' })).jsonValue();
+  const completeAt = await page
+    .waitForFunction(allRowsEntered, null, { timeout: 30_000, polling: 'raf' })
+    .then((handle) => handle.jsonValue())
+    .catch(async (error) => {
+      // What the rows were when they did not all enter: how many, how many inert, their opacities.
+      const rows = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('li[data-todo-id]'), (row) => `${row.inert ? 'inert ' : ''}${getComputedStyle(row).opacity} ${row.className}`),
+      );
+      throw new Error(`the rows did not all enter in 30 s: ${rows.length} rows: ${rows.join('; ')} (${error.message})`);
+    });
   const timing = response.request().timing();
   const completeMs = completeAt - (timing.startTime + timing.responseEnd);
   // A task that does not repeat: ticking a repeating one moves it to its next date instead (PRODUCT §10.16).

@@ -42,6 +42,7 @@ export function useRowMotion(row: RefObject<HTMLElement | null>, todoId: string,
   const reduced = useReducedMotion() ?? false;
   const entrance = useRef<Animation | null>(null);
   const leaving = useRef(false);
+  const exit = useRef<Animation | null>(null);
 
   // Before the first paint, so a row waiting for its turn never flashes in first.
   useLayoutEffect(() => {
@@ -60,7 +61,15 @@ export function useRowMotion(row: RefObject<HTMLElement | null>, todoId: string,
   }, []);
 
   useEffect(() => {
-    if (isPresent || leaving.current) return undefined;
+    if (isPresent) {
+      // Back before it was gone (its task listed again, or scrolled back into the window before AnimatePresence
+      // removed it): present as any row, its exit undone, and free to leave again later.
+      leaving.current = false;
+      exit.current?.cancel();
+      exit.current = null;
+      return undefined;
+    }
+    if (leaving.current) return undefined;
     leaving.current = true;
     const element = row.current;
     if (!canAnimate(element) || stillListed?.(todoId)) {
@@ -70,7 +79,11 @@ export function useRowMotion(row: RefObject<HTMLElement | null>, todoId: string,
     entrance.current?.finish();
     const to = reduced ? { opacity: 0 } : { opacity: 0, transform: 'translateX(-32px)' };
     const animation = element.animate([{ opacity: 1, transform: 'none' }, to], { duration: MOTION.exitSeconds * 1000, easing: 'ease-in', fill: 'forwards' });
-    const done = () => safeToRemove?.();
+    exit.current = animation;
+    // Gone once it has played, or was stopped otherwise than by the row coming back.
+    const done = () => {
+      if (leaving.current) safeToRemove?.();
+    };
     animation.finished.then(done, done);
     return undefined;
   }, [isPresent, row, safeToRemove, stillListed, todoId, reduced]);
