@@ -138,4 +138,23 @@ describe('the bulk actions (docs/PRODUCT.md §10.11.3)', () => {
     await waitFor(async () => expect(await fetchTodos()).toEqual(before));
     await waitFor(() => expect(checked()).toEqual([true, false, true]));
   });
+
+  it('are not offered under a Priority filter or a search: they would act on tasks the list hides', async () => {
+    await addTodo('one');
+    await addTodo('two');
+    await updateTodo((await fetchTodos())[0]?._id ?? '', { priority: 1 });
+    const narrowed = renderPage(<TaskListPage />, { route: '/?priority=1' });
+    await screen.findByText('Clear filters');
+    await waitFor(() => expect(shownTitles()).toEqual(['two']));
+    expect(screen.queryByRole('button', { name: 'Mark all complete' })).not.toBeInTheDocument();
+
+    fireEvent.click(button('Clear filters'));
+    await waitFor(() => expect(shownTitles()).toEqual(['two', 'one']));
+    expect(button('Mark all complete')).toBeInTheDocument();
+    narrowed.unmount();
+
+    renderPage(<TaskListPage />, { route: '/?q=one' });
+    expect(await screen.findByText('1 task matches “one”.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Mark all complete' })).not.toBeInTheDocument();
+  });
 });

@@ -216,7 +216,8 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
           {heading}
         </h2>
         {viewsRow ? createPortal(<ReorderToggle {...reorder} />, viewsRow) : <ReorderToggle {...reorder} />}
-        <BulkActions counts={counts} inputRef={inputRef} listId={listId} />
+        {/* They act on the whole list (§10.11.3, §10.19): not offered while a filter or a search hides some of it. */}
+        {!searching && !narrowed && <BulkActions counts={counts} inputRef={inputRef} listId={listId} />}
       </div>
       {(counts.all > 0 || searching) && <SearchField compact={compact} />}
       {counts.all > 0 && <TaskFilters filter={filter} counts={shownCounts} />}
