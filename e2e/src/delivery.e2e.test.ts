@@ -58,6 +58,8 @@ describeInBrowser('delivery to the browser in Chromium', () => {
     // A device that keeps no list: the whole list is read (what changed since is compressed the same way).
     await forgetDeviceList(page);
     const responses = responsesOf(page);
+    // The live stream opens after the list is drawn: its answer is awaited, however late it comes.
+    const streamOpened = page.waitForResponse((response) => pathOf(response) === '/api/todo/events', { timeout: 30_000 });
     // A cold load: with a route in place, Chromium keeps nothing in its HTTP cache.
     await page.route('**/*', (route) => route.continue());
     await page.reload();
@@ -74,9 +76,8 @@ describeInBrowser('delivery to the browser in Chromium', () => {
     }
     const list = responses.find((response) => pathOf(response) === LIST_PATH);
     expect(await list?.headerValue('content-encoding')).toBe('gzip');
-    const events = responses.find((response) => pathOf(response) === '/api/todo/events');
-    expect(events).toBeDefined();
-    expect(await events?.headerValue('content-encoding')).toBeNull();
+    const events = await streamOpened;
+    expect(await events.headerValue('content-encoding')).toBeNull();
 
     // A change made elsewhere (another client of the same account) appears on the open page by the stream.
     const headers = await xsrfHeaders(page);

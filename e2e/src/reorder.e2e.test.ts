@@ -22,6 +22,40 @@ const said = (page: Page) => page.evaluate(() => (window as unknown as { reorder
 const hasSaid = (page: Page, text: string) => until(() => said(page), (all) => all.includes(text));
 const dragging = (page: Page, title: string) => page.locator('li.reorder-row--dragging').filter({ hasText: title }).waitFor();
 
+/**
+ * Drops with `drop` and counts the animation frames from the dropping event (`pointerup` or `keydown`) to the
+ * first frame that shows the rows as `expected`: 1 is the frame right after the drop (docs/PERFORMANCE.md "Your
+ * own order": a moved task shows in its new place within one frame).
+ */
+async function framesToShow(page: Page, event: 'pointerup' | 'keydown', expected: string[], drop: () => Promise<void>): Promise<number> {
+  await page.evaluate(
+    ([type, want]) => {
+      const state = { frames: 0, shown: 0 };
+      (window as unknown as { moveFrames: typeof state }).moveFrames = state;
+      const order = () => Array.from(document.querySelectorAll('li[data-todo-id] .reorder-row__title'), (title) => title.textContent).join();
+      window.addEventListener(
+        type,
+        () => {
+          const frame = () => {
+            state.frames += 1;
+            if (order() === want) state.shown = state.frames;
+            else if (state.frames < 600) requestAnimationFrame(frame);
+          };
+          requestAnimationFrame(frame);
+        },
+        { capture: true, once: true },
+      );
+    },
+    [event, expected.join()] as const,
+  );
+  await drop();
+  const frames = await until(
+    () => page.evaluate(() => (window as unknown as { moveFrames: { shown: number } }).moveFrames.shown),
+    (shown) => shown > 0,
+  );
+  return frames;
+}
+
 async function centre(page: Page, title: string): Promise<{ x: number; y: number }> {
   const box = await handle(page, title).boundingBox();
   if (!box) throw new Error(`no handle for ${title}`);
@@ -88,7 +122,7 @@ describeInBrowser('your own order (docs/PRODUCT.md §10.24)', () => {
     await page.mouse.move(to.x, to.y, { steps: 8 });
     await hasSaid(page, 'Task “Alpha” is over position 1 of 4.');
     await snapshot(page, 'reorder-desktop-dragging-light', { fullPage: false });
-    await page.mouse.up();
+    const mouseFrames = await framesToShow(page, 'pointerup', ['Alpha', 'Delta', 'Charlie', 'Bravo'], () => page.mouse.up());
     // In its new place at once (the list's own copy), and one write to the server.
     expect(await handleTitles(page)).toEqual(['Alpha', 'Delta', 'Charlie', 'Bravo']);
     await until(() => serverTitles(page), (titles) => titles.join() === 'Alpha,Delta,Charlie,Bravo');
@@ -104,10 +138,28 @@ describeInBrowser('your own order (docs/PRODUCT.md §10.24)', () => {
     expect(await handle(page, 'Bravo').getAttribute('aria-pressed')).toBe('true');
     await page.keyboard.press('ArrowUp');
     await hasSaid(page, 'Task “Bravo” is over position 3 of 4.');
-    await page.keyboard.press('Space');
+    const keyFrames = await framesToShow(page, 'keydown', ['Alpha', 'Delta', 'Bravo', 'Charlie'], () => page.keyboard.press('Space'));
     await hasSaid(page, 'Task “Bravo” dropped at position 3 of 4.');
+    // The new place shows in the first frame after the drop, by mouse as by keyboard.
+    console.log(`reorder: the moved row in its new place ${mouseFrames} frame(s) after a mouse drop, ${keyFrames} after a keyboard drop`);
+    expect([mouseFrames, keyFrames]).toEqual([1, 1]);
     expect(await handleTitles(page)).toEqual(['Alpha', 'Delta', 'Bravo', 'Charlie']);
     await until(() => serverTitles(page), (titles) => titles.join() === 'Alpha,Delta,Bravo,Charlie');
+    expect(writes.count('PUT', /^\/todo\/update-todo\//)).toBe(2);
+
+    // ↑ on the first row goes nowhere: picked up with the keyboard, a task moves among the rows only, never
+    // towards a list of the sidebar above it; Escape puts it back.
+    const top = (await page.locator('li.reorder-row').first().boundingBox())?.y ?? 0;
+    await handle(page, 'Alpha').focus();
+    await page.keyboard.press('Space');
+    await hasSaid(page, 'Task “Alpha” is over position 1 of 4.');
+    expect(await page.locator('.reorder-list-target').count()).toBe(0);
+    await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(300);
+    expect((await page.locator('li.reorder-row--dragging').boundingBox())?.y).toBeGreaterThanOrEqual(top - 1);
+    await page.keyboard.press('Escape');
+    await hasSaid(page, 'Moving cancelled. Task “Alpha” is back at position 1 of 4.');
+    expect(await page.locator('.reorder-list-target').count()).toBe(1);
     expect(writes.count('PUT', /^\/todo\/update-todo\//)).toBe(2);
 
     // Kept by the server: a reload shows the usual rows in that order.

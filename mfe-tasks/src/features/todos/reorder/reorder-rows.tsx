@@ -1,4 +1,5 @@
 import type { Todo } from '@tm/api-client';
+import { shownTaskOrder } from '@tm/contracts';
 import {
   closestCenter,
   DndContext,
@@ -96,7 +97,14 @@ interface ReorderRowsProps {
   headingId: string;
 }
 
-export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
+export function ReorderRows({ todos: listed, headingId }: ReorderRowsProps) {
+  // The move just dropped, shown in the very next frame: the cache's change (through the device's outbox)
+  // reaches these rows a frame or two later, and once it has (a new `listed`), the rows are the list's again.
+  const [moved, setMoved] = useState<{ id: string; order: string; over: Todo[] } | null>(null);
+  const todos = useMemo(
+    () => (moved?.over === listed ? shownTaskOrder(listed.map((todo) => (todo._id === moved.id ? { ...todo, order: moved.order } : todo))) : listed),
+    [listed, moved],
+  );
   const list = useRef<HTMLUListElement>(null);
   const ids = useMemo(() => todos.map((todo) => todo._id), [todos]);
   const [activeId, setActiveId] = useState<UniqueIdentifier | null>(null);
@@ -108,6 +116,9 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
   const { moveTask } = useListActions();
   const slots = useListDropSlots();
   const [overList, setOverList] = useState(false);
+  // A task picked up with the keyboard moves among the rows only: the lists are no targets then (the arrow
+  // keys' next place is the nearest target in their direction, which could be a list of the sidebar).
+  const [keyboardDrag, setKeyboardDrag] = useState(false);
   const pointer = usePointerAt();
   const collisions = useMemo(() => listsThenRows(pointer), [pointer]);
   // The page does not scroll under a pointer on the sidebar: near the window's top edge, its first lists would
@@ -127,10 +138,11 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
 
   const save = useCallback(
     (id: string, placement: Placement) => {
+      setMoved({ id, order: placement.order, over: listed });
       update({ todoId: id, patch: { order: placement.order } });
       virtualizer.scrollToIndex(placement.position, { align: 'auto' });
     },
-    [update, virtualizer],
+    [update, virtualizer, listed],
   );
 
   const sensors = useSensors(
@@ -163,6 +175,7 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     setActiveId(null);
     setOverList(false);
+    setKeyboardDrag(false);
     const list = listTargetOf(over);
     const todo = todos.find((entry) => entry._id === active.id);
     if (list && todo) {
@@ -205,17 +218,20 @@ export function ReorderRows({ todos, headingId }: ReorderRowsProps) {
       autoScroll={autoScroll}
       modifiers={[alongTheList]}
       accessibility={{ announcements, screenReaderInstructions: { draggable: REORDER_WORDS.instructions } }}
-      onDragStart={({ active }) => setActiveId(active.id)}
+      onDragStart={({ active, activatorEvent }) => {
+        setActiveId(active.id);
+        setKeyboardDrag(activatorEvent.type.startsWith('key'));
+      }}
       onDragOver={({ over }) => setOverList(listTargetOf(over) !== null)}
       onDragCancel={() => {
         setActiveId(null);
         setOverList(false);
+        setKeyboardDrag(false);
       }}
       onDragEnd={onDragEnd}
     >
-      {slots.map((slot) => (
-        <ListDropTarget key={slot.getAttribute(LIST_DROP_SLOT)} slot={slot} />
-      ))}
+      {!keyboardDrag &&
+        slots.map((slot) => <ListDropTarget key={slot.getAttribute(LIST_DROP_SLOT)} slot={slot} />)}
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
         <ul
           ref={list}
