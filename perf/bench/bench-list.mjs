@@ -249,7 +249,10 @@ async function phoneRun(browser, baseUrl, api) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
   try {
-    const distance = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    // The end of the page, read again at each stroke: the windowed list's height follows the rows measured on the
+    // way (an estimate at first), so the end can move while the thumb gets there.
+    const endOfPage = () => page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    const distance = await endOfPage();
     const scrollY = () => page.evaluate(() => window.scrollY);
     /** One stroke of a thumb: down on the screen, a drag of STROKE_PX in steps, and up (the page may fling on). */
     const stroke = async (towardsEnd) => {
@@ -264,17 +267,18 @@ async function phoneRun(browser, baseUrl, api) {
     await startRecording(page);
     // Down to the end of the list and back up, stroke after stroke, as a thumb does.
     let strokes = 0;
-    while ((await scrollY()) < distance - 2 && strokes < maxStrokes) {
+    while ((await scrollY()) < (await endOfPage()) - 2 && strokes < maxStrokes) {
       await stroke(true);
       strokes += 1;
     }
     const reachedEnd = await scrollY();
+    const end = await endOfPage();
     while ((await scrollY()) > 0 && strokes < 2 * maxStrokes) {
       await stroke(false);
       strokes += 1;
     }
     const scroll = { ...frameFigures(await stopRecording(page)), strokes };
-    if (reachedEnd < distance - 2) throw new Error(`the list did not scroll to its end: ${reachedEnd} of ${distance} px after ${strokes} strokes`);
+    if (reachedEnd < end - 2) throw new Error(`the list did not scroll to its end: ${reachedEnd} of ${end} px after ${strokes} strokes`);
     // The celebration: tick the first open task (sound and confetti once the server confirmed it).
     const checkbox = page.locator('li[data-todo-id] input[type="checkbox"]:not(:checked)').first();
     await startRecording(page);
@@ -282,7 +286,7 @@ async function phoneRun(browser, baseUrl, api) {
     await page.locator('.tasks-confetti canvas').waitFor({ timeout: 20_000 });
     await page.locator('.tasks-confetti canvas').waitFor({ state: 'detached', timeout: 30_000 });
     const confetti = frameFigures(await stopRecording(page));
-    return { scroll, confetti, distance, reachedEnd };
+    return { scroll, confetti, distance: end, reachedEnd };
   } finally {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 }).catch(() => undefined);
     await context.close();
