@@ -169,6 +169,18 @@ describeInBrowser('labels, priorities and filters (docs/PRODUCT.md §10.20)', ()
     // A person who has pressed anything on the page has its dialogs' code (fetched at the first press).
     await newTaskInput(page).click();
     await page.waitForLoadState('networkidle');
+    // Every chunk the press asked for is in: the loaders' script elements (data-rspack) leave once loaded, and
+    // none has been on its way for a second.
+    await page.waitForFunction(
+      () => {
+        const state = window as unknown as { chunksQuietSince?: number };
+        if (document.querySelector('script[data-rspack], script[data-webpack]')) state.chunksQuietSince = undefined;
+        else state.chunksQuietSince ??= performance.now();
+        return state.chunksQuietSince !== undefined && performance.now() - state.chunksQuietSince > 1000;
+      },
+      null,
+      { polling: 100, timeout: 30_000 },
+    );
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: "You're offline." }).waitFor({ timeout: 5000 });
 
