@@ -745,6 +745,10 @@ export class MongoTodosStore extends TodosStoreBase implements TodosRepository {
     return JSON.stringify(await this.list(userId));
   }
 
+  async listsOf(userId: string): Promise<ListRecord[]> {
+    return (await this.lists.find({ userId: userKey(userId), ...LIVE }).sort(LISTS_SORT).toArray()).map((document) => toList(document).list);
+  }
+
   async openDueBefore(userId: string, before: string): Promise<TodoRecord[]> {
     // Read through user_open_due, then put in list order here, where they are few: a sort in the query could
     // lead the planner to the listing index instead, which reads every task of the user.

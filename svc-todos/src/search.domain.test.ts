@@ -39,15 +39,22 @@ describe('the plan of a search', () => {
   const match = (id: number, fields: Partial<SearchMatch> = {}): SearchMatch => ({ _id: String(id), completed: false, ...fields });
 
   it('without a filter keeps every match, so a store may read only the first few and count the rest', () => {
-    const plan = searchPlan({}, '2026-12-07T10:00', 2);
+    const plan = searchPlan({}, '2026-12-07T10:00', new Set(), 2);
     expect(plan.filtered).toBe(false);
     expect(plan.pick([match(1), match(2), match(3)])).toEqual({ ids: ['1', '2'], more: 1 });
   });
 
   it('with filters keeps the first `limit` matches that pass, in order, and counts the others that pass', () => {
-    const plan = searchPlan({ status: 'active', priority: 1 }, '2026-12-07T10:00', 2);
+    const plan = searchPlan({ status: 'active', priority: 1 }, '2026-12-07T10:00', new Set(), 2);
     expect(plan.filtered).toBe(true);
     const matches = [match(1, { priority: 1 }), match(2, { priority: 1, completed: true }), match(3), match(4, { priority: 1 }), match(5, { priority: 1 })];
     expect(plan.pick(matches)).toEqual({ ids: ['1', '4'], more: 1 });
+  });
+
+  it('with an archived list reads every match, and keeps none of that list’s (PRODUCT §10.19 "Archive")', () => {
+    const archived = 'b'.repeat(24);
+    const plan = searchPlan({}, '2026-12-07T10:00', new Set([archived]), 2);
+    expect(plan.filtered).toBe(true);
+    expect(plan.pick([match(1, { listId: archived }), match(2), match(3, { listId: 'a'.repeat(24) }), match(4, { listId: archived }), match(5)])).toEqual({ ids: ['2', '3'], more: 1 });
   });
 });

@@ -69,18 +69,19 @@ export interface SearchPlan {
 
 /**
  * The plan of a search with `filters` (the contracts' passesFilters; `now` the person's wall clock,
- * `YYYY-MM-DDTHH:mm`): at most SEARCH_RESULTS_MAX tasks.
+ * `YYYY-MM-DDTHH:mm`; `archived` the ids of the person's archived lists, whose tasks a search across lists
+ * leaves out): at most SEARCH_RESULTS_MAX tasks.
  */
-export function searchPlan(filters: SearchFilters, now: string, limit: number = SEARCH_RESULTS_MAX): SearchPlan {
+export function searchPlan(filters: SearchFilters, now: string, archived: ReadonlySet<string>, limit: number = SEARCH_RESULTS_MAX): SearchPlan {
   return {
     limit,
-    filtered: Object.values(filters).some((value) => value !== undefined),
+    filtered: archived.size > 0 || Object.values(filters).some((value) => value !== undefined),
     readsMarks: filters.priority !== undefined || filters.label !== undefined,
     pick: (matches) => {
       const ids: string[] = [];
       let more = 0;
       for (const match of matches) {
-        if (!passesFilters(match, filters, now)) continue;
+        if (!passesFilters(match, filters, now, archived)) continue;
         if (ids.length < limit) ids.push(match._id);
         else more += 1;
       }

@@ -14,6 +14,7 @@ const TRACED_STORE_CALLS = [
   'list',
   'listJson',
   'openDueBefore',
+  'listsOf',
   'search',
   'create',
   'update',

@@ -784,6 +784,10 @@ export class SqliteTodosStore extends TodosStoreBase implements TodosRepository 
     return this.statements.liveLists.all(userId).map((row) => toStoredList(row).list);
   }
 
+  async listsOf(userId: string): Promise<ListRecord[]> {
+    return this.liveLists(userId);
+  }
+
   async openDueBefore(userId: string, before: string): Promise<TodoRecord[]> {
     return this.statements.openDueBefore.all(userId, before).map(toRecord);
   }

@@ -5,10 +5,11 @@ import {
   DEFAULT_LIST_COLOUR,
   fieldValue,
   HISTORY_RETENTION_MS,
-  INBOX_ID,
+  inListScope,
   LIMITS,
   listNameKey,
   listNameTakenMessage,
+  NO_LIST_LEFT_OUT,
   normalLabels,
   taskMarks,
   taskDetails,
@@ -467,10 +468,13 @@ export function restoreTodo(task: StoredTask | undefined, now: Date, restoreWind
   return { result: todo, writes: { tasks: [{ todo, deletedAt: null }], event: { saved: [todo], removed: [] } } };
 }
 
-/** Whether `todo` is among the tasks of `scope` (§10.19): every task, the Inbox's (no list) or one list's. */
+/**
+ * Whether `todo` is among the tasks of `scope` (§10.19): every task, the Inbox's (no list) or one list's. Without
+ * a list the bulk calls act on every task, an archived list's too (the screen offers them there only while it
+ * shows every task, §10.20).
+ */
 export function inScope(todo: TodoRecord, scope: TaskScope): boolean {
-  if (scope === undefined) return true;
-  return scope === INBOX_ID ? todo.listId === undefined : todo.listId === scope;
+  return inListScope(todo, scope, NO_LIST_LEFT_OUT);
 }
 
 /**

@@ -103,7 +103,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(await store.remove(alice, gone._id)).toBe(true);
     await store.create(bob, 'Bob buys milk');
     const ids = async (terms: string[], filters = {}, limit?: number) => {
-      const { todos, more } = await store.search(alice, terms, searchPlan(filters, '2026-12-07T10:00', limit));
+      const { todos, more } = await store.search(alice, terms, searchPlan(filters, '2026-12-07T10:00', new Set(), limit));
       return { ids: todos.map((todo) => todo._id).sort(), more };
     };
     const sorted = (...todos: Todo[]) => todos.map((todo) => todo._id).sort();
@@ -114,7 +114,7 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
     expect(await ids(['mil'], { priority: 4 }, 1)).toEqual({ ids: expect.any(Array), more: 2 });
     expect((await ids(['mil'], {}, 2)).more).toBe(2);
     expect(await ids(['zebra'])).toEqual({ ids: [], more: 0 });
-    const [found] = (await store.search(alice, ['oat'], searchPlan({}, '2026-12-07T10:00'))).todos;
+    const [found] = (await store.search(alice, ['oat'], searchPlan({}, '2026-12-07T10:00', new Set()))).todos;
     expect(found).toEqual(inTitle);
   });
 
@@ -1138,6 +1138,9 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       expect(await store.listJson(alice)).toBe(JSON.stringify(await store.list(alice)));
       expect(TodosResponse.parse(JSON.parse(await store.listJson(alice))).lists).toEqual([first, work, home]);
       expect((await store.list(bob)).lists).toEqual([]);
+      // The lists alone, as the reads that leave an archived list's tasks out learn them (§10.19 "Archive").
+      expect(await store.listsOf(alice)).toEqual([first, work, home]);
+      expect(await store.listsOf(bob)).toEqual([]);
       expect(await eventsSince(alice, '0')).toEqual([
         { origin: 'page', saved: [], removed: [], savedLists: [work] },
         { origin: null, saved: [], removed: [], savedLists: [home] },
@@ -1156,7 +1159,9 @@ function describeTodosRepositoryContract(harness: StoreHarness): void {
       expect((await store.feedPosition(alice)).cursor).toBe(cursor);
       expect((await store.list(alice)).lists).toHaveLength(1);
       // A deleted list's name is free again.
+      expect((await store.listsOf(alice)).map((list) => [list.name, list.archived])).toEqual([['Work', true]]);
       expect((await store.removeList(alice, work._id)).kind).toBe('removed');
+      expect(await store.listsOf(alice)).toEqual([]);
       expect(saved(await store.createList(alice, { name: 'work' })).name).toBe('work');
     });
 

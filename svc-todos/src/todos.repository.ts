@@ -264,6 +264,11 @@ export interface TodosRepository {
    */
   openDueBefore(userId: string, before: string): Promise<TodoRecord[]>;
   /**
+   * The user's live lists (§10.19), archived ones too, in their order (byListPlace): what the reads that leave
+   * an archived list's tasks out (Today and Upcoming, the calendar feed, search across lists) learn them from.
+   */
+  listsOf(userId: string): Promise<ListRecord[]>;
+  /**
    * Search (docs/PRODUCT.md §10.22): the user's live tasks whose title, note or subtasks hold every one of
    * `terms` (the contracts' searchTerms: a word each, the last one the start of a word), through the store's
    * full-text index, best match first, then pinned, then newest. The plan (search.domain.ts's searchPlan, the

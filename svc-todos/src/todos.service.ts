@@ -1,4 +1,4 @@
-import { addDays, agendaOf, ErrorCode, type AgendaResponse, type ChangesResponse, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
+import { addDays, agendaOf, archivedListIds, ErrorCode, outsideArchivedLists, type AgendaResponse, type ChangesResponse, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
 import { HttpError } from '@tm/service-kit/errors';
 import { catchUp, type IdempotencyRecord, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
 import type { FeedPosition, ResultOf, TodoList, TodosRepository, TodoWrite, TodoWriteResults } from './todos.repository.js';
@@ -27,12 +27,12 @@ export class TodosService {
 
   /**
    * Today and Upcoming (docs/PRODUCT.md §10.15) for the person's `today` and the `days` from it: the store
-   * reads the open tasks due before the agenda's end, and the contracts' `agendaOf`, the rule the Today
-   * screen draws with too, sorts them into overdue and days.
+   * reads the open tasks due before the agenda's end and the lists, and the contracts' `agendaOf`, the rule the
+   * Today screen draws with too, sorts those outside an archived list (§10.19 "Archive") into overdue and days.
    */
   async agenda(userId: string, today: string, days: number): Promise<AgendaResponse> {
-    const open = await this.repository.openDueBefore(userId, addDays(today, days));
-    return { today, ...agendaOf(open, today, days) };
+    const [open, lists] = await Promise.all([this.repository.openDueBefore(userId, addDays(today, days)), this.repository.listsOf(userId)]);
+    return { today, ...agendaOf(outsideArchivedLists(open, archivedListIds(lists)), today, days) };
   }
 
   /**

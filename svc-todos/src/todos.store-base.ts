@@ -126,7 +126,7 @@ const withLists = (tasks: TaskRead): ReadPlan => ({ tasks, lists: true });
  * holds no task rule of its own.
  */
 export abstract class TodosStoreBase
-  implements Omit<TodosRepository, 'list' | 'listJson' | 'openDueBefore' | 'search' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'history' | 'historyOfUser' | 'ping' | 'close'>
+  implements Omit<TodosRepository, 'list' | 'listJson' | 'openDueBefore' | 'listsOf' | 'search' | 'deleteAllForUser' | 'eventsAfter' | 'feedPosition' | 'idempotencyRecord' | 'history' | 'historyOfUser' | 'ping' | 'close'>
 {
   private readonly listeners = new CommitListeners();
 

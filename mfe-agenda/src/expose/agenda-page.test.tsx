@@ -1,5 +1,5 @@
-import { addTodo, fetchTodos, personTimeZone, remindersQueryKey, updateTodo } from '@tm/api-client';
-import { addDays, MISSED_REASONS, type RemindersResponse } from '@tm/contracts';
+import { addTodo, fetchTodos, http, newIdempotencyKey, personTimeZone, remindersQueryKey, updateTodo } from '@tm/api-client';
+import { addDays, IDEMPOTENCY_KEY_HEADER, MISSED_REASONS, type ListResponse, type RemindersResponse } from '@tm/contracts';
 import { FakeEventSource, renderPage, signUpNewUser, testQueryClient } from '@tm/web-test-support';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -58,6 +58,18 @@ describe('the Today screen', () => {
     expect(screen.getByRole('checkbox', { name: 'Mark “Last week” as completed' })).toHaveAccessibleDescription(/^Overdue: /);
     // Its title opens it in the task list.
     expect(screen.getByRole('link', { name: 'Pay rent' })).toHaveAttribute('href', '/');
+  });
+
+  it('leaves out the tasks of an archived list, as the task list does (PRODUCT §10.19 "Archive")', async () => {
+    const headers = { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() };
+    const trip = (await http.post<ListResponse>('/todo/lists', { name: 'Trip' }, { headers })).data.list;
+    await http.put(`/todo/lists/${trip._id}`, { archived: true }, { headers: { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() } });
+    await addTodo('Pack the tent', { due: today, listId: trip._id });
+    await addTodo('Water the plants', today);
+    renderPage(<AgendaPage />, { route: '/today' });
+    await screen.findByText('Water the plants');
+    expect(titlesIn(/^Today \d/)).toEqual(['Water the plants']);
+    expect(screen.queryByText('Pack the tent')).not.toBeInTheDocument();
   });
 
   it('completes a task and reschedules another to tomorrow keeping its time, on the server, the focus moving on', async () => {

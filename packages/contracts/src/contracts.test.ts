@@ -325,4 +325,26 @@ describe('the rules of lists (docs/PRODUCT.md §10.19)', () => {
     expect(changeMessage(['listId'], { listId: null })).toBe('Task moved to Inbox');
     expect(unchangedMessage({ listId: null }, { completed: false, isPinned: false })).toBe('Task already in that list');
   });
+
+  it('an archived list keeps its tasks out of the way: only its own scope holds them', () => {
+    const { archivedListIds, inListScope, outsideArchivedLists } = lists;
+    const work = '0123456789abcdef01234567';
+    const old = 'fedcba987654321001234567';
+    const archived = archivedListIds([
+      { _id: work, archived: false },
+      { _id: old, archived: true },
+    ]);
+    expect([...archived]).toEqual([old]);
+    expect(inListScope({ listId: old }, undefined, archived)).toBe(false);
+    expect(inListScope({ listId: old }, old, archived)).toBe(true);
+    expect(inListScope({ listId: old }, 'inbox', archived)).toBe(false);
+    expect(inListScope({ listId: work }, undefined, archived)).toBe(true);
+    expect(inListScope({ listId: work }, old, archived)).toBe(false);
+    expect(inListScope({}, undefined, archived)).toBe(true);
+    expect(inListScope({}, 'inbox', archived)).toBe(true);
+    expect(inListScope({}, work, archived)).toBe(false);
+    const tasks = [{ listId: work }, { listId: old }, {}];
+    expect(outsideArchivedLists(tasks, archived)).toEqual([{ listId: work }, {}]);
+    expect(outsideArchivedLists(tasks, new Set())).toEqual(tasks);
+  });
 });

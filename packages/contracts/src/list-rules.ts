@@ -1,3 +1,4 @@
+import { INBOX_NAME } from './list-scope.js';
 import { LIMITS } from './limits.js';
 import { todoTitleValue } from './todo-title.js';
 
@@ -7,10 +8,7 @@ import { todoTitleValue } from './todo-title.js';
  * same functions). Placing a list (order keys) is order-keys.ts, so what only reads lists loads no key library.
  */
 
-/** The list every account has: a task without a `listId` is in it (so a client that knows nothing of lists sees its tasks there). */
-export const INBOX_NAME = 'Inbox';
-/** The list id the address and the filters use for the Inbox (`/lists/inbox`): it has no stored id. */
-export const INBOX_ID = 'inbox';
+export * from './list-scope.js';
 
 /** The colours a list may have: names, which each theme draws with its own accessible shade (design tokens). */
 export const LIST_COLOURS = ['grey', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
@@ -58,3 +56,4 @@ export function byListPlace<T extends { order: string; _id: string }>(a: T, b: T
   if (a.order !== b.order) return a.order < b.order ? -1 : 1;
   return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
 }
+

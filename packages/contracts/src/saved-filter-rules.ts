@@ -1,5 +1,5 @@
 import { LIMITS } from './limits.js';
-import { INBOX_ID } from './list-rules.js';
+import { INBOX_ID } from './list-scope.js';
 import { labelNameProblem } from './todo-labels.js';
 import { todoTitleValue } from './todo-title.js';
 

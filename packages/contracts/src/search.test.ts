@@ -81,33 +81,45 @@ describe('what a search highlights', () => {
 describe('the filters of a search', () => {
   const now = '2026-12-07T10:30';
   const task = (fields: Partial<FilterableTask> = {}): FilterableTask => ({ completed: false, ...fields });
+  const none = new Set<string>();
 
   it('narrow by list (the Inbox is no list), status, priority and label (case aside), all together', () => {
     const list = 'a'.repeat(24);
-    expect(passesFilters(task({ listId: list }), { listId: list }, now)).toBe(true);
-    expect(passesFilters(task(), { listId: list }, now)).toBe(false);
-    expect(passesFilters(task(), { listId: 'inbox' }, now)).toBe(true);
-    expect(passesFilters(task({ listId: list }), { listId: 'inbox' }, now)).toBe(false);
-    expect(passesFilters(task({ completed: true }), { status: 'completed' }, now)).toBe(true);
-    expect(passesFilters(task({ completed: true }), { status: 'active' }, now)).toBe(false);
-    expect(passesFilters(task(), { priority: 4 }, now)).toBe(true);
-    expect(passesFilters(task({ priority: 1 }), { priority: 4 }, now)).toBe(false);
-    expect(passesFilters(task({ labels: ['Errand'] }), { label: 'errand', priority: 4 }, now)).toBe(true);
-    expect(passesFilters(task({ labels: ['errand'] }), { label: 'errand', status: 'completed' }, now)).toBe(false);
+    expect(passesFilters(task({ listId: list }), { listId: list }, now, none)).toBe(true);
+    expect(passesFilters(task(), { listId: list }, now, none)).toBe(false);
+    expect(passesFilters(task(), { listId: 'inbox' }, now, none)).toBe(true);
+    expect(passesFilters(task({ listId: list }), { listId: 'inbox' }, now, none)).toBe(false);
+    expect(passesFilters(task({ completed: true }), { status: 'completed' }, now, none)).toBe(true);
+    expect(passesFilters(task({ completed: true }), { status: 'active' }, now, none)).toBe(false);
+    expect(passesFilters(task(), { priority: 4 }, now, none)).toBe(true);
+    expect(passesFilters(task({ priority: 1 }), { priority: 4 }, now, none)).toBe(false);
+    expect(passesFilters(task({ labels: ['Errand'] }), { label: 'errand', priority: 4 }, now, none)).toBe(true);
+    expect(passesFilters(task({ labels: ['errand'] }), { label: 'errand', status: 'completed' }, now, none)).toBe(false);
+  });
+
+  it('leave out the tasks of an archived list unless that list is the filter (PRODUCT §10.19 "Archive")', () => {
+    const kept = 'a'.repeat(24);
+    const archived = new Set(['b'.repeat(24)]);
+    expect(passesFilters(task({ listId: 'b'.repeat(24) }), {}, now, archived)).toBe(false);
+    expect(passesFilters(task({ listId: 'b'.repeat(24) }), { status: 'active' }, now, archived)).toBe(false);
+    expect(passesFilters(task({ listId: 'b'.repeat(24) }), { listId: 'b'.repeat(24) }, now, archived)).toBe(true);
+    expect(passesFilters(task({ listId: kept }), {}, now, archived)).toBe(true);
+    expect(passesFilters(task(), {}, now, archived)).toBe(true);
+    expect(passesFilters(task(), { listId: 'inbox' }, now, archived)).toBe(true);
   });
 
   it('narrow by due date on the person’s clock: overdue, today, the next 7 days, none', () => {
-    expect(passesFilters(task({ due: '2026-12-06' }), { due: 'overdue' }, now)).toBe(true);
-    expect(passesFilters(task({ due: '2026-12-07T10:00' }), { due: 'overdue' }, now)).toBe(true);
-    expect(passesFilters(task({ due: '2026-12-07T11:00' }), { due: 'overdue' }, now)).toBe(false);
-    expect(passesFilters(task({ due: '2026-12-07' }), { due: 'overdue' }, now)).toBe(false);
-    expect(passesFilters(task({ due: '2026-12-06', completed: true }), { due: 'overdue' }, now)).toBe(false);
-    expect(passesFilters(task({ due: '2026-12-07T23:00' }), { due: 'today' }, now)).toBe(true);
-    expect(passesFilters(task({ due: '2026-12-13' }), { due: 'week' }, now)).toBe(true);
-    expect(passesFilters(task({ due: '2026-12-14' }), { due: 'week' }, now)).toBe(false);
-    expect(passesFilters(task(), { due: 'none' }, now)).toBe(true);
-    expect(passesFilters(task({ due: '2026-12-07' }), { due: 'none' }, now)).toBe(false);
-    expect(passesFilters(task(), { due: 'today' }, now)).toBe(false);
+    expect(passesFilters(task({ due: '2026-12-06' }), { due: 'overdue' }, now, none)).toBe(true);
+    expect(passesFilters(task({ due: '2026-12-07T10:00' }), { due: 'overdue' }, now, none)).toBe(true);
+    expect(passesFilters(task({ due: '2026-12-07T11:00' }), { due: 'overdue' }, now, none)).toBe(false);
+    expect(passesFilters(task({ due: '2026-12-07' }), { due: 'overdue' }, now, none)).toBe(false);
+    expect(passesFilters(task({ due: '2026-12-06', completed: true }), { due: 'overdue' }, now, none)).toBe(false);
+    expect(passesFilters(task({ due: '2026-12-07T23:00' }), { due: 'today' }, now, none)).toBe(true);
+    expect(passesFilters(task({ due: '2026-12-13' }), { due: 'week' }, now, none)).toBe(true);
+    expect(passesFilters(task({ due: '2026-12-14' }), { due: 'week' }, now, none)).toBe(false);
+    expect(passesFilters(task(), { due: 'none' }, now, none)).toBe(true);
+    expect(passesFilters(task({ due: '2026-12-07' }), { due: 'none' }, now, none)).toBe(false);
+    expect(passesFilters(task(), { due: 'today' }, now, none)).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { ListScope } from './lists.js';
-import { INBOX_ID } from './list-rules.js';
+import { inListScope } from './list-scope.js';
 import { DUE_FILTERS, type DueFilter } from './saved-filter-rules.js';
 import { hasLabel, labelNameProblem, PRIORITIES, priorityOf, type Priority } from './todo-labels.js';
 import { Todo } from './todos.js';
@@ -161,10 +161,12 @@ export type FilterableTask = Pick<Todo, 'completed' | 'due' | 'listId' | 'priori
 /**
  * Whether `task` passes `filters`. `now` is the person's wall clock, `YYYY-MM-DDTHH:mm` (their time zone, which
  * is the client's business, §10.14): overdue is an open task due before today, or today at a time already past.
+ * `archived` holds the ids of the person's archived lists: without a list filter, their tasks are left out
+ * (list-rules.ts inListScope, §10.19 "Archive").
  */
-export function passesFilters(task: FilterableTask, filters: SearchFilters, now: string): boolean {
+export function passesFilters(task: FilterableTask, filters: SearchFilters, now: string, archived: ReadonlySet<string>): boolean {
   const { listId, status, priority, label, due } = filters;
-  if (listId !== undefined && (listId === INBOX_ID ? task.listId !== undefined : task.listId !== listId)) return false;
+  if (!inListScope(task, listId, archived)) return false;
   if (status !== undefined && task.completed !== (status === 'completed')) return false;
   if (priority !== undefined && priorityOf(task) !== priority) return false;
   if (label !== undefined && !hasLabel(task, label)) return false;

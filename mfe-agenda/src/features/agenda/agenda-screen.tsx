@@ -1,5 +1,5 @@
 import type { Todo } from '@tm/api-client';
-import { AGENDA_DAYS, agendaOf, type ReminderItem } from '@tm/contracts';
+import { AGENDA_DAYS, agendaOf, archivedListIds, outsideArchivedLists, type ReminderItem } from '@tm/contracts';
 import { dueText, personNow, syncedTodosQuery, useLiveTodos, usePersonClock, useTaskSync, useUndoKey } from '@tm/web-platform';
 import { missedReminderOf, useMissedReminders } from '@tm/web-platform/reminders';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -83,7 +83,8 @@ export function AgendaScreen({ headingId }: { headingId: string }) {
   const missed = useMissedReminders();
   const list = useQuery(syncedTodosQuery(queryClient));
   const today = todayOf(personNow());
-  const agenda = useMemo(() => (list.data ? agendaOf(list.data.todos, today, AGENDA_DAYS.default) : null), [list.data, today]);
+  // The tasks an archived list keeps out of the way are not on anybody's days (§10.19 "Archive"), as in the service's agenda.
+  const agenda = useMemo(() => (list.data ? agendaOf(outsideArchivedLists(list.data.todos, archivedListIds(list.data.lists)), today, AGENDA_DAYS.default) : null), [list.data, today]);
   const [focus, setFocus] = useState<FocusRequest | null>(null);
 
   // Completing a task hands the focus to the next one on the screen.

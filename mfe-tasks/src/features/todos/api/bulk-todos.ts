@@ -1,5 +1,5 @@
 import { clearCompleted, completeAll, describeError, http, isSessionEnded, logFailure, newIdempotencyKey, type Todo } from '@tm/api-client';
-import { IDEMPOTENCY_KEY_HEADER, INBOX_ID, ROUTES, type BulkTodosResponse } from '@tm/contracts';
+import { IDEMPOTENCY_KEY_HEADER, inListScope, NO_LIST_LEFT_OUT, ROUTES, type BulkTodosResponse } from '@tm/contracts';
 import { notifyError, notifySuccess } from '@tm/web-platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRestoreBulk } from './restore-bulk';
@@ -32,8 +32,8 @@ function useBulkOutcome(action: string, queuedMessage: string) {
   };
 }
 
-/** Whether `todo` is in the list a bulk action is scoped to (undefined: every task; INBOX_ID: those without a list). */
-const inScope = (todo: Todo, listId: string | undefined) => listId === undefined || (listId === INBOX_ID ? todo.listId === undefined : todo.listId === listId);
+/** Whether `todo` is in the list a bulk action is scoped to (undefined: every task, as the call's; INBOX_ID: those without a list). */
+const inScope = (todo: Todo, listId: string | undefined) => inListScope(todo, listId, NO_LIST_LEFT_OUT);
 
 /**
  * A bulk call scoped to a list (docs/PRODUCT.md §10.19) made alone, where the device keeps nothing: complete-all

@@ -18,7 +18,7 @@ import { SyncStatusLine } from './sync-status';
 import { preloadable } from './preloadable';
 import { closeUndoOffers } from '@tm/web-platform/undo';
 import { Link, useLocation } from 'react-router-dom';
-import { labelsInUse } from '@tm/contracts';
+import { archivedListIds, labelsInUse } from '@tm/contracts';
 import { useLists } from '../lists/lists-api';
 import { openCounts, scopeListId, scopeName, tasksInScope, useListScope } from '../lists/current-list';
 import { ListsDrawer, ListsNav } from '../lists/lists-nav';
@@ -68,7 +68,10 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
       delete document.documentElement.dataset.widePage;
     };
   }, [wide]);
-  const scoped = useMemo(() => (todos.data ? tasksInScope(todos.data, scope) : undefined), [todos.data, scope]);
+  // An archived list keeps its tasks out of the way: only that list shows them (§10.19 "Archive").
+  const archived = useMemo(() => archivedListIds(lists), [lists]);
+  const scoped = useMemo(() => (todos.data ? tasksInScope(todos.data, scope, archived) : undefined), [todos.data, scope, archived]);
+  const allCount = useMemo(() => tasksInScope(todos.data ?? [], { kind: 'all' }, archived).filter((todo) => !todo.completed).length, [todos.data, archived]);
   const listCounts = useMemo(() => openCounts(todos.data ?? []), [todos.data]);
   const taskCountOf = (listId: string) => (todos.data ?? []).filter((todo) => todo.listId === listId).length;
   const [filter, chooseFilter] = useTaskFilter();
@@ -133,7 +136,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
   }, []);
   // The row of Lists, Filters and Search on a phone, where Reorder joins them (§10.24).
   const [viewsRow, setViewsRow] = useState<HTMLDivElement | null>(null);
-  const navProps = { scope, lists, counts: listCounts, allCount: (todos.data ?? []).filter((todo) => !todo.completed).length, taskCountOf };
+  const navProps = { scope, lists, counts: listCounts, allCount, taskCountOf };
   const newTaskList = scope.kind === 'list' ? scope.list._id : undefined;
   return (
     <div className={`tasks-page${wide ? ' tasks-page--with-lists' : ''}`} ref={page}>
@@ -200,6 +203,7 @@ export function TaskListPage({ headingId }: TaskListPageProps) {
           // `/` stays the spec's task list, headed as it always was; a list's screen names the list (§10.19).
           heading={scope.kind === 'all' ? undefined : scopeName(scope)}
           listId={scopeListId(scope)}
+          someLeftOut={scoped.length < (todos.data?.length ?? 0) && scopeListId(scope) === undefined}
           lists={lists}
           viewsRow={wide ? null : viewsRow}
           headingRef={listHeading}

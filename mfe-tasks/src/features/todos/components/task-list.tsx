@@ -62,6 +62,11 @@ interface TaskListProps {
   heading?: string;
   /** The list the bulk actions act on (a list's id or INBOX_ID); undefined: every task. */
   listId?: string;
+  /**
+   * Whether the scope holds tasks the screen leaves out (in All tasks, an archived list's, PRODUCT §10.19): the bulk
+   * actions, which act on every task of the scope, then give way, as under a filter (§10.20).
+   */
+  someLeftOut?: boolean;
   /** The person's lists: rows in All tasks name theirs, "Move to…" offers them. */
   lists?: List[];
   /** The list's heading (the Lists drawer hands the focus to it, §10.19). */
@@ -101,7 +106,7 @@ function useOpenedTask(rows: ReturnType<typeof useFocusAfterChange>['rows']) {
   }, [opened, rows, navigate, pathname, search]);
 }
 
-export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, narrowingShown = true, narrowingId, onCompleted, inputRef, heading = 'Your tasks', listId, lists = NO_LISTS, headingRef, viewsRow }: TaskListProps) {
+export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, narrowingShown = true, narrowingId, onCompleted, inputRef, heading = 'Your tasks', listId, someLeftOut = false, lists = NO_LISTS, headingRef, viewsRow }: TaskListProps) {
   const headingId = useId();
   const [playSuccess, playDeleted, playAdded] = useTaskSounds();
   const orphans = useOrphanedEdits(stored, playAdded);
@@ -217,7 +222,7 @@ export function TaskList({ todos: stored, filter, counts, labels = NO_LABELS, na
         </h2>
         {viewsRow ? createPortal(<ReorderToggle {...reorder} />, viewsRow) : <ReorderToggle {...reorder} />}
         {/* They act on the whole list (§10.11.3, §10.19): not offered while a filter or a search hides some of it. */}
-        {!searching && !narrowed && <BulkActions counts={counts} inputRef={inputRef} listId={listId} />}
+        {!searching && !narrowed && !someLeftOut && <BulkActions counts={counts} inputRef={inputRef} listId={listId} />}
       </div>
       {(counts.all > 0 || searching) && <SearchField compact={compact} />}
       {counts.all > 0 && <TaskFilters filter={filter} counts={shownCounts} />}

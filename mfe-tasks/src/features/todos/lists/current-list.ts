@@ -1,4 +1,4 @@
-import { INBOX_ID, INBOX_NAME, TEMP_ID_PREFIX, type TaskList, type Todo } from '@tm/contracts';
+import { INBOX_ID, INBOX_NAME, inListScope, TEMP_ID_PREFIX, type TaskList, type Todo } from '@tm/contracts';
 import { resolvedId } from '@tm/web-platform';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
@@ -60,16 +60,14 @@ export function scopeName(scope: ListScope): string {
   return 'All tasks';
 }
 
-/** Whether `todo` is in the list `listId` (INBOX_ID: the tasks without a list). */
-export function inList(todo: Pick<Todo, 'listId'>, listId: string): boolean {
-  return listId === INBOX_ID ? todo.listId === undefined : todo.listId === listId;
-}
-
-/** The tasks of the scope (every task on `/`). */
-export function tasksInScope(todos: Todo[], scope: ListScope): Todo[] {
+/**
+ * The tasks of the scope: on `/` every task but those an archived list keeps out of the way (`archived`, the
+ * contracts' archivedListIds; PRODUCT §10.19 "Archive"); in a list, archived or not, its own.
+ */
+export function tasksInScope(todos: Todo[], scope: ListScope, archived: ReadonlySet<string>): Todo[] {
   const listId = scopeListId(scope);
-  if (listId === undefined) return todos;
-  return todos.filter((todo) => inList(todo, listId));
+  if (listId === undefined && archived.size === 0) return todos;
+  return todos.filter((todo) => inListScope(todo, listId, archived));
 }
 
 /** Open tasks per list id (the Inbox under INBOX_ID), for the counts of the list navigation. */

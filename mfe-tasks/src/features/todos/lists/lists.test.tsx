@@ -50,6 +50,35 @@ describe('lists on a wide screen (docs/PRODUCT.md §10.19)', () => {
     expect(screen.queryByText('Milk')).not.toBeInTheDocument();
   });
 
+  it('Archive keeps a list\'s tasks out of All tasks (its count too) and shows them in that list; the bulk actions of All tasks give way until Restore', async () => {
+    const user = userEvent.setup();
+    const trip = await makeList('Trip', 'green');
+    await addTodo('Pack the tent', { listId: trip._id });
+    await addTodo('Milk');
+    renderAt('/');
+    await screen.findByText('Pack the tent');
+    expect(screen.getByRole('button', { name: 'Mark all complete' })).toBeInTheDocument();
+    await user.click(within(nav()).getByRole('button', { name: 'Actions for list “Trip”' }));
+    await user.click(within(await screen.findByRole('menu', { name: 'Actions for list “Trip”' })).getByRole('menuitem', { name: 'Archive' }));
+    await waitFor(() => expect(screen.queryByText('Pack the tent')).not.toBeInTheDocument());
+    expect(screen.getByText('Milk')).toBeInTheDocument();
+    expect(within(nav()).getAllByRole('link').map((link) => link.textContent)).toEqual(['All tasks1', 'Inbox1', 'Trip1']);
+    // Mark all complete and Clear completed act on every task, the archived list's too: not offered while some are left out.
+    expect(screen.queryByRole('button', { name: 'Mark all complete' })).not.toBeInTheDocument();
+    await waitFor(async () => expect((await fetchTodoList()).lists[0]?.archived).toBe(true));
+    await user.click(within(nav()).getByRole('link', { name: /Trip/ }));
+    await screen.findByRole('heading', { level: 2, name: 'Trip' });
+    expect(await screen.findByText('Pack the tent')).toBeInTheDocument();
+    expect(screen.queryByText('Milk')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Mark all complete' })).toBeInTheDocument();
+    await user.click(within(nav()).getByRole('button', { name: 'Actions for list “Trip”' }));
+    await user.click(within(await screen.findByRole('menu', { name: 'Actions for list “Trip”' })).getByRole('menuitem', { name: 'Restore' }));
+    await user.click(within(nav()).getByRole('link', { name: /All tasks/ }));
+    expect(await screen.findByText('Pack the tent')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Mark all complete' })).toBeInTheDocument();
+    expect(within(nav()).getByRole('link', { name: /All tasks/ })).toHaveTextContent('All tasks2');
+  });
+
   it('"New list" makes a list and opens it; a task added there goes into it', async () => {
     const user = userEvent.setup();
     renderAt('/');
