@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { useBrowser } from './browser.js';
 import { openDevice, signUpOn, until, type Theme } from './phone.js';
-import { addListViaApi, addTask, describeInBrowser, newTaskInput, row, seriousAxeViolations, serverLists, serverTodos, snapshot, toastWith } from './app.js';
+import { addListViaApi, addTask, day, describeInBrowser, newTaskInput, row, seriousAxeViolations, serverLists, serverTodos, snapshot, toastWith, xsrfHeaders } from './app.js';
 
 // Lists (docs/PRODUCT.md §10.19) in the built app: the sidebar on a wide screen and the drawer on a phone,
 // making, filling, moving into, renaming, deleting (and undoing) a list, the list in the address, another
@@ -159,6 +159,56 @@ describeInBrowser('lists (docs/PRODUCT.md §10.19)', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await snapshot(page, `lists-phone-menu-${theme}`, { fullPage: false });
 
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('on a phone (dark), by touch: Archive takes a list\'s tasks out of All tasks, its count and Today, the list still showing them; Restore brings them back', async () => {
+    const { context, page, errors } = await openDevice(browser(), { width: 375, height: 812, theme: 'dark' });
+    await signUpOn(page, 'Arlo Archive');
+    const trip = await addListViaApi(page, 'Trip');
+    const headers = await xsrfHeaders(page);
+    for (const data of [{ title: 'Pack the tent', due: day(0), listId: trip._id }, { title: 'Water the plants', due: day(0) }]) {
+      expect((await page.request.post('/api/todo/add-todo', { data, headers })).status()).toBe(201);
+    }
+    await page.reload();
+    await row(page, 'Pack the tent').waitFor();
+    const drawer = page.getByRole('dialog', { name: 'Lists' });
+    const listMenu = async (item: string) => {
+      await page.getByRole('button', { name: 'Lists', exact: true }).tap();
+      // An archived list waits under the Archived disclosure.
+      if (item === 'Restore') await drawer.getByText(/^Archived \(1\)/).tap();
+      await drawer.getByRole('button', { name: 'Actions for list “Trip”' }).tap();
+      await page.getByRole('menu', { name: 'Actions for list “Trip”' }).getByRole('menuitem', { name: item }).tap();
+      await until(() => serverLists(page), (saved) => saved[0]?.archived === (item === 'Archive'));
+    };
+    const todayTitles = async () => {
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Today' }).tap();
+      await page.getByRole('link', { name: 'Water the plants' }).waitFor();
+      return page.getByRole('region', { name: /^Today \d/ }).getByRole('listitem').getByRole('link').allTextContents();
+    };
+
+    await listMenu('Archive');
+    await row(page, 'Pack the tent').waitFor({ state: 'detached' });
+    await row(page, 'Water the plants').waitFor();
+    expect(await page.getByRole('button', { name: 'Mark all complete' }).count()).toBe(0);
+    if (await drawer.isVisible()) await page.keyboard.press('Escape');
+    await snapshot(page, 'lists-phone-archived-all-dark', { fullPage: false });
+    await page.getByRole('button', { name: 'Lists', exact: true }).tap();
+    expect(await openCount(page, 'All tasks')).toBe('1');
+    await drawer.getByText(/^Archived \(1\)/).tap();
+    await listLink(page, 'Trip').tap();
+    await page.waitForURL(`/lists/${trip._id}`);
+    await row(page, 'Pack the tent').waitFor();
+    expect(await todayTitles()).toEqual(['Water the plants']);
+    await snapshot(page, 'lists-phone-archived-today-dark', { fullPage: false });
+
+    await page.getByRole('link', { name: 'Task Manager' }).first().tap();
+    await page.waitForURL((url) => url.pathname === '/');
+    await listMenu('Restore');
+    if (await drawer.isVisible()) await page.keyboard.press('Escape');
+    await row(page, 'Pack the tent').waitFor();
+    expect(await todayTitles()).toEqual(['Water the plants', 'Pack the tent']);
     expect(errors).toEqual([]);
     await context.close();
   });
