@@ -1,6 +1,6 @@
 import type { BrowserContext, ElementHandle, Page } from 'playwright-core';
 import { chromiumAvailable, CHROMIUM_PATH, launchBrowser } from '../browser.js';
-import { keep, type Engine, type EngineSession } from './engine.js';
+import { dragPath, keep, middleOf, type Engine, type EngineSession, type Point } from './engine.js';
 
 /** Why Chromium cannot run here, or undefined when it can. */
 export function chromiumMissing(): string | undefined {
@@ -47,6 +47,14 @@ function chromiumSession(context: BrowserContext, page: Page): EngineSession {
     },
     run: (expression) => page.evaluate(expression),
     clickElement: async (expression) => (await element(page, expression)).click(),
+    drag: async (from, to) => {
+      const start = await page.evaluate<Point>(middleOf(from));
+      const end = await page.evaluate<Point>(middleOf(to));
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      for (const point of dragPath(start, end)) await page.mouse.move(point.x, point.y);
+      await page.mouse.up();
+    },
     typeInto: async (expression, text) => {
       await (await element(page, expression)).click();
       await page.keyboard.type(text);

@@ -50,6 +50,12 @@ export interface EngineSession {
   run<R>(expression: string): Promise<R>;
   /** Clicks the element `expression` evaluates to, as a pointer does. */
   clickElement(expression: string): Promise<void>;
+  /**
+   * Drags with the mouse, as a person does: pressed on the middle of the element `from`, moved 10 px up (a drag
+   * starts once the pointer has moved, PRODUCT §10.24), then to the middle of the element `to` in steps, and
+   * released there.
+   */
+  drag(from: string, to: string): Promise<void>;
   /** Clicks the element (a text field), then types `text` key by key. */
   typeInto(expression: string, text: string): Promise<void>;
   /** Types `text` key by key into whatever has the focus (a field the page focused itself, as a dialog does). */
@@ -65,6 +71,24 @@ export interface EngineSession {
   screenshot(file: string): Promise<void>;
   /** Another tab of the same profile (same cookies, storage, service worker and BroadcastChannel). */
   newTab(): Promise<EngineSession>;
+}
+
+/** A point in the viewport (CSS pixels). */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** The points a drag from `from` to `to` passes ({@link EngineSession.drag}): 10 px up first, then eight steps on, whole pixels. */
+export function dragPath(from: Point, to: Point): Point[] {
+  const start = { x: from.x, y: from.y - 10 };
+  const steps = Array.from({ length: 8 }, (_, index) => ({ x: start.x + ((to.x - start.x) * (index + 1)) / 8, y: start.y + ((to.y - start.y) * (index + 1)) / 8 }));
+  return [start, ...steps].map((point) => ({ x: Math.round(point.x), y: Math.round(point.y) }));
+}
+
+/** The expression of the middle of the element `expression` evaluates to, in the viewport. */
+export function middleOf(expression: string): string {
+  return `((element) => { const box = element.getBoundingClientRect(); return { x: Math.round(box.left + box.width / 2), y: Math.round(box.top + box.height / 2) }; })(${expression})`;
 }
 
 /** The expression that calls `fn` with `arg` in the page. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type BrowserContext, type ElementHandle, type Page } from 'puppeteer-core';
-import { keep, type Engine, type EngineSession } from './engine.js';
+import { dragPath, keep, middleOf, type Engine, type EngineSession, type Point } from './engine.js';
 
 /** Debian's Firefox ESR (`apt-get install -y firefox-esr`), never a downloaded one; override with FIREFOX_PATH. */
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -81,6 +81,15 @@ function firefoxSession(baseUrl: string, front: Front, watch: (page: Page) => Pa
     // Reading the page does not bring it to the front (a page coming to the front also catches up on its list).
     run: async <R>(expression: string) => (await page.evaluate(expression)) as R,
     clickElement: async (expression) => (await element(expression)).click(),
+    drag: async (from, to) => {
+      await use();
+      const start = (await page.evaluate(middleOf(from))) as Point;
+      const end = (await page.evaluate(middleOf(to))) as Point;
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      for (const point of dragPath(start, end)) await page.mouse.move(point.x, point.y);
+      await page.mouse.up();
+    },
     typeInto: async (expression, text) => {
       const field = await element(expression);
       await field.click();

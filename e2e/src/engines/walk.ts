@@ -1,5 +1,5 @@
 import { newUser } from '@tm/test-support';
-import { choose, click, evaluate, screenshotPath, type, until, untilEqual, type Engine, type EngineSession } from './engine.js';
+import { call, choose, click, evaluate, screenshotPath, type, until, untilEqual, type Engine, type EngineSession } from './engine.js';
 import {
   agendaSectionOf,
   buttonNamed,
@@ -129,6 +129,28 @@ async function addTask(session: EngineSession, title: string): Promise<void> {
   await click(session, 'the Add Task button', buttonNamed, 'Add Task');
   await until(session, `the row “${title}”`, taskRow, title);
 }
+
+/** The titles of the first `count` rows of Reorder (PRODUCT §10.24), top to bottom. */
+const firstRows = (count: string): string[] =>
+  Array.from(document.querySelectorAll('li[data-todo-id] .reorder-row__title'))
+    .slice(0, Number(count))
+    .map((title) => title.textContent?.trim() ?? '');
+
+/** The pairs of rows (titles) that lie over each other on screen, by more than a pixel. */
+const overlappingRows = (): string[] => {
+  const rows = Array.from(document.querySelectorAll('li[data-todo-id]')).map((row) => ({ title: row.textContent?.trim() ?? '', box: row.getBoundingClientRect() }));
+  const pairs: string[] = [];
+  for (const [index, row] of rows.entries()) {
+    for (const other of rows.slice(index + 1)) if (row.box.bottom - 1 > other.box.top && other.box.bottom - 1 > row.box.top) pairs.push(`${row.title} / ${other.title}`);
+  }
+  return pairs;
+};
+
+/** The titles of the server's first `count` tasks, in the order it lists them (PRODUCT §10.24). */
+const serverOrder = (count: string): Promise<string[]> =>
+  fetch('/api/todo/fetch-todo', { credentials: 'same-origin' })
+    .then((response) => response.json() as Promise<{ todos: { title: string }[] }>)
+    .then((body) => body.todos.slice(0, Number(count)).map((todo) => todo.title));
 
 /** Where a walk is: the step under way and the pages open, to tell what happened when it fails. */
 export interface WalkProgress {
@@ -333,6 +355,25 @@ export async function smokeWalk(engine: Engine, progress: WalkProgress = { step:
     await until(a, 'the task list again', onTaskList, '', PAGE_MS);
   });
 
+  await step('your own order: a row dragged by its handle', async () => {
+    // Newest first: the train above the parcel, until the parcel is dragged above it (PRODUCT §10.24).
+    await addTask(a, 'Post the parcel');
+    await addTask(a, 'Book the train');
+    await click(a, 'the Reorder button', buttonNamed, 'Reorder');
+    // The handles come with Reorder's code, fetched at the first press.
+    await until(a, 'the handle of “Post the parcel”', buttonNamed, 'Reorder “Post the parcel”', PAGE_MS);
+    await evaluate(a, () => document.querySelector('.reorder-rows')?.scrollIntoView({ block: 'center' }));
+    await untilEqual(a, 'the rows in Reorder', firstRows, '2', ['Book the train', 'Post the parcel']);
+    await a.drag(call(buttonNamed, 'Reorder “Post the parcel”'), call(buttonNamed, 'Reorder “Book the train”'));
+    await untilEqual(a, 'the parcel above the train', firstRows, '2', ['Post the parcel', 'Book the train']);
+    await untilEqual(a, 'the server to keep the parcel above the train', serverOrder, '2', ['Post the parcel', 'Book the train']);
+    // Once the rows have moved into their places, none lies over another.
+    await untilEqual(a, 'the rows apart, each in its place', overlappingRows, '', []);
+    await a.screenshot(shot('reorder'));
+    await click(a, 'the Done reordering button', buttonNamed, 'Done reordering');
+    await until(a, 'the rows without handles', () => document.querySelector('.reorder-rows') === null);
+  });
+
   await step('tabs in step: logout reaches the other tab', async () => {
     const other = await a.newTab();
     progress.pages.set('second tab', other);
@@ -390,7 +431,7 @@ async function describeFailure(engine: Engine, progress: WalkProgress): Promise<
  * people comparing engines, not an assertion), and stops the engine whatever happened.
  */
 export function itWalks(start: (baseUrl: string) => Promise<Engine>, baseUrl: () => string): void {
-  it('signs up, adds and completes a task, syncs it live to a second profile, pins and deletes from the 375 px menu, runs the service worker, repeats a task weekly with a reminder from the date dialog and ticks it on to its next date, dates a task in plain words and completes it from Today, keeps tabs in step', async () => {
+  it('signs up, adds and completes a task, syncs it live to a second profile, pins and deletes from the 375 px menu, runs the service worker, repeats a task weekly with a reminder from the date dialog and ticks it on to its next date, dates a task in plain words and completes it from Today, drags a task by its handle into its own order, keeps tabs in step', async () => {
     const launched = Date.now();
     const engine = await start(baseUrl());
     const progress: WalkProgress = { step: 'starting', pages: new Map() };

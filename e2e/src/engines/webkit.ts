@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { freePort, tempDir } from '@tm/test-support';
-import { Builder, type WebDriver, type WebElement } from 'selenium-webdriver';
-import { keep, sleep, type Engine, type EngineSession, type Size } from './engine.js';
+import { Builder, Origin, type WebDriver, type WebElement } from 'selenium-webdriver';
+import { dragPath, keep, middleOf, sleep, type Engine, type EngineSession, type Point, type Size } from './engine.js';
 
 /** Debian's `webkit2gtk-driver`; override with WEBKIT_DRIVER_PATH. */
 export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
@@ -230,6 +230,15 @@ function webkitSession(baseUrl: string, driver: WebDriver, windows: WindowState,
       return driver.executeScript<R>(`return ${expression};`);
     },
     clickElement: async (expression) => (await element(expression)).click(),
+    // One action chain (WebDriver §17.5 Perform Actions): each move a pointermove the page sees, in the viewport.
+    drag: async (from, to) => {
+      await use();
+      const start = await driver.executeScript<Point>(`return ${middleOf(from)};`);
+      const end = await driver.executeScript<Point>(`return ${middleOf(to)};`);
+      let actions = driver.actions({ async: true }).move({ origin: Origin.VIEWPORT, ...start }).press();
+      for (const point of dragPath(start, end)) actions = actions.move({ origin: Origin.VIEWPORT, ...point, duration: 50 });
+      await actions.release().perform();
+    },
     typeInto: async (expression, text) => {
       const field = await element(expression);
       await field.click();

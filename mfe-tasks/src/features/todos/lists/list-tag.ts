@@ -10,14 +10,15 @@ export interface ListTag {
 }
 
 /**
- * The list a "#Name" in `text` names: one of the person's lists (archived ones too), its name compared case
- * aside (listNameKey), standing alone (at the start or after a space, and followed by a space or the end).
- * The longest name wins ("#Work trips" over "#Work"); null when no "#" names a list, so "#1 priority" stays
- * in the title.
+ * The list a "#Name" in `text` names: one of the person's active lists, its name compared case aside
+ * (listNameKey), standing alone (at the start or after a space, and followed by a space or the end). An
+ * archived list is out of the way (docs/PRODUCT.md §10.19): a task sent there from All tasks would vanish from
+ * it, and Move to… does not offer one either. The longest name wins ("#Work trips" over "#Work"); null when no
+ * "#" names a list, so "#1 priority" stays in the title.
  */
 export function listTagIn(text: string, lists: readonly TaskList[]): ListTag | null {
   if (!text.includes('#') || lists.length === 0) return null;
-  const byLength = [...lists].sort((a, b) => b.name.length - a.name.length);
+  const byLength = lists.filter((list) => !list.archived).sort((a, b) => b.name.length - a.name.length);
   for (let at = text.indexOf('#'); at >= 0; at = text.indexOf('#', at + 1)) {
     if (at > 0 && !/\s/.test(text[at - 1] ?? '')) continue;
     const after = text.slice(at + 1);

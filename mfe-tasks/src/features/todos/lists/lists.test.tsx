@@ -263,6 +263,9 @@ describe('list rules of the page', () => {
     expect(listTagIn('Table for #4 people', lists)).toBeNull();
     expect(listTagIn('email#work', lists)).toBeNull();
     expect(listTagIn('#workshop', lists)).toBeNull();
+    // An archived list is out of the way: its name stays in the title.
+    expect(listTagIn('Book hotel #work trips', [list('Work'), { ...list('Work trips'), archived: true }])).toMatchObject({ list: { name: 'Work' }, rest: 'Book hotel trips' });
+    expect(listTagIn('#Old things', [{ ...list('Old'), archived: true }])).toBeNull();
   });
 
   it('Move up / down put a list between its new neighbours, and not past the edge', () => {
