@@ -1,7 +1,16 @@
 import { addDays, agendaOf, archivedListIds, ErrorCode, outsideArchivedLists, type AgendaResponse, type ChangesResponse, type HistoryEntry, type TodoChangeEvent } from '@tm/contracts';
 import { HttpError } from '@tm/service-kit/errors';
 import { catchUp, type IdempotencyRecord, type IdempotentRequest, type StoredAnswer } from './todos.domain.js';
-import type { FeedPosition, ResultOf, TodoList, TodosRepository, TodoWrite, TodoWriteResults } from './todos.repository.js';
+import type { FeedPosition, ResultOf, TodoList, TodoRecord, TodosRepository, TodoWrite, TodoWriteResults } from './todos.repository.js';
+
+/**
+ * The user's open tasks due before `before` (a day) that are on their days: those outside an archived list
+ * (docs/PRODUCT.md §10.19 "Archive"). What Today and Upcoming (§10.15) and the calendar feed (§10.18) are made of.
+ */
+export async function openDueOnTheirDays(repository: TodosRepository, userId: string, before: string): Promise<TodoRecord[]> {
+  const [open, lists] = await Promise.all([repository.openDueBefore(userId, before), repository.listsOf(userId)]);
+  return outsideArchivedLists(open, archivedListIds(lists));
+}
 
 /** Message of the 422 for an `Idempotency-Key` sent before with another request (docs/PRODUCT.md §7). */
 export const IDEMPOTENCY_KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for a different request. Send a new key for each new action.';
@@ -31,8 +40,7 @@ export class TodosService {
    * Today screen draws with too, sorts those outside an archived list (§10.19 "Archive") into overdue and days.
    */
   async agenda(userId: string, today: string, days: number): Promise<AgendaResponse> {
-    const [open, lists] = await Promise.all([this.repository.openDueBefore(userId, addDays(today, days)), this.repository.listsOf(userId)]);
-    return { today, ...agendaOf(outsideArchivedLists(open, archivedListIds(lists)), today, days) };
+    return { today, ...agendaOf(await openDueOnTheirDays(this.repository, userId, addDays(today, days)), today, days) };
   }
 
   /**

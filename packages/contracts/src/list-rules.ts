@@ -56,4 +56,3 @@ export function byListPlace<T extends { order: string; _id: string }>(a: T, b: T
   if (a.order !== b.order) return a.order < b.order ? -1 : 1;
   return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
 }
-

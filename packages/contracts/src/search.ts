@@ -162,7 +162,7 @@ export type FilterableTask = Pick<Todo, 'completed' | 'due' | 'listId' | 'priori
  * Whether `task` passes `filters`. `now` is the person's wall clock, `YYYY-MM-DDTHH:mm` (their time zone, which
  * is the client's business, §10.14): overdue is an open task due before today, or today at a time already past.
  * `archived` holds the ids of the person's archived lists: without a list filter, their tasks are left out
- * (list-rules.ts inListScope, §10.19 "Archive").
+ * (list-scope.ts inListScope, §10.19 "Archive").
  */
 export function passesFilters(task: FilterableTask, filters: SearchFilters, now: string, archived: ReadonlySet<string>): boolean {
   const { listId, status, priority, label, due } = filters;
